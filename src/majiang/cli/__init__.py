@@ -1,0 +1,46 @@
+"""The ``majiang`` command line.  Each subcommand lives in its own module with a ``register``
+function; heavy imports happen inside the command, so ``majiang fan --jsonl`` starts fast."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from majiang import __version__
+
+#: subcommand modules, in the order ``--help`` lists them
+COMMANDS = ("fan",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="majiang",
+        description="Chinese mahjong: MCR (国标) fan calculator, shanten, game engine, hall, competitions, "
+                    "Nanchang (南昌麻将).",
+        epilog="Run 'majiang COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"majiang {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"majiang.cli.{name}_cmd").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

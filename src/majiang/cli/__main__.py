@@ -1,0 +1,5 @@
+import sys
+
+from majiang.cli import main
+
+sys.exit(main())
