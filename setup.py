@@ -12,13 +12,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             print(f"warning: compiled speedups not built ({e}); using pure Python")
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             print(f"warning: {ext.name} not built ({e}); using pure Python")
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from majiang import __version__
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMANDS = ("fan",)
+COMMANDS = ("fan", "play", "simulate", "replay")
 
 
 def build_parser() -> argparse.ArgumentParser:

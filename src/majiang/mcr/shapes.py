@@ -11,9 +11,11 @@ chows), so both profiles pick the same reading as the Botzone judge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import NamedTuple
 
+from majiang._speedups import load
 from majiang.tiles import NUM_KINDS, Tile, format_compact, tile_str
 
 CHOW, PUNG, KONG, PAIR = 1, 2, 3, 4
@@ -160,3 +162,109 @@ def describe(packs: Sequence[Pack]) -> str:
 
 def pack_tile_str(p: Pack) -> str:
     return tile_str(p.tile)
+
+
+# ---------------------------------------------------------------------------------------------
+# fast shape tests (the engine asks them on every draw and discard)
+
+
+@cache
+def _suit_splits(suit: tuple[int, ...]) -> bool:
+    """Whether one suit's counts split into sets, plus one pair when its tile count is 3k+2."""
+    n = sum(suit)
+    if n % 3 == 1:
+        return False
+    c = list(suit)
+    if n % 3 == 0:
+        return _sets_only(c, 0)
+    for i in range(9):
+        if c[i] >= 2:
+            c[i] -= 2
+            ok = _sets_only(c, 0)
+            c[i] += 2
+            if ok:
+                return True
+    return False
+
+
+def _sets_only(c: list[int], i: int) -> bool:
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        return True
+    if c[i] >= 3:
+        c[i] -= 3
+        ok = _sets_only(c, i)
+        c[i] += 3
+        if ok:
+            return True
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        ok = _sets_only(c, i)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+        return ok
+    return False
+
+
+def is_regular_shape(counts: Sequence[int]) -> bool:
+    """Sets and exactly one pair (any number of declared sets)."""
+    pairs = 0
+    for base in (0, 9, 18):
+        suit = tuple(counts[base:base + 9])
+        n = sum(suit)
+        if n == 0:
+            continue
+        r = n % 3
+        if r == 1 or not _suit_splits(suit):
+            return False
+        if r == 2:
+            pairs += 1
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return False
+    return pairs == 1
+
+
+def is_win_shape_py(counts: Sequence[int], n_melds: int) -> bool:
+    """Whether the concealed ``counts`` (3k+2 tiles, winning tile included) with ``n_melds``
+    declared sets form any MCR winning shape."""
+    if is_regular_shape(counts):
+        return True
+    if n_melds == 0:
+        if not any(c & 1 for c in counts):
+            return True  # 七对 (four of a kind = two pairs)
+        kinds = [t for t in range(NUM_KINDS) if counts[t]]
+        if len(kinds) == 13 and tuple(kinds) == THIRTEEN_ORPHANS:
+            return True
+        if len(kinds) == 14:
+            numbered = {t for t in kinds if t < 27}
+            if 7 <= len(numbered) <= 9 and any(numbered <= set(ks) for ks in KNITTED_STRAIGHTS):
+                return True  # 全不靠 / 七星不靠
+    if n_melds <= 1:
+        for ks in KNITTED_STRAIGHTS:
+            if all(counts[t] for t in ks):
+                rest = list(counts)
+                for t in ks:
+                    rest[t] -= 1
+                return is_regular_shape(rest)
+    return False
+
+
+def is_win_shape_with_py(counts: Sequence[int], n_melds: int, tile: Tile) -> bool:
+    c = list(counts)
+    c[tile] += 1
+    return is_win_shape_py(c, n_melds)
+
+
+_fast = load("winshape")
+#: the compiled twins when built (tested equal to the Python reference)
+is_win_shape: Callable[[Sequence[int], int], bool] = _fast.is_win_shape if _fast else is_win_shape_py
+is_win_shape_with: Callable[[Sequence[int], int, Tile], bool] = (
+    _fast.is_win_shape_with if _fast else is_win_shape_with_py)

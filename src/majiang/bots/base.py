@@ -1,0 +1,48 @@
+"""The bot interface and the registry of bot kinds."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Protocol
+
+from majiang.engine.protocol import Action
+from majiang.engine.view import SeatView
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        """One decision from ``legal`` (the engine refuses anything else)."""
+        ...
+
+
+class RandomBot:
+    """A uniformly random legal action."""
+
+    name = "rand"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+BOT_KINDS = ("rand", "eff", "fan")
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program)."""
+    if spec == "rand":
+        return RandomBot(seed)
+    if spec in ("eff", "fan"):
+        module = importlib.import_module(f"majiang.bots.{'efficiency' if spec == 'eff' else 'fan'}")
+        bot: Bot = module.make(seed)
+        return bot
+    if spec.startswith("ext:"):
+        from majiang.bots.external import ExternalBot
+
+        return ExternalBot(spec[4:])
+    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan or ext:COMMAND")

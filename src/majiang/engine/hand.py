@@ -1,0 +1,513 @@
+"""One hand (盘) as an authoritative state machine.
+
+The engine deals, draws, asks the prompted seats for decisions and applies them.  At any moment
+:meth:`Hand.prompted` lists the seats that must decide and :meth:`Hand.legal` their options;
+:meth:`Hand.act` applies one decision (an illegal one raises :class:`IllegalAction` and changes
+nothing).  Every change is an event appended to :attr:`Hand.events` — the hand's single source of
+truth, from which replays, views and settlements are derived.
+
+Claims (mcr.md §3): after a discard every other seat may win, pung, kong, or (the next seat only)
+chow; when all have answered, 和 beats 碰/杠 beats 吃 and of several wins the first seat after the
+discarder takes it.  Only an added kong (加杠) can be robbed.  After a chow or pung the claimer
+discards without kong or self-draw.  The last discard can be won but not claimed otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from majiang.engine.melds import CHOW as CHOW_SET
+from majiang.engine.melds import KONG as KONG_SET
+from majiang.engine.melds import PUNG as PUNG_SET
+from majiang.engine.melds import Meld
+from majiang.engine.protocol import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    DISCARDS,
+    KONG,
+    KONGS,
+    PASS,
+    PASS_ACTION,
+    PUNG,
+    PUNGS,
+    WIN,
+    WINS,
+    Action,
+    Ruleset,
+    Settlement,
+    Win,
+    WinContext,
+)
+from majiang.engine.wall import Wall, deal, seed_hash
+from majiang.tiles import NUM_KINDS, Tile, tile_str
+
+
+class IllegalAction(ValueError):
+    """A decision the engine refuses; the message says why.  Nothing changed."""
+
+
+class Phase(Enum):
+    TURN = "turn"  # the current seat discards (or kongs / wins after a draw)
+    CLAIM = "claim"  # a discard waits for the other seats' claims
+    ROB = "rob"  # an added kong waits for robbing wins
+    OVER = "over"
+
+
+@dataclass(slots=True)
+class Seat:
+    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    flowers: list[Tile] = field(default_factory=list)
+    discards: list[Tile] = field(default_factory=list)  # the pond, in order
+    claimed: list[bool] = field(default_factory=list)  # discards taken by a claim (shown sideways)
+    drawn: Tile | None = None  # the tile drawn this turn
+    barred: bool = False  # a false win lost the right to win this hand
+    passed_win: bool = False  # passed a winning discard since the last own draw (过手胡)
+
+    def concealed(self) -> list[Tile]:
+        c = self.counts
+        return [t for t in range(NUM_KINDS) for _ in range(c[t])]
+
+    @property
+    def n_concealed(self) -> int:
+        return sum(self.counts)
+
+
+class Hand:
+    """One hand of four seats (absolute seats 0–3; seat wind = (seat − dealer) mod 4)."""
+
+    def __init__(self, rules: Ruleset, seed: bytes, dealer: int = 0, prevalent: int = 0,
+                 scores: list[int] | None = None, hand_no: int = 0, extra: dict[str, Any] | None = None,
+                 arrange: list[tuple[int, int]] | None = None) -> None:
+        """``arrange``: swaps of wall positions applied after the shuffle (recorded in the log, so
+        the hand still replays exactly) — for test scenarios and start-of-hand items."""
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        self.prevalent = prevalent
+        self.hand_no = hand_no
+        self.scores_before = list(scores) if scores is not None else [0, 0, 0, 0]
+        self.deltas = [0, 0, 0, 0]
+        self.events: list[dict[str, Any]] = []
+        self.seats = [Seat() for _ in range(4)]
+        self.phase = Phase.TURN
+        self.current = dealer
+        self.turn_drawn = True  # the current seat drew this turn (so may kong or self-draw)
+        self.after_kong = False  # the current draw is a kong replacement (杠上开花)
+        self.first_turn = True  # no claim, kong or second draw yet
+        self.pending: tuple[int, Tile] | None = None  # (seat, tile) discarded or added to a kong
+        self.options: dict[int, list[Action]] = {}
+        self.responses: dict[int, Action] = {}
+        self.win: Win | None = None
+        self.settlement: Settlement | None = None
+        self.ruleset_state: dict[str, Any] = {}
+        self.visible = [0] * NUM_KINDS  # copies in ponds (unclaimed) and exposed melds
+        self.wall = Wall.build(rules.tile_set(), seed, rules.stacks_per_wall, rules.dead_wall)
+        head: dict[str, Any] = {"type": "hand_start", "rules": rules.name, "ruleset": rules.summary(),
+                                "seed": seed.hex(), "seed_hash": seed_hash(seed), "dealer": dealer,
+                                "prevalent": prevalent, "hand_no": hand_no, "scores": list(self.scores_before),
+                                **(extra or {})}
+        if arrange:
+            tiles = self.wall.tiles
+            for i, j in arrange:
+                tiles[i], tiles[j] = tiles[j], tiles[i]
+            head["arrange"] = [list(p) for p in arrange]
+        self.emit(head)
+        w = self.wall
+        self.emit({"type": "dice", "dice": list(w.dice), "break_seat": (dealer + w.break_seat) % 4,
+                   "break_stack": w.break_stack})
+        hands = deal(w, dealer)
+        for s, tiles in enumerate(hands):
+            for t in tiles:
+                self._receive(s, t)
+        self.emit({"type": "deal", "hands": [sorted(h) for h in hands]})
+        for k in range(4):  # 补花: dealer first, each replaces until none
+            s = (dealer + k) % 4
+            for f in list(self.seats[s].flowers):
+                self._replace_flower(s, f)
+        rules.setup(self)
+        last = hands[dealer][-1]
+        self.seats[dealer].drawn = None if rules.is_bonus(last) else last
+        self._enter_turn()
+
+    # ---- events ------------------------------------------------------------------------------
+    def emit(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    # ---- tiles in and out ----------------------------------------------------------------------
+    def _receive(self, seat: int, tile: Tile) -> None:
+        if self.rules.is_bonus(tile):
+            self.seats[seat].flowers.append(tile)
+        else:
+            self.seats[seat].counts[tile] += 1
+
+    def _replace_flower(self, seat: int, flower: Tile) -> Tile | None:
+        """Show a flower and draw its replacement from the tail (repeating for more flowers)."""
+        while True:
+            if self.wall.live == 0:
+                self.emit({"type": "flower", "seat": seat, "tile": flower, "replacement": None})
+                return None
+            t = self.wall.draw_tail()
+            self.emit({"type": "flower", "seat": seat, "tile": flower, "replacement": t})
+            if not self.rules.is_bonus(t):
+                self.seats[seat].counts[t] += 1
+                return t
+            self.seats[seat].flowers.append(t)
+            flower = t
+
+    def _draw(self, seat: int, tail: bool = False) -> None:
+        """Draw for ``seat`` (head, or tail after a kong); an empty live wall ends the hand."""
+        if self.wall.live == 0:
+            self._finish(None)
+            return
+        t = self.wall.draw_tail() if tail else self.wall.draw_head()
+        st = self.seats[seat]
+        self.first_turn = False
+        self.events.append({"type": "draw", "seat": seat, "tile": t, "tail": tail})
+        if t >= NUM_KINDS and self.rules.is_bonus(t):
+            st.flowers.append(t)
+            r = self._replace_flower(seat, t)
+            if r is None:
+                self._finish(None)
+                return
+            t = r
+        else:
+            st.counts[t] += 1
+        st.drawn = t
+        st.passed_win = False
+        self.current = seat
+        self.turn_drawn = True
+        self.phase = Phase.TURN
+        self._enter_turn()
+
+    # ---- queries -------------------------------------------------------------------------------
+    def seat_wind(self, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    def visible_count(self, tile: Tile) -> int:
+        """Copies of ``tile`` anyone can see: ponds (unclaimed) and exposed melds."""
+        return self.visible[tile]
+
+    def win_context(self, seat: int, tile: Tile, discarder: int | None, robbing: bool = False) -> WinContext:
+        # 和绝张: the other three copies are visible (a robbed kong's pung shows them)
+        visible = self.visible[tile]
+        if discarder is not None and not robbing:
+            visible -= 1  # the discard itself is the winning tile
+        return WinContext(discarder=discarder, kong=robbing or (discarder is None and self.after_kong),
+                          last=self.wall.live == 0, first_turn=self.first_turn, fourth_tile=visible == 3)
+
+    def _try_win(self, seat: int, tile: Tile, discarder: int | None, robbing: bool = False) -> Win | None:
+        if self.seats[seat].barred or not self.rules.could_win(self, seat, tile, discarder is None):
+            return None
+        return self.rules.check_win(self, seat, tile, self.win_context(seat, tile, discarder, robbing))
+
+    def prompted(self) -> list[int]:
+        if self.phase is Phase.TURN:
+            return [self.current]
+        if self.phase in (Phase.CLAIM, Phase.ROB):
+            return [s for s in self.options if s not in self.responses]
+        return []
+
+    def legal(self, seat: int) -> list[Action]:
+        if self.phase is Phase.TURN:
+            return self.options.get(seat, []) if seat == self.current else []
+        if self.phase in (Phase.CLAIM, Phase.ROB) and seat not in self.responses:
+            return self.options.get(seat, [])
+        return []
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    # ---- the turn ------------------------------------------------------------------------------
+    def _enter_turn(self) -> None:
+        s = self.current
+        st = self.seats[s]
+        c = st.counts
+        opts: list[Action] = []
+        if self.turn_drawn:
+            tile = st.drawn if st.drawn is not None else max(t for t in range(NUM_KINDS) if c[t])
+            if self._try_win(s, tile, None) is not None:
+                opts.append(WINS[tile])
+            if self.rules.can_kong(self):
+                if 4 in c:
+                    opts.extend(Action(CONCEALED_KONG, t) for t in range(NUM_KINDS) if c[t] == 4)
+                opts.extend(Action(ADDED_KONG, m.tile) for m in st.melds if m.kind == PUNG_SET and c[m.tile])
+        opts.extend([DISCARDS[t] for t in range(NUM_KINDS) if c[t]])
+        self.options = {s: opts}
+        self.responses = {}
+        self.phase = Phase.TURN
+
+    def act(self, seat: int, action: Action) -> None:
+        """Apply one decision of ``seat``.  Raises :class:`IllegalAction` (state unchanged)."""
+        if self.phase is Phase.OVER:
+            raise IllegalAction("the hand is over")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        if self.phase is Phase.TURN and action.type == DISCARD and seat == self.current \
+                and 0 <= action.tile < NUM_KINDS and self.seats[seat].counts[action.tile] and len(action) == 3 \
+                and not action.tiles:
+            self._turn_action(seat, DISCARDS[action.tile])  # the common case, without a list search
+            return
+        opts = self.legal(seat)
+        if action not in opts:
+            if action.type == WIN and self._may_declare(seat):
+                self._false_win(seat, action)
+                return
+            raise IllegalAction(self._why_illegal(seat, action))
+        if self.phase is Phase.TURN:
+            self._turn_action(seat, action)
+        else:
+            self.responses[seat] = action
+            if len(self.responses) == len(self.options):
+                self._resolve()
+
+    def _may_declare(self, seat: int) -> bool:
+        if self.phase is Phase.TURN:
+            return seat == self.current and self.turn_drawn
+        return self.phase in (Phase.CLAIM, Phase.ROB) and self.pending is not None and seat != self.pending[0] \
+            and seat not in self.responses
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        if seat not in (0, 1, 2, 3):
+            return f"no seat {seat!r}"
+        if seat not in self.prompted():
+            return f"seat {seat} is not to act now (waiting for {self.prompted()})"
+        if action.type == DISCARD and 0 <= action.tile < NUM_KINDS and not self.seats[seat].counts[action.tile]:
+            return f"seat {seat} holds no {tile_str(action.tile)} to discard"
+        return f"{action.type} {_tile_text(action.tile)} is not a legal choice now; legal: " + ", ".join(
+            f"{a.type} {_tile_text(a.tile)}".strip() for a in self.legal(seat))
+
+    def _turn_action(self, seat: int, a: Action) -> None:
+        st = self.seats[seat]
+        if a.type == DISCARD:
+            st.counts[a.tile] -= 1
+            st.discards.append(a.tile)
+            st.claimed.append(False)
+            st.drawn = None
+            self.after_kong = False
+            self.visible[a.tile] += 1
+            self.events.append({"type": "discard", "seat": seat, "tile": a.tile})
+            self._open_claims(seat, a.tile)
+        elif a.type == WIN:
+            win = self._try_win(seat, a.tile, None)
+            assert win is not None
+            self._finish(win)
+        elif a.type == CONCEALED_KONG:
+            st.counts[a.tile] -= 4
+            st.melds.append(Meld(KONG_SET, (a.tile,) * 4, concealed=True))
+            self._kong_done(seat, a.tile, "concealed")
+        elif a.type == ADDED_KONG:
+            self.pending = (seat, a.tile)
+            robbers: dict[int, list[Action]] = {}
+            for k in (1, 2, 3):
+                s = (seat + k) % 4
+                if self._try_win(s, a.tile, seat, robbing=True) is not None:
+                    robbers[s] = [Action(WIN, a.tile), Action(PASS)]
+            self.emit({"type": "add_kong_declared", "seat": seat, "tile": a.tile})
+            if robbers:
+                self.phase = Phase.ROB
+                self.options = robbers
+                self.responses = {}
+            else:
+                self._complete_added_kong(seat, a.tile)
+
+    def _complete_added_kong(self, seat: int, tile: Tile) -> None:
+        st = self.seats[seat]
+        st.counts[tile] -= 1
+        i = next(i for i, m in enumerate(st.melds) if m.kind == PUNG_SET and m.tile == tile)
+        st.melds[i] = Meld(KONG_SET, (tile,) * 4, source=st.melds[i].source, added=True)
+        self.visible[tile] += 1
+        self.pending = None
+        self._kong_done(seat, tile, "added")
+
+    def _kong_done(self, seat: int, tile: Tile, kind: str) -> None:
+        self.first_turn = False
+        self.emit({"type": "kong", "seat": seat, "tile": tile, "kind": kind})
+        bonus = self.rules.kong_bonus(self, seat, tile, kind)
+        if bonus:
+            self._pay(bonus, "kong")
+        self.after_kong = True
+        self._draw(seat, tail=True)
+
+    def _pay(self, deltas: list[int], reason: str) -> None:
+        for i in range(4):
+            self.deltas[i] += deltas[i]
+        self.emit({"type": "payment", "reason": reason, "deltas": list(deltas)})
+
+    # ---- claims --------------------------------------------------------------------------------
+    def _open_claims(self, discarder: int, tile: Tile) -> None:
+        rules = self.rules
+        live = self.wall.live > 0
+        can_kong = live and rules.can_kong(self)
+        opts: dict[int, list[Action]] = {}
+        for k in (1, 2, 3):
+            s = (discarder + k) % 4
+            st = self.seats[s]
+            c = st.counts
+            mine: list[Action] = []
+            if not st.barred and rules.could_win(self, s, tile, False) and rules.check_win(
+                    self, s, tile, self.win_context(s, tile, discarder)) is not None:
+                mine.append(WINS[tile])
+            if live:
+                n = c[tile]
+                if n >= 2:
+                    mine.append(PUNGS[tile])
+                    if n == 3 and can_kong:
+                        mine.append(KONGS[tile])
+                if (k == 1 and tile < 27 and (c[tile - 1] if tile % 9 else 0) + (c[tile + 1] if tile % 9 < 8 else 0)) \
+                        or (k == 1 and tile >= 27):
+                    for tiles in rules.chows(c, tile):
+                        mine.append(Action(CHOW, tile, tiles))
+            if mine:
+                mine.append(PASS_ACTION)
+                opts[s] = mine
+        self.pending = (discarder, tile)
+        if opts:
+            self.phase = Phase.CLAIM
+            self.options = opts
+            self.responses = {}
+        else:
+            self.pending = None
+            self._draw((discarder + 1) % 4)
+
+    def _resolve(self) -> None:
+        assert self.pending is not None
+        src, tile = self.pending
+        order = [(src + k) % 4 for k in (1, 2, 3)]
+        resp = self.responses
+        for s in order:  # the seats that let a win go by: 过手胡 for rulesets that use it
+            if s in resp and resp[s].type != WIN and any(a.type == WIN for a in self.options[s]):
+                self.seats[s].passed_win = True
+        robbing = self.phase is Phase.ROB
+        for s in order:
+            if s in resp and resp[s].type == WIN:
+                win = self._try_win(s, tile, src, robbing=robbing)
+                assert win is not None
+                if robbing:
+                    self.seats[src].counts[tile] -= 1  # the robbed tile goes to the winner
+                    self.emit({"type": "robbed", "seat": s, "from": src, "tile": tile})
+                else:
+                    self.seats[src].claimed[-1] = True
+                self._finish(win)
+                return
+        if robbing:
+            self._complete_added_kong(src, tile)
+            return
+        for s in order:
+            a = resp.get(s)
+            if a is not None and a.type in (PUNG, KONG):
+                self._claim_set(s, src, tile, a)
+                return
+        for s in order:
+            a = resp.get(s)
+            if a is not None and a.type == CHOW:
+                self._claim_set(s, src, tile, a)
+                return
+        self.pending = None
+        self._draw((src + 1) % 4)
+
+    def _claim_set(self, seat: int, src: int, tile: Tile, a: Action) -> None:
+        st = self.seats[seat]
+        self.seats[src].claimed[-1] = True
+        self.pending = None
+        self.first_turn = False
+        source = {3: 1, 2: 2, 1: 3}[(src - seat) % 4]  # where the tile came from: 1 上家, 2 对家, 3 下家
+        if a.type == CHOW:
+            for t in a.tiles:
+                self.visible[t] += 1
+            self.visible[tile] -= 1  # the claimed discard was already visible in the pond
+            for t in a.tiles:
+                if t != tile:
+                    st.counts[t] -= 1
+            st.melds.append(Meld(CHOW_SET, a.tiles, claimed=a.tiles.index(tile)))
+            self.emit({"type": "chow", "seat": seat, "from": src, "tile": tile, "tiles": list(a.tiles)})
+        elif a.type == PUNG:
+            st.counts[tile] -= 2
+            self.visible[tile] += 2
+            st.melds.append(Meld(PUNG_SET, (tile,) * 3, source=source))
+            self.emit({"type": "pung", "seat": seat, "from": src, "tile": tile})
+        else:
+            st.counts[tile] -= 3
+            self.visible[tile] += 3
+            st.melds.append(Meld(KONG_SET, (tile,) * 4, source=source))
+            self.current = seat
+            self._kong_done(seat, tile, "exposed")
+            return
+        self.current = seat
+        self.turn_drawn = False
+        st.drawn = None
+        self._enter_turn()
+
+    # ---- false wins and the end ----------------------------------------------------------------
+    def _false_win(self, seat: int, a: Action) -> None:
+        if self.phase is Phase.TURN:
+            drawn = self.seats[seat].drawn
+            tile = drawn if drawn is not None else a.tile
+            ctx = self.win_context(seat, tile, None)
+        else:
+            assert self.pending is not None
+            tile = self.pending[1]
+            ctx = self.win_context(seat, tile, self.pending[0], robbing=self.phase is Phase.ROB)
+        ruling = self.rules.false_win(self, seat, tile, ctx)
+        if ruling is None:
+            raise IllegalAction(f"seat {seat} cannot win with {tile_str(tile)} now")
+        self.emit({"type": "false_win", "seat": seat, "tile": tile, "kind": ruling.kind,
+                   "ends_hand": ruling.ends_hand})
+        self._pay(ruling.deltas, "false_win")
+        if ruling.barred:
+            self.seats[seat].barred = True
+        if ruling.ends_hand:
+            self._end({"type": "hand_end", "result": "false_win", "seat": seat})
+            return
+        if seat not in self.options:
+            return  # a seat that was not asked: the penalty is all there is
+        self.options[seat] = [o for o in self.options[seat] if o.type != WIN]
+        if self.phase in (Phase.CLAIM, Phase.ROB) and self.options[seat] == [PASS_ACTION]:
+            # nothing left to claim: the seat's answer counts as a pass
+            self.responses[seat] = PASS_ACTION
+            if len(self.responses) == len(self.options):
+                self._resolve()
+
+    def _finish(self, win: Win | None) -> None:
+        self.win = win
+        if win is not None:
+            self.emit({"type": "win", "seat": win.seat, "tile": win.tile, "from": win.discarder,
+                       "points": win.points, "fans": win.names, **win.summary})
+        else:
+            self.emit({"type": "exhausted"})
+        settlement = self.rules.settle(self, win)
+        self.settlement = settlement
+        self._pay(settlement.deltas, "settlement")
+        self._end({"type": "hand_end", "result": "win" if win else "draw",
+                   "parts": settlement.parts, **settlement.detail})
+
+    def _end(self, event: dict[str, Any]) -> None:
+        self.phase = Phase.OVER
+        self.options = {}
+        self.responses = {}
+        event["deltas"] = list(self.deltas)
+        event["seed"] = self.seed.hex()
+        self.emit(event)
+
+    # ---- helpers for rulesets and bots -----------------------------------------------------------
+    def default_action(self, seat: int) -> Action:
+        """托管: discard the drawn tile (else the last concealed tile), pass every claim, never
+        declare anything."""
+        opts = self.legal(seat)
+        if not opts:
+            raise IllegalAction(f"seat {seat} has nothing to decide")
+        if self.phase is Phase.TURN:
+            st = self.seats[seat]
+            if st.drawn is not None and st.counts[st.drawn]:
+                return Action(DISCARD, st.drawn)
+            return [o for o in opts if o.type == DISCARD][-1]
+        return PASS_ACTION
+
+
+def _tile_text(t: Tile) -> str:
+    return tile_str(t) if 0 <= t < NUM_KINDS else ""

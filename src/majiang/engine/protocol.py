@@ -1,0 +1,143 @@
+"""The ruleset boundary: what the engine asks of a ruleset (MCR, Nanchang, …).
+
+The engine (:mod:`majiang.engine.hand`) owns turn order, the wall, claims and their priority
+(和 > 碰/杠 > 吃, one winner: first after the discarder), the event log and the views.  Everything
+that differs between rulesets is behind :class:`Ruleset`: the tile set and wall size, bonus
+tiles, which chows exist, when a kong may be declared, whether a hand wins and what it is worth,
+bonuses paid as they happen, false wins and the settlement.  A new ruleset implements this
+protocol; the engine never asks which ruleset it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from majiang.tiles import Tile
+
+if TYPE_CHECKING:
+    from majiang.engine.hand import Hand
+
+
+class Action(NamedTuple):
+    """A player's decision.  ``tile``: the tile discarded / claimed / konged / won; ``tiles``: the
+    three tiles of a chow (吃), the claimed one included."""
+
+    type: str
+    tile: Tile = -1
+    tiles: tuple[Tile, ...] = ()
+
+
+DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS = (
+    "discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass")
+ACTION_TYPES = (DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS)
+
+# shared instances: the engine lists these instead of building new tuples on every turn
+PASS_ACTION = Action(PASS)
+DISCARDS = tuple(Action(DISCARD, t) for t in range(34))
+PUNGS = tuple(Action(PUNG, t) for t in range(34))
+KONGS = tuple(Action(KONG, t) for t in range(34))
+WINS = tuple(Action(WIN, t) for t in range(34))
+
+
+class WinContext(NamedTuple):
+    """How a tile came to the winner."""
+
+    discarder: int | None  # None = self-drawn
+    kong: bool  # 杠上开花 (self-drawn replacement) / 抢杠和 (robbing an added kong)
+    last: bool  # the wall is exhausted: 妙手回春 / 海底捞月
+    first_turn: bool  # no claim, kong or second draw yet: 天和 / 地和 conditions
+    fourth_tile: bool  # the other three copies are visible (和绝张)
+
+
+@dataclass
+class Win:
+    """A valid win as the ruleset scored it."""
+
+    seat: int
+    tile: Tile
+    discarder: int | None
+    points: int  # what the settlement is based on (MCR: total fan incl. flowers)
+    names: list[dict[str, Any]]  # fans / 胡 names for the log and the result screen
+    detail: Any = None  # the ruleset's own result object (ScoreResult, Nanchang interpretation)
+    summary: dict[str, Any] = field(default_factory=dict)  # extra JSON for the log
+
+
+@dataclass
+class FalseWin:
+    """The ruling on a win declared without a valid hand (错和/诈和)."""
+
+    kind: str
+    deltas: list[int]
+    ends_hand: bool  # Botzone: the hand ends; 1998 rules: play on
+    barred: bool  # the offender may not win again this hand
+
+
+@dataclass
+class Settlement:
+    deltas: list[int]
+    parts: dict[str, list[int]] = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class Ruleset(Protocol):
+    name: str
+    #: stacks of two per player's wall (MCR 18, Nanchang 17)
+    stacks_per_wall: int
+    #: tiles never drawn live; a live draw with only this many left ends the hand (MCR 0, Nanchang 34)
+    dead_wall: int
+
+    def tile_set(self) -> list[Tile]: ...
+
+    def is_bonus(self, tile: Tile) -> bool:
+        """Flowers: set aside when drawn and replaced from the tail."""
+        ...
+
+    def setup(self, hand: Hand) -> None:
+        """After the deal and flower replacement (e.g. Nanchang flips the jing indicator)."""
+        ...
+
+    def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
+        """The chows a player holding ``counts`` can make with the discarded ``tile`` (sorted
+        three-tile tuples; honour chows included where the ruleset has them)."""
+        ...
+
+    def can_kong(self, hand: Hand) -> bool:
+        """Whether a kong may be declared now (a replacement tile must remain)."""
+        ...
+
+    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+        """A cheap necessary condition for :meth:`check_win` (the winning shape alone); the
+        engine asks it on every draw and discard before the full check."""
+        ...
+
+    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+        """A valid win for ``seat`` with ``tile``, or None.  Includes every legality rule of the
+        ruleset (minimum fan, barred seats, 过手胡, 精钓 restrictions …)."""
+        ...
+
+    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+        """The penalty for declaring a win that :meth:`check_win` refuses; None = refuse the
+        action as illegal instead."""
+        ...
+
+    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
+        """Points paid at once for a kong (Nanchang), or None."""
+        ...
+
+    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+        """Hand-end settlement (``win`` None = exhaustive draw).  Zero-sum."""
+        ...
+
+    def next_dealer(self, dealer: int, win: Win | None) -> tuple[int, bool]:
+        """(next dealer, whether the deal passed)."""
+        ...
+
+    def summary(self) -> dict[str, Any]:
+        """JSON describing the ruleset and its options (for the log header)."""
+        ...
+
+    def public(self, hand: Hand) -> dict[str, Any]:
+        """Ruleset state every seat may see (e.g. Nanchang's jing indicator)."""
+        ...

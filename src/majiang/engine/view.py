@@ -1,0 +1,256 @@
+"""What one seat may know — the single gate for hidden information.
+
+:class:`SeatView` is what bots decide on and what the hall sends (``to_dict``); :func:`event_view`
+filters the event log for one seat.  Other seats' concealed tiles, their draws, the faces of their
+concealed kongs, the wall order and the seed (until the hand is over) never pass through here.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from majiang.engine.protocol import Action
+from majiang.tiles import NUM_KINDS, Tile, tile_str
+
+if TYPE_CHECKING:
+    from majiang.engine.hand import Hand
+    from majiang.engine.melds import Meld
+
+
+class SeatView:
+    """The table from ``seat``'s chair.  Attributes are read from the hand when first used, so a
+    view is cheap to make; it describes the moment it was made and is meant to be used before the
+    next action is applied."""
+
+    def __init__(self, hand: Hand, seat: int) -> None:
+        self._hand = hand
+        self.seat = seat
+        self.legal: list[Action] = list(hand.legal(seat))
+
+    # everything below only reads what this seat may know
+    @cached_property
+    def counts(self) -> list[int]:
+        return list(self._hand.seats[self.seat].counts)
+
+    @property
+    def rules(self) -> str:
+        return self._hand.rules.name
+
+    @property
+    def hand_no(self) -> int:
+        return self._hand.hand_no
+
+    @property
+    def dealer(self) -> int:
+        return self._hand.dealer
+
+    @property
+    def prevalent(self) -> int:
+        return self._hand.prevalent
+
+    @property
+    def seat_wind(self) -> int:
+        return self._hand.seat_wind(self.seat)
+
+    @property
+    def phase(self) -> str:
+        return self._hand.phase.value
+
+    @property
+    def current(self) -> int:
+        return self._hand.current
+
+    @property
+    def over(self) -> bool:
+        return self._hand.over
+
+    @property
+    def wall(self) -> int:
+        """Live tiles left in the wall (a count; never which)."""
+        return self._hand.wall.live
+
+    @property
+    def drawn(self) -> Tile | None:
+        h = self._hand
+        return h.seats[self.seat].drawn if h.current == self.seat else None
+
+    @cached_property
+    def melds(self) -> list[list[Meld]]:
+        """Every seat's declared sets; other seats' concealed kongs must be shown face down
+        (``to_dict`` does), bots must not look at their faces."""
+        return [list(st.melds) for st in self._hand.seats]
+
+    @cached_property
+    def discards(self) -> list[list[Tile]]:
+        return [list(st.discards) for st in self._hand.seats]
+
+    @cached_property
+    def claimed(self) -> list[list[bool]]:
+        return [list(st.claimed) for st in self._hand.seats]
+
+    @cached_property
+    def flowers(self) -> list[list[Tile]]:
+        return [list(st.flowers) for st in self._hand.seats]
+
+    @property
+    def concealed_counts(self) -> list[int]:
+        return [st.n_concealed for st in self._hand.seats]
+
+    @cached_property
+    def visible(self) -> list[int]:
+        """Copies of each tile in the ponds and in exposed melds."""
+        return list(self._hand.visible)
+
+    @property
+    def pending(self) -> tuple[int, Tile] | None:
+        h = self._hand
+        return h.pending if h.phase.value in ("claim", "rob") else None
+
+    @property
+    def scores(self) -> list[int]:
+        h = self._hand
+        return [b + d for b, d in zip(h.scores_before, h.deltas, strict=True)]
+
+    @property
+    def public(self) -> dict[str, Any]:
+        return self._hand.rules.public(self._hand)
+
+    @property
+    def seed_hash(self) -> str:
+        return str(self._hand.events[0]["seed_hash"])
+
+    @property
+    def seed(self) -> str | None:
+        return self._hand.seed.hex() if self._hand.over else None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return _result(self._hand) if self._hand.over else None
+
+    def concealed(self) -> list[Tile]:
+        return [t for t in range(NUM_KINDS) for _ in range(self.counts[t])]
+
+    def unseen(self, tile: Tile) -> int:
+        """Copies of ``tile`` this seat cannot see (wall and others' concealed tiles)."""
+        own = self.counts[tile] + sum(m.tiles.count(tile) for m in self.melds[self.seat] if m.concealed)
+        return max(0, 4 - own - self.visible[tile])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON for the wire (tiles as strings)."""
+        seats = []
+        for s in range(4):
+            seats.append({
+                "seat": s,
+                "melds": [_meld_json(m, hide=s != self.seat) for m in self.melds[s]],
+                "discards": [tile_str(t) for t in self.discards[s]],
+                "claimed": self.claimed[s],
+                "flowers": [tile_str(t) for t in self.flowers[s]],
+                "concealed_count": self.concealed_counts[s],
+            })
+        d: dict[str, Any] = {
+            "seat": self.seat, "rules": self.rules, "hand_no": self.hand_no, "dealer": self.dealer,
+            "prevalent": "ESWN"[self.prevalent], "seat_wind": "ESWN"[self.seat_wind], "phase": self.phase,
+            "current": self.current, "wall": self.wall, "scores": self.scores,
+            "hand": [tile_str(t) for t in self.concealed()],
+            "drawn": tile_str(self.drawn) if self.drawn is not None else None,
+            "seats": seats,
+            "pending": {"seat": self.pending[0], "tile": tile_str(self.pending[1])} if self.pending else None,
+            "legal": [action_json(a) for a in self.legal],
+            "seed_hash": self.seed_hash,
+        }
+        if self.public:
+            d["public"] = tiles_to_json(self.public)
+        if self.over:
+            d["seed"] = self.seed
+            d["result"] = self.result
+        return d
+
+
+def seat_view(hand: Hand, seat: int) -> SeatView:
+    return SeatView(hand, seat)
+
+
+def _meld_json(m: Meld, hide: bool) -> dict[str, Any]:
+    d = m.to_dict(hide=hide)
+    d["tiles"] = [tile_str(t) if t is not None else None for t in d["tiles"]]  # type: ignore[attr-defined]
+    return d
+
+
+def _result(hand: Hand) -> dict[str, Any]:
+    """The result screen: winner, the winner's revealed hand, fans, deltas.  Losers' concealed
+    tiles stay hidden."""
+    out: dict[str, Any] = {"deltas": list(hand.deltas), "win": None}
+    w = hand.win
+    if w is not None:
+        st = hand.seats[w.seat]
+        out["win"] = {"seat": w.seat, "tile": tile_str(w.tile), "from": w.discarder, "points": w.points,
+                      "fans": w.names, "hand": [tile_str(t) for t in st.concealed()],
+                      "melds": [_meld_json(m, hide=False) for m in st.melds]}
+    if hand.settlement is not None and hand.settlement.parts:
+        out["parts"] = hand.settlement.parts
+    return out
+
+
+def action_json(a: Action) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": a.type}
+    if a.tile >= 0:
+        d["tile"] = tile_str(a.tile)
+    if a.tiles:
+        d["tiles"] = [tile_str(t) for t in a.tiles]
+    return d
+
+
+# ---- the event log, per seat ---------------------------------------------------------------------
+_TILE_KEYS = frozenset({"tile", "tiles", "hands", "replacement", "hand", "indicator", "jing", "concealed", "drawn",
+                        "discards", "flowers", "wall_tiles", "zheng", "fu"})
+
+
+def tiles_to_json(x: Any, key: str = "") -> Any:
+    """Tile ints → strings under the keys that hold tiles (recursively)."""
+    if isinstance(x, dict):
+        return {k: tiles_to_json(v, k) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [tiles_to_json(v, key) for v in x]
+    if key in _TILE_KEYS and isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 42:
+        return tile_str(x)
+    return x
+
+
+def event_view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The part of one engine event that ``seat`` may see (tiles still as ints), or None."""
+    et = event["type"]
+    owner = event.get("seat")
+    if "private_to" in event:
+        return event if event["private_to"] == seat else None
+    if et == "hand_start":
+        return {k: v for k, v in event.items() if k != "seed"}
+    if et == "deal":
+        return {"type": "deal", "hands": [h if s == seat else [] for s, h in enumerate(event["hands"])],
+                "counts": [len(h) for h in event["hands"]]}
+    if et == "draw" and owner != seat:
+        return {"type": "draw", "seat": owner, "tail": event["tail"]}
+    if et == "flower" and owner != seat:
+        return {"type": "flower", "seat": owner, "tile": event["tile"]}
+    if et == "kong" and event.get("kind") == "concealed" and owner != seat:
+        return {"type": "kong", "seat": owner, "kind": "concealed"}
+    return event
+
+
+def action_from_json(d: Any) -> Action:
+    """Parse ``{"type": "discard", "tile": "5m"}`` (and chows with ``tiles``); raises ValueError
+    with a clear reason."""
+    from majiang.engine.protocol import ACTION_TYPES
+    from majiang.tiles import parse_tile
+
+    if not isinstance(d, dict):
+        raise ValueError(f"an action is an object like {{\"type\": \"discard\", \"tile\": \"5m\"}}, got {d!r}")
+    t = d.get("type")
+    if t not in ACTION_TYPES:
+        raise ValueError(f"unknown action type {t!r}: use one of {', '.join(ACTION_TYPES)}")
+    tile = parse_tile(d["tile"]) if d.get("tile") is not None else -1
+    raw = d.get("tiles") or ()
+    if not isinstance(raw, list | tuple) or len(raw) not in (0, 3):
+        raise ValueError("'tiles' must list the three tiles of a chow")
+    tiles = tuple(sorted(parse_tile(x) for x in raw))
+    return Action(t, tile, tiles)

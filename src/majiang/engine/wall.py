@@ -1,0 +1,167 @@
+"""The wall (牌墙): seeded shuffle, two dice throws, the break, draws from the head and the tail.
+
+mcr.md §2: each player builds a wall of N stacks of 2 (MCR 18, Nanchang 17).  The dealer throws two
+dice; counting the dealer as 1 counter-clockwise, the player at that count throws again; the sum of
+both throws, counted right to left on that player's wall, is the stack where the wall is broken.
+Live draws take tiles from the head (after the break), replacement draws (补花, 杠) from the tail.
+
+The shuffle is a Fisher–Yates driven by SHAKE-256 of the 256-bit seed, so a wall is the same on every
+platform and Python version: a seed committed by its hash before the hand reproduces it exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from majiang.tiles import Tile
+
+
+class SeedStream:
+    """Deterministic random integers from a seed: 32-bit big-endian words of the SHAKE-256 stream
+    of ``seed + label``, reduced by rejection sampling (exactly uniform)."""
+
+    def __init__(self, seed: bytes, label: bytes = b"", words: int = 160) -> None:
+        self._key = seed + label
+        self._words: tuple[int, ...] = ()
+        self._pos = 0
+        self._grow(words)
+
+    def _grow(self, words: int) -> None:
+        data = hashlib.shake_256(self._key).digest(4 * words)
+        self._words = struct.unpack(f">{words}I", data)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n)."""
+        limit = (1 << 32) - ((1 << 32) % n)
+        while True:
+            if self._pos >= len(self._words):
+                self._grow(2 * len(self._words))
+            x = self._words[self._pos]
+            self._pos += 1
+            if x < limit:
+                return x % n
+
+
+def new_seed() -> bytes:
+    """A fresh 256-bit seed."""
+    return secrets.token_bytes(32)
+
+
+def seed_hash(seed: bytes) -> str:
+    """The commitment shown before the hand: hex SHA-256 of the seed."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def shuffle(tiles: Sequence[Tile], seed: bytes) -> list[Tile]:
+    out = list(tiles)
+    rng = SeedStream(seed, b"shuffle")
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@dataclass
+class Wall:
+    """The tiles in draw order from the break: index 0 is the top of the first stack after the
+    break, 1 its bottom, …; the tail is the far end.  ``taken`` marks tiles already drawn (or, like
+    a face-up jing indicator, never drawable)."""
+
+    tiles: list[Tile]
+    dice: tuple[int, int, int, int]  # dealer's two dice, then the second thrower's
+    break_seat: int  # relative to the dealer: 0 dealer, 1 下家, 2 对家, 3 上家
+    break_stack: int  # stacks counted right to left on that seat's wall
+    dead: int = 0  # tiles that are never drawn live (Nanchang's 34-tile dead wall)
+    taken: list[bool] = field(default_factory=list)
+    head: int = 0
+    tail_drawn: int = 0
+    remaining: int = 0
+    live: int = 0  # tiles that may still be drawn (the dead wall excluded)
+
+    def __post_init__(self) -> None:
+        if not self.taken:
+            self.taken = [False] * len(self.tiles)
+        self.remaining = self.taken.count(False)
+        self.live = max(0, self.remaining - self.dead)
+
+    @classmethod
+    def build(cls, tile_set: Sequence[Tile], seed: bytes, stacks_per_wall: int, dead: int = 0) -> Wall:
+        """Shuffle, build four walls, throw the dice and break the wall."""
+        shuffled = shuffle(tile_set, seed)
+        rng = SeedStream(seed, b"dice")
+        d1, d2 = rng.below(6) + 1, rng.below(6) + 1
+        thrower = (d1 + d2 - 1) % 4  # counting the dealer as 1, counter-clockwise
+        d3, d4 = rng.below(6) + 1, rng.below(6) + 1
+        count = d1 + d2 + d3 + d4
+        n_stacks = len(shuffled) // 2
+        # the walls lie in seat order; the break is `count` stacks from the right end of the
+        # thrower's wall, and the head of the live wall starts just after it
+        start = (thrower * stacks_per_wall + count) % n_stacks
+        order = [(start + k) % n_stacks for k in range(n_stacks)]
+        tiles = [shuffled[2 * s + h] for s in order for h in (0, 1)]
+        return cls(tiles=tiles, dice=(d1, d2, d3, d4), break_seat=thrower, break_stack=count, dead=dead)
+
+    # ---- drawing ---------------------------------------------------------------------------
+    def take(self, index: int) -> Tile:
+        if self.taken[index]:
+            raise RuntimeError(f"wall position {index} already taken")
+        self.taken[index] = True
+        self.remaining -= 1
+        self.live = max(0, self.remaining - self.dead)
+        return self.tiles[index]
+
+    def draw_head(self) -> Tile:
+        while self.taken[self.head]:
+            self.head += 1
+        self.head += 1
+        return self.take(self.head - 1)
+
+    def tail_index(self) -> int:
+        """The next replacement tile: the top of the last stack first, then its bottom."""
+        n_stacks = len(self.tiles) // 2
+        k = self.tail_drawn
+        while True:
+            stack = n_stacks - 1 - k // 2
+            idx = 2 * stack + (k % 2)
+            if not self.taken[idx]:
+                return idx
+            k += 1
+
+    def draw_tail(self) -> Tile:
+        idx = self.tail_index()
+        self.tail_drawn = (len(self.tiles) // 2 - 1 - idx // 2) * 2 + idx % 2 + 1
+        return self.take(idx)
+
+    def peek_head(self) -> Tile | None:
+        """The next live tile (for 顺风耳-style information items; never sent unless allowed)."""
+        if self.live == 0:
+            return None
+        i = self.head
+        while self.taken[i]:
+            i += 1
+        return self.tiles[i]
+
+    def copy(self) -> Wall:
+        return Wall(tiles=list(self.tiles), dice=self.dice, break_seat=self.break_seat, break_stack=self.break_stack,
+                    dead=self.dead, taken=list(self.taken), head=self.head, tail_drawn=self.tail_drawn)
+
+
+def deal(wall: Wall, dealer: int) -> list[list[Tile]]:
+    """Deal 4-4-4 by stacks of two, then 跳牌: the dealer takes the tops of the first and third next
+    stacks, the others one tile each (下家 the bottom of the first, 对家 the top and 上家 the bottom
+    of the second).  Returns 4 hands indexed by absolute seat; the dealer holds 14."""
+    hands: list[list[Tile]] = [[] for _ in range(4)]
+    for _ in range(3):
+        for k in range(4):
+            seat = (dealer + k) % 4
+            hands[seat].extend(wall.draw_head() for _ in range(4))
+    base = wall.head
+    jump = {0: (base, base + 4), 1: (base + 1,), 2: (base + 2,), 3: (base + 3,)}
+    for k in range(4):
+        for idx in jump[k]:
+            hands[(dealer + k) % 4].append(wall.take(idx))
+    return hands

@@ -1,0 +1,141 @@
+"""MCR as an engine ruleset: 144 tiles with flowers, 18-stack walls, the 8-fan minimum, base-8
+payments, false wins per profile, and the deal passing after every hand (mcr.md §1–§6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from majiang.engine.melds import Meld as TableMeld
+from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
+from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
+from majiang.mcr.payment import FalseWin as FalseWinKind
+from majiang.mcr.payment import false_win_deltas, hand_deltas
+from majiang.mcr.rules import Rules, get_rules
+from majiang.mcr.scorer import ScoreResult, score
+from majiang.mcr.shapes import is_win_shape, is_win_shape_with
+from majiang.tiles import NUM_KINDS, Tile, full_set
+
+if TYPE_CHECKING:
+    from majiang.engine.hand import Hand
+
+
+def scoring_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
+    out = []
+    for m in melds:
+        kind = MeldKind(m.kind)
+        if kind is MeldKind.CHOW:
+            out.append(Meld(kind, m.tiles[0], claimed=m.claimed))
+        else:
+            out.append(Meld(kind, m.tile, concealed=m.concealed, source=m.source, added=m.added))
+    return tuple(out)
+
+
+class MCR:
+    """Chinese Official Mahjong; ``profile`` is ``gb`` (1998, default) or ``botzone``."""
+
+    stacks_per_wall = 18
+    dead_wall = 0
+
+    def __init__(self, profile: str | Rules = "gb") -> None:
+        self.rules = get_rules(profile)
+        self.name = self.rules.name
+
+    def tile_set(self) -> list[Tile]:
+        return full_set(flowers=True)
+
+    def is_bonus(self, tile: Tile) -> bool:
+        return tile >= NUM_KINDS
+
+    def setup(self, hand: Hand) -> None:
+        return None
+
+    def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
+        if tile >= 27:
+            return []
+        r = tile % 9
+        out = []
+        for low in (tile - 2, tile - 1, tile):
+            lr = r - (tile - low)
+            if lr < 0 or lr > 6:
+                continue
+            trio = (low, low + 1, low + 2)
+            if all(counts[t] for t in trio if t != tile):
+                out.append(trio)
+        return out
+
+    def can_kong(self, hand: Hand) -> bool:
+        return hand.wall.live > 0
+
+    def winning_hand(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> WinningHand:
+        st = hand.seats[seat]
+        concealed = st.concealed()
+        if ctx.discarder is None:
+            concealed.remove(tile)
+        return WinningHand(melds=scoring_melds(st.melds), hand=tuple(concealed), win_tile=tile,
+                           self_drawn=ctx.discarder is None, fourth_tile=ctx.fourth_tile, kong=ctx.kong,
+                           last_tile=ctx.last, seat_wind=hand.seat_wind(seat), prevalent_wind=hand.prevalent,
+                           flowers=len(st.flowers), rules=self.name)
+
+    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+        st = hand.seats[seat]
+        if self_drawn:
+            return is_win_shape(st.counts, len(st.melds))
+        return is_win_shape_with(st.counts, len(st.melds), tile)
+
+    def _score(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> ScoreResult | None:
+        if not self.could_win(hand, seat, tile, ctx.discarder is None):
+            return None
+        try:
+            return score(self.winning_hand(hand, seat, tile, ctx), self.rules)
+        except InvalidHandError:
+            return None
+
+    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+        if hand.seats[seat].barred:
+            return None
+        r = self._score(hand, seat, tile, ctx)
+        if r is None or r.below_minimum:
+            return None
+        return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=r.total,
+                   names=[fc.to_dict() for fc in r.fans], detail=r,
+                   summary={"total": r.total, "self_drawn": ctx.discarder is None})
+
+    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+        st = hand.seats[seat]
+        r = self._score(hand, seat, tile, ctx)
+        if r is not None:
+            kind = FalseWinKind.WRONG  # a complete hand below 8 fan
+        else:
+            counts = list(st.counts)
+            if ctx.discarder is None:
+                counts[tile] -= 1
+            ready = False
+            for t in range(NUM_KINDS):
+                counts[t] += 1
+                ready = is_win_shape(counts, len(st.melds))
+                counts[t] -= 1
+                if ready:
+                    break
+            kind = FalseWinKind.WRONG if ready else FalseWinKind.SHORT  # 错和 / 诈和
+        ends = self.rules.false_win == "end_hand"
+        return FalseWin(kind=kind.value, deltas=false_win_deltas(seat, kind, self.rules), ends_hand=ends,
+                        barred=not ends)
+
+    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
+        return None
+
+    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+        if win is None:
+            return Settlement([0, 0, 0, 0])  # 荒牌: no score
+        return Settlement(hand_deltas(win.seat, win.discarder, win.points))
+
+    def next_dealer(self, dealer: int, win: Win | None) -> tuple[int, bool]:
+        return (dealer + 1) % 4, True  # no 连庄: the deal passes after every hand
+
+    def summary(self) -> dict[str, Any]:
+        return asdict(self.rules)
+
+    def public(self, hand: Hand) -> dict[str, Any]:
+        return {}
