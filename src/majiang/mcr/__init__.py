@@ -3,7 +3,7 @@
 >>> from majiang.mcr import WinningHand, score
 >>> r = score(WinningHand.from_string("[123m1][EEE2]{9999s}456pC C"))
 >>> r.total
-5
+14
 """
 
 from majiang.mcr.fans import FAN_INFO, Fan, FanInfo, fan_by_name

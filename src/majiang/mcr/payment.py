@@ -25,7 +25,11 @@ def hand_deltas(winner: int | None, discarder: int | None, fan: int, base: int =
 
     A robbed kong (抢杠和) is a discard win with the robbed player as ``discarder``."""
     deltas = [0, 0, 0, 0]
+    if fan < 0:
+        raise ValueError(f"a fan total cannot be negative, got {fan}")
     if winner is None:
+        if discarder is not None:
+            raise ValueError("an exhaustive draw has no discarder; give winner= for a win")
         return deltas
     _seat(winner)
     if discarder is None:
@@ -52,8 +56,12 @@ def false_win_deltas(offender: int, kind: FalseWin | str = FalseWin.WRONG,
     ``end_hand`` (Botzone): offender −30, others +10 whatever the kind."""
     r = get_rules(rules)
     _seat(offender)
+    try:
+        kind = FalseWin(kind)
+    except ValueError:
+        raise ValueError(f"unknown false-win kind {kind!r}: use 'wrong' (错和) or 'short' (诈和)") from None
     each = 10
-    if r.false_win == "play_on" and FalseWin(kind) is FalseWin.SHORT:
+    if r.false_win == "play_on" and kind is FalseWin.SHORT:
         each = 20
     deltas = [each] * 4
     deltas[offender] = -3 * each

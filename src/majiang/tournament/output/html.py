@@ -1,0 +1,102 @@
+"""Printable HTML: the score sheet (比赛成绩记录表) of a table and the standings of a group."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+from pathlib import Path
+
+from majiang.tournament.model import HANDS_PER_SESSION
+from majiang.tournament.ranking import GroupResult
+from majiang.tournament.sheet import MARKS, ScoreSheet
+
+_CSS = """
+@page { size: A4 landscape; margin: 10mm; }
+body { font-family: "Noto Sans CJK SC", "Source Han Sans SC", "SimSun", sans-serif; font-size: 10pt; }
+h1 { font-size: 15pt; text-align: center; margin: 0 0 4pt; }
+p.meta { text-align: center; margin: 0 0 6pt; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #000; padding: 2pt 3pt; text-align: center; vertical-align: middle; }
+td.cell { font-size: 8pt; min-width: 34pt; }
+td.cell .m { display: block; letter-spacing: 1pt; }
+td.cell .n { display: block; font-size: 7pt; }
+td.sign { min-width: 60pt; }
+tr.tie td { background: #f3f3f3; }
+.legend, .notes { font-size: 8.5pt; margin-top: 5pt; }
+""".strip()
+
+
+def fmt(x: Fraction | int | None) -> str:
+    """A standard score as printed: whole numbers plain, others with two decimals."""
+    if x is None:
+        return ""
+    f = Fraction(x)
+    return str(int(f)) if f.denominator == 1 else f"{float(f):.2f}"
+
+
+def _page(title: str, body: str) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{_CSS}</style></head><body>\n{body}\n</body></html>\n")
+
+
+def score_sheet_html(sheet: ScoreSheet) -> str:
+    """The sheet as a self-contained printable HTML page (A4 landscape)."""
+    head = "".join(f"<th>{n}</th>" for n in range(1, HANDS_PER_SESSION + 1))
+    rows = []
+    for r in sheet.rows:
+        cells = []
+        for c in r.cells:
+            if c.points is None:
+                cells.append('<td class="cell"></td>')
+                continue
+            name = f'<span class="n">{escape(c.hand_name)} {c.fan}番</span>' if c.hand_name else ""
+            pts = f"{c.points:+d}" if c.points else "0"
+            cells.append(f'<td class="cell"><span class="m">{escape(c.marks)}</span>{pts}{name}</td>')
+        rows.append(
+            f"<tr><td>{r.start_wind}</td><td>{escape(r.name)}</td>{''.join(cells)}"
+            f"<td>{r.won}</td><td>{r.lost}</td><td>{r.deductions or ''}</td><td><b>{r.total}</b></td>"
+            f"<td>{r.place}</td><td>{fmt(r.standard)}</td><td class=\"sign\">{escape(r.note)}</td></tr>")
+    legend = " · ".join(f"{escape(k)} {escape(v)}" for k, v in MARKS.items())
+    notes = "".join(f"<li>{escape(n)}</li>" for n in sheet.notes)
+    entry = "" if sheet.entry == "hands" else " · 快速录入 (table totals)"
+    body = (
+        f"<h1>比赛成绩记录表</h1><p class=\"meta\">{escape(sheet.event)} · 组 {escape(sheet.group)} · "
+        f"第 {sheet.session} 局 · 第 {sheet.table} 桌 · {sheet.hands_played} 盘{entry}</p>"
+        f"<table><thead><tr><th>方位</th><th>姓名</th>{head}<th>得分</th><th>失分</th><th>罚分</th>"
+        f"<th>局分</th><th>名次</th><th>标准分</th><th>签名</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<p class=\"legend\">{legend}</p>"
+        + (f"<ul class=\"notes\">{notes}</ul>" if notes else "")
+        + "<p class=\"notes\">裁判员签名 Referee: ____________</p>"
+    )
+    return _page(f"比赛成绩记录表 {sheet.session}-{sheet.table}", body)
+
+
+def standings_html(result: GroupResult, title: str = "") -> str:
+    """Individual and team standings of a group as a printable HTML page."""
+    n_sessions = len(result.sessions)
+    s_head = "".join(f"<th>第{i}局</th>" for i in range(1, n_sessions + 1))
+    rows = []
+    for s in result.standings:
+        per = "".join(
+            f"<td>{fmt(v)}" + (f"<br><small>{sc}</small>" if sc is not None else "<br><small>缺席</small>") + "</td>"
+            for v, sc in zip(s.session_standards, s.session_scores, strict=True))
+        rows.append(f"<tr><td>{s.rank}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
+                    f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
+                    f"<td>{s.match_total}</td></tr>")
+    body = (f"<h1>{escape(title or '个人名次')}</h1><p class=\"meta\">标准分 scheme {escape(result.scheme)}"
+            f" · {result.field_size} players</p>"
+            f"<table><thead><tr><th>名次</th><th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
+            f"</thead><tbody>{''.join(rows)}</tbody></table>")
+    if result.teams:
+        trs = "".join(f"<tr><td>{t.rank}</td><td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
+                      f"<td><b>{fmt(t.standard_total)}</b></td><td>{t.match_total}</td></tr>" for t in result.teams)
+        body += ("<h1 style=\"margin-top:12pt\">团体名次</h1><table><thead><tr><th>名次</th><th>队</th><th>队员</th>"
+                 f"<th>标准分</th><th>比赛分</th></tr></thead><tbody>{trs}</tbody></table>")
+    return _page(title or "standings", body)
+
+
+def write(text: str, path: str | Path) -> Path:
+    p = Path(path)
+    p.write_text(text, encoding="utf-8")
+    return p

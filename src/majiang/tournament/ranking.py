@@ -1,0 +1,174 @@
+"""Rankings (第十一条): individuals by Σ standard scores, teams by their members' Σ.
+
+Individual tie-breaks, in order: (1) higher Σ session scores (比赛成绩之和); (2) higher best
+single-session standard score; (3) more high single-session standard scores — read as comparing the
+session standard scores sorted from best down, so the player with more sessions at the best score
+goes first, then at the next score, and so on.  Players equal on all of it share the rank (1, 2, 2, 4)
+and are listed by id.  Teams: Σ standard scores, then Σ session scores, then shared.
+
+A player disqualified (故意诈和) is listed after everyone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from majiang.mcr.rules import Rules, get_rules
+from majiang.tournament.model import Event, Group
+from majiang.tournament.scoring import TableResult, score_table
+from majiang.tournament.standard import StandardScheme, TieSplit, get_scheme
+
+TIE_BREAKS = ("standard_total", "match_total", "best_session", "high_sessions")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionResult:
+    no: int
+    tables: tuple[TableResult, ...]
+    standard: Mapping[str, Fraction]  # ranked players who played; absent ones get 0
+    absent: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player: str
+    team: str | None
+    standard_total: Fraction
+    match_total: int
+    session_standards: tuple[Fraction, ...]
+    session_scores: tuple[int | None, ...]  # None: did not play that session
+    rank: int = 0
+    disqualified: bool = False
+
+    @property
+    def best_session(self) -> Fraction:
+        return max(self.session_standards, default=Fraction(0))
+
+    @property
+    def key(self) -> tuple[Fraction, int, Fraction, tuple[Fraction, ...]]:
+        """Sorts best last: the whole tie-break chain."""
+        return (self.standard_total, self.match_total, self.best_session,
+                tuple(sorted(self.session_standards, reverse=True)))
+
+
+def decided_by(a: Standing, b: Standing) -> str:
+    """Which step of the chain separates two players (``tied`` if none)."""
+    for name, x, y in zip(TIE_BREAKS, a.key, b.key, strict=True):
+        if x != y:
+            return name
+    return "tied"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    team: str
+    members: tuple[str, ...]
+    standard_total: Fraction
+    match_total: int
+    rank: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GroupResult:
+    group: Group
+    scheme: str
+    field_size: int
+    sessions: tuple[SessionResult, ...]
+    standings: tuple[Standing, ...]
+    teams: tuple[TeamStanding, ...]
+
+    def standing(self, player: str) -> Standing:
+        for s in self.standings:
+            if s.player == player:
+                return s
+        raise KeyError(player)
+
+
+def _ranks(keys: Sequence[object]) -> list[int]:
+    """Competition ranks (1, 2, 2, 4) of keys already sorted best first."""
+    out: list[int] = []
+    for i, k in enumerate(keys):
+        out.append(out[-1] if i and k == keys[i - 1] else i + 1)
+    return out
+
+
+def rank_individuals(rows: Sequence[Standing]) -> tuple[Standing, ...]:
+    """Order and rank by the tie-break chain; the disqualified go last."""
+    ok = sorted((r for r in rows if not r.disqualified), key=lambda r: r.player)
+    ok.sort(key=lambda r: r.key, reverse=True)
+    ranks = _ranks([r.key for r in ok])
+    out = [replace(r, rank=k) for r, k in zip(ok, ranks, strict=True)]
+    dq = sorted((r for r in rows if r.disqualified), key=lambda r: r.player)
+    out += [replace(r, rank=len(ok) + i + 1) for i, r in enumerate(dq)]
+    return tuple(out)
+
+
+def rank_teams(rows: Sequence[TeamStanding]) -> tuple[TeamStanding, ...]:
+    ordered = sorted(rows, key=lambda r: r.team)
+    ordered.sort(key=lambda r: (r.standard_total, r.match_total), reverse=True)
+    ranks = _ranks([(r.standard_total, r.match_total) for r in ordered])
+    return tuple(replace(r, rank=k) for r, k in zip(ordered, ranks, strict=True))
+
+
+def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | StandardScheme = "1998",
+             tie_split: TieSplit = "average") -> GroupResult:
+    """Score every table, give standard scores session by session, and rank players and teams."""
+    r = get_rules(rules)
+    sch = get_scheme(scheme, tie_split)
+    ranked = {p.id for p in group.ranked_players}
+    field = len(ranked)
+    sessions: list[SessionResult] = []
+    disqualified: set[str] = set()
+    for s in group.sessions:
+        tables = tuple(score_table(t, session=s.no, rules=r, ranked=ranked) for t in s.tables)
+        sessions.append(SessionResult(s.no, tables, sch.session_standard(tables, field), s.absent))
+        for rec in s.tables:
+            for h in rec.hands:
+                for pen in h.penalties:
+                    if pen.disqualifies and rec.substitute_at(pen.seat, h.no) is None:
+                        disqualified.add(rec.players[pen.seat])
+    reserves = {t.reserve for t in group.teams if t.reserve}
+    played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
+    for sr in sessions:
+        credited = {seat.player: seat.score for t in sr.tables for seat in t.seats if seat.ranked}
+        for pid in ranked:
+            played[pid].append(credited.get(pid))
+    rows: list[Standing] = []
+    for p in group.ranked_players:
+        scores = played[p.id]
+        if p.id in reserves and all(x is None for x in scores):
+            continue
+        stds = tuple(sr.standard.get(p.id, Fraction(0)) for sr in sessions)
+        rows.append(Standing(player=p.id, team=p.team, standard_total=sum(stds, Fraction(0)),
+                             match_total=sum(x for x in scores if x is not None), session_standards=stds,
+                             session_scores=tuple(scores), disqualified=p.id in disqualified))
+    standings = rank_individuals(rows)
+    by_player = {s.player: s for s in standings}
+    team_rows = []
+    for t in group.teams:
+        members = tuple(m for m in t.members if m in by_player)
+        team_rows.append(TeamStanding(team=t.id, members=members,
+                                      standard_total=sum((by_player[m].standard_total for m in members), Fraction(0)),
+                                      match_total=sum(by_player[m].match_total for m in members)))
+    return GroupResult(group=group, scheme=sch.name, field_size=field, sessions=tuple(sessions),
+                       standings=standings, teams=rank_teams(team_rows))
+
+
+def evaluate_event(event: Event) -> dict[str, GroupResult]:
+    """Every group of the event under the event's rules profile and scheme."""
+    tie: TieSplit = "top" if event.tie_split == "top" else "average"
+    return {g.id: evaluate(g, rules=event.rules, scheme=event.scheme, tie_split=tie) for g in event.groups}
+
+
+def standings_history(result: GroupResult) -> dict[str, list[Fraction]]:
+    """Each player's cumulative standard score after each session (for the standings plot)."""
+    out: dict[str, list[Fraction]] = {}
+    for s in result.standings:
+        acc = Fraction(0)
+        out[s.player] = []
+        for v in s.session_standards:
+            acc += v
+            out[s.player].append(acc)
+    return out

@@ -1,0 +1,137 @@
+"""Rankings: every step of the 1998 tie-break chain, team totals, byes and substitutes."""
+
+from fractions import Fraction as F
+
+from majiang.tournament import (
+    Group,
+    HandRecord,
+    Penalty,
+    PenaltyCode,
+    Player,
+    SessionRecord,
+    Substitution,
+    TableRecord,
+    Team,
+    evaluate,
+)
+from majiang.tournament.ranking import Standing, decided_by, rank_individuals
+
+
+def standing(pid: str, stds: list[int], match: int) -> Standing:
+    return Standing(player=pid, team=None, standard_total=F(sum(stds)), match_total=match,
+                    session_standards=tuple(F(x) for x in stds), session_scores=(500,) * len(stds))
+
+
+def quick(tables: list[tuple[list[str], list[int]]], no: int, absent: tuple[str, ...] = ()) -> SessionRecord:
+    return SessionRecord(no=no, tables=tuple(TableRecord(no=i + 1, players=tuple(p), totals=tuple(t))
+                                             for i, (p, t) in enumerate(tables)), absent=absent)
+
+
+FOUR = tuple(Player(id=f"P{i}") for i in range(1, 5))
+
+
+def test_step1_higher_sum_of_session_scores():
+    g = Group(id="G", players=FOUR, sessions=(
+        quick([(["P1", "P2", "P3", "P4"], [40, 10, -20, -30])], 1),   # 4 2 1 0
+        quick([(["P1", "P2", "P3", "P4"], [10, 50, -20, -40])], 2),   # 2 4 1 0
+    ))
+    res = evaluate(g, scheme="4210")
+    top = res.standings[:2]
+    assert [s.player for s in top] == ["P2", "P1"]
+    assert top[0].standard_total == top[1].standard_total == 6
+    assert (top[0].match_total, top[1].match_total) == (1060, 1050)
+    assert [s.rank for s in res.standings] == [1, 2, 3, 4]
+    assert decided_by(top[0], top[1]) == "match_total"
+
+
+def test_step2_higher_best_single_session():
+    a, b = standing("A", [8, 0], 1000), standing("B", [4, 4], 1000)
+    ranked = rank_individuals([b, a])
+    assert [s.player for s in ranked] == ["A", "B"] and [s.rank for s in ranked] == [1, 2]
+    assert decided_by(ranked[0], ranked[1]) == "best_session"
+
+
+def test_step3_more_high_single_sessions():
+    a, b = standing("A", [8, 6, 0], 1500), standing("B", [8, 3, 3], 1500)
+    ranked = rank_individuals([b, a])
+    assert [s.player for s in ranked] == ["A", "B"]
+    assert decided_by(ranked[0], ranked[1]) == "high_sessions"
+    # more sessions at the best score goes first
+    c, d = standing("C", [8, 8, 0], 1500), standing("D", [8, 4, 4], 1500)
+    assert [s.player for s in rank_individuals([d, c])] == ["C", "D"]
+
+
+def test_equal_on_every_step_share_the_rank():
+    rows = [standing("X", [4, 2], 1000), standing("A", [2, 4], 1000), standing("Z", [7, 0], 900),
+            standing("Y", [1, 1], 1000)]
+    ranked = rank_individuals(rows)
+    assert [(s.player, s.rank) for s in ranked] == [("Z", 1), ("A", 2), ("X", 2), ("Y", 4)]
+    assert decided_by(ranked[1], ranked[2]) == "tied"
+    assert decided_by(ranked[0], ranked[1]) == "standard_total"
+
+
+def test_team_totals_are_sums_of_members():
+    players = tuple(Player(id=f"P{i}", team="A" if i <= 4 else "B") for i in range(1, 9))
+    teams = (Team(id="A", players=("P1", "P2", "P3", "P4")), Team(id="B", players=("P5", "P6", "P7", "P8")))
+    g = Group(id="G", players=players, teams=teams, sessions=(
+        quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 0, 0, -5])], 1),
+    ))
+    res = evaluate(g, scheme="1998")
+    by = {s.player: s.standard_total for s in res.standings}
+    # scores 530 520 505 500 500 495 490 460 → 8 6 5 (4+3)/2 ×2 2 1 0
+    assert by == {"P1": 8, "P5": 6, "P3": 5, "P7": F(7, 2), "P4": F(7, 2), "P8": 2, "P2": 1, "P6": 0}
+    t = {x.team: x for x in res.teams}
+    assert t["A"].standard_total == 8 + 1 + 5 + F(7, 2) == F(35, 2)
+    assert t["B"].standard_total == 6 + 0 + F(7, 2) + 2 == F(23, 2)
+    assert [x.team for x in res.teams] == ["A", "B"] and [x.rank for x in res.teams] == [1, 2]
+    assert t["A"].match_total == 530 + 490 + 505 + 500
+
+
+def test_bye_and_whole_session_substitute():
+    players = (*(Player(id=f"P{i}") for i in range(1, 9)), Player(id="S", ranked=False))
+    s1 = quick([(["P1", "P2", "P3", "P4"], [0, 0, 0, 0]), (["P5", "P6", "P7", "P8"], [0, 0, 0, 0])], 1)
+    # P8 absent in session 2; the substitute S takes the seat and wins the table
+    s2 = quick([(["P1", "P2", "P3", "P4"], [40, 20, -20, -40]), (["P5", "P6", "P7", "S"], [10, 5, -65, 50])], 2,
+               absent=("P8",))
+    g = Group(id="G", players=players, sessions=(s1, s2))
+    r98 = evaluate(g, scheme="1998")
+    std2 = r98.sessions[1].standard
+    assert r98.field_size == 8
+    # ranked present: 540 520 510 505 480 460 435 → 8 6 5 4 3 2 1; P8 absent gets 0; S is not ranked
+    assert std2 == {"P1": 8, "P2": 6, "P5": 5, "P6": 4, "P3": 3, "P4": 2, "P7": 1}
+    p8 = r98.standing("P8")
+    assert p8.session_scores == (500, None) and p8.session_standards[1] == 0
+    assert "S" not in {s.player for s in r98.standings}
+    # 4/2/1/0: S holds first place at table 2; his 4 points go to nobody
+    r4 = evaluate(g, scheme="4210")
+    std = r4.sessions[1].standard
+    assert (std["P5"], std["P6"], std["P7"]) == (2, 1, 0) and "S" not in std
+
+
+def test_mid_session_substitute_counts_for_the_table_not_the_ranking():
+    players = (*FOUR, Player(id="S", ranked=False))
+    hands = (
+        HandRecord(no=1, winner=0, points=8),                 # P1 self-draw: +48, others −16
+        HandRecord(no=2, winner=3, discarder=0, points=8),    # P4 on P1's discard: +32, P1 −16, others −8
+        HandRecord(no=3, winner=3, points=10),                # S (seat 3) self-draw: +54, others −18
+    )
+    table = TableRecord(no=1, players=("P1", "P2", "P3", "P4"), hands=hands, time_called=True,
+                        substitutions=(Substitution(seat=3, substitute="S", from_hand=3),))
+    g = Group(id="G", players=players, sessions=(SessionRecord(no=1, tables=(table,)),))
+    res = evaluate(g, scheme="4210")
+    t = res.sessions[0].tables[0]
+    assert t.seat_scores == (514, 458, 458, 570)
+    assert t.session_scores == (514, 458, 458, 516)       # P4 keeps the score he had when he left
+    assert t.seats[3].substitute == "S" and t.seats[3].substitute_points == 54
+    assert res.sessions[0].standard == {"P4": 4, "P1": 2, "P2": F(1, 2), "P3": F(1, 2)}
+    assert [s.player for s in res.standings] == ["P4", "P1", "P2", "P3"]
+    assert [s.rank for s in res.standings] == [1, 2, 3, 3]
+
+
+def test_deliberate_false_win_disqualifies():
+    hands = (HandRecord(no=1, penalties=(Penalty(0, PenaltyCode.DELIBERATE_FALSE_WIN),)),)
+    table = TableRecord(no=1, players=("P1", "P2", "P3", "P4"), hands=hands, time_called=True)
+    g = Group(id="G", players=FOUR, sessions=(SessionRecord(no=1, tables=(table,)),))
+    res = evaluate(g, scheme="4210")
+    assert res.sessions[0].tables[0].session_scores == (440, 520, 520, 520)
+    assert res.standings[-1].player == "P1" and res.standings[-1].disqualified and res.standings[-1].rank == 4
