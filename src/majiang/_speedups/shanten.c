@@ -1,0 +1,433 @@
+/* Compiled fast path of majiang.shanten (向听数).  The readable definitions are in
+ * src/majiang/shanten/forms.py and the pure-Python table-driven path in _tables.py; this module
+ * computes exactly the same numbers (the tests check it on every test hand).
+ *
+ * Regular form: a group (a suit or the honours) is summed up in a *profile*: best[pair][k], the most
+ * 2*sets + partners + pair the group is worth using at most k blocks (k = 0..4), without (pair 0) or
+ * with (pair 1) the hand's pair cut from it.  Profiles are memoised per group count vector (base-5
+ * key) in tables filled on first use; the groups of a hand are combined by a small max-plus
+ * convolution.  Shanten after f finished sets = 8 - 2f - best value using at most 4 - f blocks.
+ *
+ * Functions (positional arguments, counts = 34 copies-per-tile of the concealed hand, 0..4):
+ *   shanten(counts, melds)          lowest shanten over the forms
+ *   forms(counts, melds)            per-form tuple (None where a form does not apply)
+ *   useful(counts, melds, form)     bit mask of useful tiles (form -1 = overall), 13-tile hands
+ *   discards(counts, melds)         [(tile, shanten after, useful mask)] for 14-tile hands
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NK 34
+#define NEG (-99)      /* "impossible"; sums with it stay far below any real value */
+#define NA 1000        /* the form does not apply */
+#define SUIT_KEYS 1953125 /* 5^9 */
+#define HONOR_KEYS 78125  /* 5^7 */
+
+typedef struct { signed char v[10]; } prof_t; /* v[k] without the pair, v[5 + k] with it */
+
+static prof_t *suit_tab, *honor_tab; /* calloc'd: pages become resident only when touched */
+
+static const prof_t EMPTY = {{0, 0, 0, 0, 0, NEG, NEG, NEG, NEG, NEG}};
+
+/* the six 组合龙: residue (rank-1 mod 3) of the 147/258/369 run given to m, p, s */
+static const int PATTERNS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static inline void add_block(prof_t *best, const prof_t *rest, int value) {
+    for (int k = 1; k <= 4; k++) {
+        int a = rest->v[k - 1] + value, b = rest->v[4 + k] + value;
+        if (a > best->v[k]) best->v[k] = (signed char)a;
+        if (b > best->v[5 + k]) best->v[5 + k] = (signed char)b;
+    }
+}
+
+static inline void add_pair(prof_t *best, const prof_t *rest) {
+    for (int k = 0; k <= 4; k++) {
+        int a = rest->v[k] + 1;
+        if (a > best->v[5 + k]) best->v[5 + k] = (signed char)a;
+    }
+}
+
+static void group_profile(unsigned char *c, int n, int suited, prof_t *out);
+
+/* The lowest tile present stays isolated or starts a block; nothing else can hold it. */
+static void compute_profile(unsigned char *c, int n, int suited, prof_t *out) {
+    int i = 0;
+    while (i < n && !c[i]) i++;
+    if (i == n) {
+        *out = EMPTY;
+        return;
+    }
+    prof_t best, rest;
+    c[i] -= 1;
+    group_profile(c, n, suited, &best);
+    c[i] += 1;
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        group_profile(c, n, suited, &rest);
+        c[i] += 3;
+        add_block(&best, &rest, 2);
+    }
+    if (c[i] >= 2) {
+        c[i] -= 2;
+        group_profile(c, n, suited, &rest);
+        c[i] += 2;
+        add_block(&best, &rest, 1);
+        add_pair(&best, &rest);
+    }
+    if (suited) {
+        int n1 = i + 1 < n ? c[i + 1] : 0, n2 = i + 2 < n ? c[i + 2] : 0;
+        if (n1 && n2) {
+            c[i]--; c[i + 1]--; c[i + 2]--;
+            group_profile(c, n, suited, &rest);
+            c[i]++; c[i + 1]++; c[i + 2]++;
+            add_block(&best, &rest, 2);
+        }
+        if (n1) {
+            c[i]--; c[i + 1]--;
+            group_profile(c, n, suited, &rest);
+            c[i]++; c[i + 1]++;
+            add_block(&best, &rest, 1);
+        }
+        if (n2) {
+            c[i]--; c[i + 2]--;
+            group_profile(c, n, suited, &rest);
+            c[i]++; c[i + 2]++;
+            add_block(&best, &rest, 1);
+        }
+    }
+    *out = best;
+}
+
+/* Memoised profile; a fifth copy (only tried when looking for waits) bypasses the tables.  v[0] (the
+ * worth with no block) is always 0, so the tables keep 1 there to mark an entry as filled. */
+static void group_profile(unsigned char *c, int n, int suited, prof_t *out) {
+    int key = 0, big = 0;
+    for (int i = 0; i < n; i++) {
+        big |= c[i] > 4;
+        key = key * 5 + c[i];
+    }
+    prof_t *tab = suited ? suit_tab : honor_tab;
+    if (!big && tab[key].v[0]) {
+        *out = tab[key];
+        out->v[0] = 0;
+        return;
+    }
+    compute_profile(c, n, suited, out);
+    if (!big) {
+        tab[key] = *out;
+        tab[key].v[0] = 1;
+    }
+}
+
+static inline void combine(const prof_t *a, const prof_t *b, prof_t *out) {
+    for (int k = 0; k <= 4; k++) {
+        int o0 = NEG, o1 = NEG;
+        for (int i = 0; i <= k; i++) {
+            int j = k - i;
+            int x = a->v[i] + b->v[j];
+            int y = a->v[i] + b->v[5 + j];
+            int z = a->v[5 + i] + b->v[j];
+            if (x > o0) o0 = x;
+            if (y > o1) o1 = y;
+            if (z > o1) o1 = z;
+        }
+        out->v[k] = (signed char)o0;
+        out->v[5 + k] = (signed char)(o1 < NEG ? NEG : o1);
+    }
+}
+
+static inline int shanten_after(const prof_t *p, int sets) {
+    int k = 4 - sets, a = p->v[k], b = p->v[5 + k];
+    return 8 - 2 * sets - (a > b ? a : b);
+}
+
+/* the whole hand's profile */
+static void hand_profile(unsigned char *c, prof_t *out) {
+    prof_t m, p, s, h, mp, sh;
+    group_profile(c, 9, 1, &m);
+    group_profile(c + 9, 9, 1, &p);
+    group_profile(c + 18, 9, 1, &s);
+    group_profile(c + 27, 7, 0, &h);
+    combine(&m, &p, &mp);
+    combine(&s, &h, &sh);
+    combine(&mp, &sh, out);
+}
+
+static int seven_pairs(const unsigned char *c) {
+    int pairs = 0;
+    for (int t = 0; t < NK; t++) pairs += c[t] / 2;
+    return 6 - pairs;
+}
+
+static int thirteen_orphans(const unsigned char *c) {
+    int kinds = 0, pair = 0;
+    for (int i = 0; i < 13; i++) {
+        kinds += c[ORPHANS[i]] > 0;
+        pair |= c[ORPHANS[i]] >= 2;
+    }
+    return 13 - kinds - pair;
+}
+
+static int knitted_held(const unsigned char *c, int pattern) {
+    int held = 0;
+    for (int suit = 0; suit < 3; suit++)
+        for (int r = PATTERNS[pattern][suit]; r < 9; r += 3) held += c[9 * suit + r] > 0;
+    return held;
+}
+
+static int honors_knitted(const unsigned char *c) {
+    int honors = 0, most = 0;
+    for (int t = 27; t < NK; t++) honors += c[t] > 0;
+    for (int i = 0; i < 6; i++) {
+        int held = knitted_held(c, i);
+        if (held > most) most = held;
+    }
+    return 13 - honors - most;
+}
+
+/* one 组合龙: its missing tiles plus the regular shanten of the rest after three more sets */
+static int knitted_one(const unsigned char *c, int melds, int pattern) {
+    unsigned char rest[NK];
+    memcpy(rest, c, NK);
+    int missing = 0;
+    for (int suit = 0; suit < 3; suit++)
+        for (int r = PATTERNS[pattern][suit]; r < 9; r += 3) {
+            int t = 9 * suit + r;
+            if (rest[t]) rest[t]--;
+            else missing++;
+        }
+    prof_t all;
+    hand_profile(rest, &all);
+    return missing + shanten_after(&all, melds + 3);
+}
+
+/* 组合龙 shanten, or `best` when no straight beats it.  The whole hand's regular shanten after three
+ * more sets is a floor for the rest of any straight, so most straights need no closer look. */
+static int knitted(const unsigned char *c, int melds, const prof_t *all, int best) {
+    int floor = shanten_after(all, melds + 3);
+    for (int i = 0; i < 6; i++) {
+        int held = knitted_held(c, i);
+        if (9 - held + floor < best) {
+            int v = knitted_one(c, melds, i);
+            if (v < best) best = v;
+        }
+    }
+    return best;
+}
+
+/* lowest shanten over the forms; c is modified and restored */
+static int overall(unsigned char *c, int melds) {
+    prof_t all;
+    hand_profile(c, &all);
+    int best = shanten_after(&all, melds);
+    if (melds > 1 || best < 0) return best;
+    if (!melds) {
+        int v = seven_pairs(c);
+        if (v < best) best = v;
+        v = thirteen_orphans(c);
+        if (v < best) best = v;
+        v = honors_knitted(c);
+        if (v < best) best = v;
+    }
+    return knitted(c, melds, &all, best);
+}
+
+/* one form's shanten (form 0..4 in forms.FORMS order), -1 for the overall one; NA if it does not apply */
+static int form_value(unsigned char *c, int melds, int form) {
+    prof_t all;
+    switch (form) {
+    case -1:
+        return overall(c, melds);
+    case 0:
+        hand_profile(c, &all);
+        return shanten_after(&all, melds);
+    case 1:
+        return melds ? NA : seven_pairs(c);
+    case 2:
+        return melds ? NA : thirteen_orphans(c);
+    case 3:
+        if (melds > 1) return NA;
+        hand_profile(c, &all);
+        return knitted(c, melds, &all, NA);
+    case 4:
+        return melds ? NA : honors_knitted(c);
+    }
+    return NA;
+}
+
+/* Tiles whose draw lowers the shanten; a fifth copy only as the wait of a ready hand. */
+static unsigned long long useful_mask(unsigned char *c, int melds, int form) {
+    int now = form_value(c, melds, form);
+    if (now == NA) return 0;
+    unsigned long long mask = 0;
+    for (int t = 0; t < NK; t++) {
+        if (c[t] >= 4 && now > 0) continue;
+        c[t]++;
+        int after = form_value(c, melds, form);
+        c[t]--;
+        if (after < now) mask |= 1ULL << t;
+    }
+    return mask;
+}
+
+/* ---- Python glue ------------------------------------------------------------------------------- */
+
+static int ensure_tables(void) {
+    if (suit_tab) return 0;
+    suit_tab = PyMem_RawCalloc(SUIT_KEYS, sizeof(prof_t));
+    honor_tab = PyMem_RawCalloc(HONOR_KEYS, sizeof(prof_t));
+    if (!suit_tab || !honor_tab) {
+        PyMem_RawFree(suit_tab);
+        PyMem_RawFree(honor_tab);
+        suit_tab = honor_tab = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Read (counts, melds[, ...]) into c; returns the hand size counting a meld as three, or -1. */
+static int read_hand(PyObject *const *args, Py_ssize_t nargs, unsigned char *c, int *melds) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "expected the 34 tile counts");
+        return -1;
+    }
+    *melds = 0;
+    if (nargs >= 2) {
+        long m = PyLong_AsLong(args[1]);
+        if (m == -1 && PyErr_Occurred()) return -1;
+        if (m < 0 || m > 4) {
+            PyErr_Format(PyExc_ValueError, "melds must be 0-4, got %ld", m);
+            return -1;
+        }
+        *melds = (int)m;
+    }
+    PyObject *seq = PySequence_Fast(args[0], "tile counts must be a sequence of 34 integers");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NK) {
+        PyErr_Format(PyExc_ValueError, "expected 34 tile counts, got %zd", PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    int total = 0;
+    for (int t = 0; t < NK; t++) {
+        long n = PyLong_AsLong(items[t]);
+        if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (n < 0 || n > 4) {
+            PyErr_Format(PyExc_ValueError, "tile %d: %ld copies (0-4 allowed)", t, n);
+            Py_DECREF(seq);
+            return -1;
+        }
+        c[t] = (unsigned char)n;
+        total += (int)n;
+    }
+    Py_DECREF(seq);
+    return total + 3 * *melds;
+}
+
+static int check_size(int size, int melds, int want13, int want14) {
+    if ((size == 13 && want13) || (size == 14 && want14)) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "not a hand: %d concealed tiles with %d melds (need %s in all, kongs as three)",
+                 size - 3 * melds, melds, want13 && want14 ? "13 or 14" : want13 ? "13" : "14");
+    return -1;
+}
+
+static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    unsigned char c[NK];
+    int melds, size;
+    if (nargs > 2) return PyErr_Format(PyExc_TypeError, "shanten() takes at most 2 arguments");
+    if ((size = read_hand(args, nargs, c, &melds)) < 0 || check_size(size, melds, 1, 1)) return NULL;
+    if (ensure_tables()) return NULL;
+    return PyLong_FromLong(overall(c, melds));
+}
+
+static PyObject *py_forms(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    unsigned char c[NK];
+    int melds, size;
+    if (nargs > 2) return PyErr_Format(PyExc_TypeError, "forms() takes at most 2 arguments");
+    if ((size = read_hand(args, nargs, c, &melds)) < 0 || check_size(size, melds, 1, 1)) return NULL;
+    if (ensure_tables()) return NULL;
+    PyObject *out = PyTuple_New(5);
+    if (!out) return NULL;
+    for (int f = 0; f < 5; f++) {
+        int v = form_value(c, melds, f);
+        PyObject *item;
+        if (v == NA) {
+            item = Py_None;
+            Py_INCREF(item);
+        } else if (!(item = PyLong_FromLong(v))) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, f, item);
+    }
+    return out;
+}
+
+static PyObject *py_useful(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    unsigned char c[NK];
+    int melds, size;
+    long form = -1;
+    if (nargs > 3) return PyErr_Format(PyExc_TypeError, "useful() takes at most 3 arguments");
+    if ((size = read_hand(args, nargs, c, &melds)) < 0 || check_size(size, melds, 1, 0)) return NULL;
+    if (nargs == 3 && args[2] != Py_None) {
+        form = PyLong_AsLong(args[2]);
+        if (form == -1 && PyErr_Occurred()) return NULL;
+        if (form < -1 || form > 4) return PyErr_Format(PyExc_ValueError, "form must be -1 (all) or 0-4, got %ld", form);
+    }
+    if (ensure_tables()) return NULL;
+    return PyLong_FromUnsignedLongLong(useful_mask(c, melds, (int)form));
+}
+
+static PyObject *py_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    unsigned char c[NK];
+    int melds, size;
+    if (nargs > 2) return PyErr_Format(PyExc_TypeError, "discards() takes at most 2 arguments");
+    if ((size = read_hand(args, nargs, c, &melds)) < 0 || check_size(size, melds, 0, 1)) return NULL;
+    if (ensure_tables()) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (int t = 0; t < NK; t++) {
+        if (!c[t]) continue;
+        c[t]--;
+        int s = overall(c, melds);
+        unsigned long long mask = useful_mask(c, melds, -1);
+        c[t]++;
+        PyObject *row = Py_BuildValue("(iiK)", t, s, mask);
+        if (!row || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(row);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL,
+     "shanten($module, counts, melds=0, /)\n--\n\nThe lowest shanten over all forms."},
+    {"forms", (PyCFunction)(void (*)(void))py_forms, METH_FASTCALL,
+     "forms($module, counts, melds=0, /)\n--\n\nShanten per form (None where a form does not apply)."},
+    {"useful", (PyCFunction)(void (*)(void))py_useful, METH_FASTCALL,
+     "useful($module, counts, melds=0, form=-1, /)\n--\n\nBit mask of the useful tiles of a 13-tile hand."},
+    {"discards", (PyCFunction)(void (*)(void))py_discards, METH_FASTCALL,
+     "discards($module, counts, melds=0, /)\n--\n\n[(tile, shanten after, useful mask)] for a 14-tile hand."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "majiang._speedups.shanten",
+    "Compiled fast path of majiang.shanten (see src/majiang/shanten/_tables.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit_shanten(void) { return PyModule_Create(&module); }

@@ -1,0 +1,50 @@
+"""``majiang serve``: run the hall (HTTP API, WebSocket, web client)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve", help="run the online hall (rooms, tables with bots, coins, web client)",
+        description="Run the hall: the web client at http://HOST:PORT/, the API at /docs, the WebSocket at /ws.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  majiang serve\n"
+               "  majiang serve --db postgresql://postgres@127.0.0.1:5432/majiang --port 8080\n"
+               "  majiang serve --rooms rooms.toml --bot-delay 0")
+    p.add_argument("--db", default=None, help="database URL (default: SQLite file var/majiang.db; "
+                                              "postgresql://… for PostgreSQL)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--rooms", default=None, help="rooms file (TOML or JSON; default: the built-in rooms)")
+    p.add_argument("--bot-delay", default="0.6,1.6",
+                   help="seconds a bot waits before acting, 'min,max' (default 0.6,1.6; 0 = at once)")
+    p.add_argument("--origin", action="append", default=None,
+                   help="allowed WebSocket Origin (repeatable; default: same host only)")
+    p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from majiang.hall.app import create_app
+    from majiang.hall.rooms import load_rooms
+
+    try:
+        rooms = load_rooms(args.rooms)
+        parts = [float(x) for x in str(args.bot_delay).split(",")]
+        delay = (parts[0], parts[-1])
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin)
+    db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
+    print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384)
+    return 0

@@ -1,0 +1,126 @@
+"""Schemas of what clients may send (WebSocket and HTTP): every input is validated here."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 4096
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_max_length=400)
+
+
+class Hello(_M):
+    type: Literal["hello"]
+    token: str = Field(max_length=500)
+
+
+class Lobby(_M):
+    type: Literal["lobby"]
+
+
+class Tables(_M):
+    type: Literal["tables"]
+    room: str = Field(max_length=40)
+
+
+class QuickJoin(_M):
+    type: Literal["quick_join"]
+    room: str = Field(max_length=40)
+
+
+class Create(_M):
+    type: Literal["create"]
+    room: str = Field(max_length=40)
+    private: bool = False
+
+
+class Join(_M):
+    type: Literal["join"]
+    table: str | None = Field(default=None, max_length=40)
+    code: str | None = Field(default=None, max_length=12)
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class Spectate(_M):
+    type: Literal["spectate"]
+    table: str = Field(max_length=40)
+
+
+class Stand(_M):
+    type: Literal["stand"]
+
+
+class AddBots(_M):
+    type: Literal["add_bots"]
+
+
+class ActionBody(_M):
+    type: Literal["discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass"]
+    tile: str | None = Field(default=None, max_length=3)
+    tiles: list[Annotated[str, Field(max_length=3)]] | None = Field(default=None, max_length=3)
+
+
+class Act(_M):
+    type: Literal["action"]
+    seq: int = Field(ge=0, le=2**31)
+    action: ActionBody
+
+
+class Auto(_M):
+    type: Literal["auto"]
+    on: bool
+
+
+class Chat(_M):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=200)
+    scope: Literal["table", "lobby"] = "table"
+
+
+class Mute(_M):
+    type: Literal["mute"]
+    account: int = Field(ge=0)
+    on: bool = True
+
+
+class Ping(_M):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Lobby | Tables | QuickJoin | Create | Join | Spectate | Stand | AddBots | Act | Auto | Chat | Mute | Ping,
+    Field(discriminator="type"),
+]
+_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class BadMessage(ValueError):
+    pass
+
+
+def parse_client_message(text: str | bytes) -> Any:
+    """Validate one WebSocket message; raises :class:`BadMessage` with a clear reason."""
+    raw = text.encode() if isinstance(text, str) else text
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"message too large ({len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES})")
+    try:
+        return _adapter.validate_json(raw)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        raise BadMessage(f"invalid message: {where}: {first.get('msg')}") from None
+
+
+# ---- HTTP bodies --------------------------------------------------------------------------------
+class Credentials(_M):
+    username: str = Field(min_length=3, max_length=20)
+    password: str = Field(min_length=8, max_length=200)
+
+
+class NewTable(_M):
+    room: str = Field(max_length=40)
+    private: bool = False

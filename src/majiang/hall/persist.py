@@ -1,0 +1,164 @@
+"""Writing hands to the database: the commitment at the start, every event before it is sent,
+the result and the coin settlement at the end.
+
+Events from all tables go through one :class:`EventWriter` that commits them in groups (one
+transaction per few milliseconds), so hundreds of tables cost a handful of commits per second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from majiang.engine.view import tiles_to_json
+from majiang.hall.coins import CoinSettlement, settle_coins
+from majiang.hall.ledger import HOUSE, MINT, post, system_account
+from majiang.store import Database
+from majiang.store.models import Account, HandEvent, HandRow, PlayerHand
+
+BOT_FLOAT = 1_000_000  # a bot account is topped up from the mint when it runs low
+
+
+@dataclass
+class PendingWrite:
+    rows: list[tuple[int, int, dict[str, Any]]]
+    done: asyncio.Future[None]
+
+
+class EventWriter:
+    """Group commit of hand events: ``await write(...)`` returns once the rows are durable."""
+
+    def __init__(self, db: Database, executor: ThreadPoolExecutor) -> None:
+        self.db = db
+        self.executor = executor
+        self.queue: asyncio.Queue[PendingWrite] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.commits = 0
+        self.rows_written = 0
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.create_task(self._run())
+
+    async def write(self, hand_id: int, first_seq: int, events: Sequence[dict[str, Any]]) -> None:
+        if not events:
+            return
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        rows = [(hand_id, first_seq + i, tiles_to_json(e)) for i, e in enumerate(events)]
+        self.queue.put_nowait(PendingWrite(rows, fut))
+        self.start()
+        await fut
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            first = await self.queue.get()
+            batch = [first]
+            while not self.queue.empty() and len(batch) < 500:
+                batch.append(self.queue.get_nowait())
+            try:
+                await loop.run_in_executor(self.executor, self._commit, batch)
+            except Exception as e:
+                for p in batch:
+                    if not p.done.done():
+                        p.done.set_exception(e)
+                continue
+            for p in batch:
+                if not p.done.done():
+                    p.done.set_result(None)
+
+    def _commit(self, batch: list[PendingWrite]) -> None:
+        with self.db.session() as s:
+            for p in batch:
+                for hand_id, seq, ev in p.rows:
+                    s.merge(HandEvent(hand_id=hand_id, seq=seq, event=ev))
+        self.commits += 1
+        self.rows_written += sum(len(p.rows) for p in batch)
+
+
+class HandStore:
+    """Synchronous database work of the hall (run in the executor)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def start_hand(self, table_id: str, room: str, hand_no: int, rules: str, seed_hash: str,
+                   players: list[int | None]) -> int:
+        with self.db.session() as s:
+            row = HandRow(table_id=table_id, room=room, hand_no=hand_no, rules=rules, seed_hash=seed_hash,
+                          players=players)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def balances(self, account_ids: Sequence[int]) -> list[int]:
+        with self.db.session() as s:
+            got = dict(s.execute(select(Account.id, Account.balance).where(Account.id.in_(account_ids))).all())
+        return [int(got.get(a, 0)) for a in account_ids]
+
+    def finish_hand(self, hand_id: int, table_id: str, seed: str, result: dict[str, Any], accounts: list[int],
+                    score_deltas: list[int], coefficient: int, fee: int, stats: list[dict[str, Any]]) -> CoinSettlement:
+        """Reveal the seed, store the result and statistics, and settle the coins — one database
+        transaction, idempotent by the settlement key."""
+        with self.db.session() as s:
+            key = f"settle:{table_id}:{hand_id}"
+            accs = {a.id: a for a in s.scalars(select(Account).where(Account.id.in_(accounts)).with_for_update())}
+            balances = [accs[a].balance if a in accs else 0 for a in accounts]
+            coins = settle_coins(score_deltas, balances, coefficient, fee)
+            amounts: dict[int, int] = {}
+            for a, c in zip(accounts, coins.changes, strict=True):
+                amounts[a] = amounts.get(a, 0) + c
+            house = system_account(s, HOUSE)
+            amounts[house.id] = amounts.get(house.id, 0) + coins.house
+            posted = post(s, key, "settle", amounts, {"table": table_id, "hand": hand_id, "scores": score_deltas,
+                                                        "shortfall": coins.shortfall,
+                                                        "fee_shortfall": coins.fee_shortfall})
+            row = s.get(HandRow, hand_id)
+            if row is not None and posted:
+                row.seed = seed
+                row.result = {**result, "coins": coins.changes}
+                row.ended_at = datetime.now(UTC)
+                for st in stats:
+                    s.merge(PlayerHand(hand_id=hand_id, **st,
+                                       coins=coins.changes[st["seat"]]))
+                self._refill_bots(s, [a for a in accounts if a in accs and accs[a].kind == "bot"], hand_id)
+            return coins
+
+    def _refill_bots(self, s: Any, bots: list[int], hand_id: int) -> None:
+        """Server bots are funded by explicit grants from the mint when they run low."""
+        low = s.execute(select(Account.id, Account.balance)
+                        .where(Account.id.in_(bots), Account.balance < BOT_FLOAT // 10)).all()
+        for account_id, balance in low:
+            mint = system_account(s, MINT)
+            top_up = BOT_FLOAT - balance
+            post(s, f"refill:{account_id}:{hand_id}", "refill", {mint.id: -top_up, account_id: top_up})
+
+    def escape(self, table_id: str, hand_id: int, account: int, penalty: int, others: list[int],
+               compensation: int) -> int:
+        """A player left a running hand: pays the room's penalty to the house, the house compensates
+        the remaining humans.  Returns what the player actually paid."""
+        with self.db.session() as s:
+            paid = min(penalty, s.scalar(select(Account.balance).where(Account.id == account)) or 0)
+            house = system_account(s, HOUSE)
+            amounts = {account: -paid, house.id: paid}
+            post(s, f"escape:{table_id}:{hand_id}:{account}", "escape", amounts, {"table": table_id, "hand": hand_id})
+            if compensation and others:
+                comp = {o: compensation for o in others}
+                comp[house.id] = -compensation * len(others)
+                # the house pays only from what it holds: no coins are invented
+                house_balance = s.scalar(select(Account.balance).where(Account.id == house.id)) or 0
+                if house_balance >= compensation * len(others):
+                    post(s, f"compensate:{table_id}:{hand_id}:{account}", "compensation", comp,
+                         {"table": table_id, "hand": hand_id, "escaped": account})
+            return paid
+
+
+def fresh_executor(db: Database) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1 if db.is_sqlite else 8, thread_name_prefix="majiang-db")

@@ -1,0 +1,83 @@
+"""Rooms (房间) from a config file: ruleset, coefficient N, fee A, balance limits, items, timers."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+TIMER_PRESETS: dict[str, dict[str, float]] = {
+    # seeds: the dealer's first discard 30 s, then 15 s per action, a pung claim within 3 s
+    "standard": {"first_discard": 30.0, "action": 15.0, "claim": 3.0},
+    "relaxed": {"first_discard": 60.0, "action": 30.0, "claim": 10.0},
+    "fast": {"first_discard": 15.0, "action": 8.0, "claim": 3.0},
+    "blitz": {"first_discard": 1.0, "action": 0.5, "claim": 0.3},  # tests and bot-only rooms
+}
+
+
+@dataclass(frozen=True)
+class Room:
+    id: str
+    name: str
+    rules: str = "gb"
+    coefficient: int = 1  # N
+    fee: int = 0  # A, taken from every player each hand
+    min_balance: int = 0
+    max_balance: int | None = None
+    items: bool = False
+    timers: str = "standard"
+    bots: str = "fan"  # the kind of bot that fills seats
+    bot_fill_s: float = 15.0  # empty seats get bots after this wait (or at once on request)
+    auto_after_timeouts: int = 2  # consecutive timeouts before 托管
+    escape_penalty: int = 0  # coins a player pays for leaving a running hand (default 20·N + A)
+    escape_compensation: int = 0  # paid by the house to each remaining human
+    next_hand_s: float = 5.0
+    spectate_delay_s: float = 10.0
+    options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
+
+    def timer(self, name: str) -> float:
+        return TIMER_PRESETS[self.timers][name]
+
+    def penalty(self) -> int:
+        return self.escape_penalty or 20 * self.coefficient + self.fee
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["timer_values"] = TIMER_PRESETS[self.timers]
+        return d
+
+
+def _room(d: dict[str, Any]) -> Room:
+    known = {f.name for f in fields(Room)}
+    unknown = set(d) - known
+    if unknown:
+        raise ValueError(f"room {d.get('id')!r}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")
+    if "id" not in d or "name" not in d:
+        raise ValueError(f"every room needs an id and a name: {d}")
+    room = Room(**d)
+    if room.timers not in TIMER_PRESETS:
+        raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
+    if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0:
+        raise ValueError(f"room {room.id!r}: coefficient ≥ 1, fee ≥ 0, min_balance ≥ 0")
+    return room
+
+
+def load_rooms(path: str | Path | None = None) -> list[Room]:
+    """Rooms from a TOML (``[[room]]`` tables) or JSON (a list) file; the packaged default when
+    ``path`` is None."""
+    if path is None:
+        text = resources.files(__package__).joinpath("rooms.toml").read_text(encoding="utf-8")
+        data: Any = tomllib.loads(text)
+    else:
+        p = Path(path)
+        raw = p.read_text(encoding="utf-8")
+        data = json.loads(raw) if p.suffix == ".json" else tomllib.loads(raw)
+    items = data.get("room", []) if isinstance(data, dict) else data
+    rooms = [_room(d) for d in items]
+    ids = [r.id for r in rooms]
+    if len(set(ids)) != len(ids):
+        raise ValueError("room ids must be unique")
+    return rooms

@@ -1,0 +1,558 @@
+"""One table of four: its owner task, its seats, its hands.
+
+Everything that changes a table happens in :meth:`TableRunner.run`, which takes messages from one
+queue (player actions, timers, joins, chat …): no locks, one authority.  The engine decides every
+rule; each seat receives only :func:`majiang.engine.view.event_view` of the events and its own
+prompts, each prompt carrying a sequence number (stale or duplicate replies are refused).  Timers
+are clocked here: on timeout the default (托管) action is taken, and after repeated timeouts or a
+disconnect the seat plays in 托管 until its player acts again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from majiang.bots.base import Bot, make_bot
+from majiang.engine.hand import Hand, IllegalAction
+from majiang.engine.protocol import Action
+from majiang.engine.session import Session
+from majiang.engine.view import SeatView, action_from_json, action_json, event_view, tiles_to_json
+from majiang.hall.rooms import Room
+from majiang.rulesets import make_ruleset
+
+if TYPE_CHECKING:
+    from majiang.hall.service import Hall
+
+log = logging.getLogger("majiang.table")
+
+
+@dataclass
+class SeatInfo:
+    account_id: int
+    name: str
+    bot: Bot | None = None  # a server bot plays this seat
+    auto: bool = False  # 托管
+    timeouts: int = 0
+    escaped: bool = False
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+    def public(self, online: bool) -> dict[str, Any]:
+        return {"name": self.name, "bot": not self.human, "auto": self.auto, "online": online or not self.human,
+                "account": self.account_id}
+
+
+@dataclass
+class Prompt:
+    seq: int
+    legal: list[Action]
+    deadline: float
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class Msg:
+    kind: str
+    account: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class TableRunner:
+    def __init__(self, hall: Hall, room: Room, table_id: str | None = None, private: bool = False) -> None:
+        self.hall = hall
+        self.room = room
+        self.id = table_id or secrets.token_hex(4)
+        self.code = f"{random.randrange(10**5, 10**6)}" if private else None
+        self.private = private
+        self.seats: list[SeatInfo | None] = [None, None, None, None]
+        self.spectators: set[int] = set()
+        self.inbox: asyncio.Queue[Msg] = asyncio.Queue()
+        self.state = "waiting"  # waiting → playing ⇄ between → ended
+        self.session: Session | None = None
+        self.hand: Hand | None = None
+        self.hand_id: int | None = None
+        self.sent = 0  # events of the current hand already persisted and sent
+        self.seq = 0
+        self.prompts: dict[int, Prompt] = {}
+        self.chat_log: list[dict[str, Any]] = []
+        self.task: asyncio.Task[None] | None = None
+        self.fill_timer: asyncio.TimerHandle | None = None
+        self.created = time.time()
+        self.hands_played = 0
+        self.actions = 0
+
+    # ---- public, called from the connection handlers ------------------------------------------
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+
+    def put(self, kind: str, account: int = 0, **data: Any) -> None:
+        self.inbox.put_nowait(Msg(kind, account, data))
+
+    def info(self) -> dict[str, Any]:
+        return {"id": self.id, "room": self.room.id, "private": self.private, "state": self.state,
+                "seats": [s.public(self.hall.hub.online(s.account_id)) if s else None for s in self.seats],
+                "hands": self.hands_played, "spectators": len(self.spectators)}
+
+    def seat_of(self, account: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.account_id == account and s.human:
+                return i
+        return None
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s is None)
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is not None and s.human and not s.escaped]
+
+    # ---- the owner task ------------------------------------------------------------------------
+    async def run(self) -> None:
+        try:
+            while self.state != "ended":
+                msg = await self.inbox.get()
+                try:
+                    await self.handle(msg)
+                except Exception:
+                    log.exception("table %s: error handling %s", self.id, msg.kind)
+                    if msg.account:
+                        self.send(msg.account, {"type": "error", "code": "internal",
+                                                "message": "the server could not process that; try again"})
+        finally:
+            self._cancel_timers()
+            self.hall.table_ended(self)
+
+    async def handle(self, m: Msg) -> None:
+        handler = getattr(self, f"on_{m.kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown table message {m.kind}")
+        await handler(m)
+
+    # ---- seating -----------------------------------------------------------------------------
+    async def on_sit(self, m: Msg) -> None:
+        acc = m.account
+        if self.seat_of(acc) is not None:
+            self.send_snapshot(acc)
+            return
+        if self.state not in ("waiting", "between"):
+            self.error(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
+            return
+        seat = m.data.get("seat")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if seat is None:
+            if not free:
+                self.error(acc, "full", "the table is full")
+                return
+            seat = free[0]
+        if not isinstance(seat, int) or seat not in range(4) or self.seats[seat] is not None:
+            self.error(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
+            return
+        ok, why = await self.hall.may_enter(acc, self.room)
+        if not ok:
+            self.error(acc, "balance", why)
+            return
+        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
+        self.spectators.discard(acc)
+        self.hall.joined(acc, self)
+        self.broadcast_table()
+        self.send_snapshot(acc)
+        if self.free_seats() and self.fill_timer is None:
+            self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
+        await self.maybe_start()
+
+    async def on_fill(self, m: Msg) -> None:
+        self.fill_timer = None
+        if self.state == "waiting" and self.humans():
+            await self.fill_bots()
+
+    async def on_add_bots(self, m: Msg) -> None:
+        if self.seat_of(m.account) is None:
+            self.error(m.account, "not_seated", "sit down first")
+            return
+        await self.fill_bots()
+
+    async def fill_bots(self) -> None:
+        for i in range(4):
+            if self.seats[i] is None:
+                kind = self.room.bots
+                name = f"{kind}-bot-{i}"
+                self.seats[i] = SeatInfo(self.hall.bot_account(kind), name,
+                                         bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF))
+        self.broadcast_table()
+        await self.maybe_start()
+
+    async def on_stand(self, m: Msg) -> None:
+        acc = m.account
+        seat = self.seat_of(acc)
+        if seat is None:
+            self.spectators.discard(acc)
+            self.hall.left(acc, self)
+            return
+        info = self.seats[seat]
+        assert info is not None
+        if self.state == "playing" and self.hand is not None and not self.hand.over:
+            # 逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand
+            info.escaped = True
+            info.auto = True
+            others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
+            paid = await self.hall.run_db(self.hall.store.escape, self.id, self.hand_id or 0, acc,
+                                          self.room.penalty(), others, self.room.escape_compensation)
+            self.broadcast({"type": "escape", "seat": seat, "penalty": paid})
+            if seat in self.prompts:
+                await self.act_for(seat, default=True)
+        else:
+            self.seats[seat] = None
+        self.hall.left(acc, self)
+        self.broadcast_table()
+        if not self.humans() and self.state in ("waiting", "between"):
+            self.state = "ended"
+
+    async def on_spectate(self, m: Msg) -> None:
+        self.spectators.add(m.account)
+        self.hall.joined(m.account, self, spectator=True)
+        self.send(m.account, {"type": "table", "table": self.info(), "seat": None, "spectator": True,
+                              "delay_s": self.room.spectate_delay_s, "chat": self.chat_log[-30:]})
+
+    async def on_connected(self, m: Msg) -> None:
+        seat = self.seat_of(m.account)
+        if seat is not None:
+            self.send_snapshot(m.account)
+            self.broadcast_table()
+
+    async def on_disconnected(self, m: Msg) -> None:
+        seat = self.seat_of(m.account)
+        if seat is None:
+            self.spectators.discard(m.account)
+            return
+        info = self.seats[seat]
+        assert info is not None
+        if self.state == "playing":
+            info.auto = True  # 托管 until the player acts again
+            if seat in self.prompts:
+                await self.act_for(seat, default=True)
+        elif self.state == "waiting":
+            self.seats[seat] = None
+            self.hall.left(m.account, self)
+            if not self.humans():
+                self.state = "ended"
+        self.broadcast_table()
+
+    # ---- playing -------------------------------------------------------------------------------
+    async def maybe_start(self) -> None:
+        if self.state in ("waiting", "between") and self.free_seats() == 0 and self.humans():
+            if self.fill_timer is not None:
+                self.fill_timer.cancel()
+                self.fill_timer = None
+            await self.start_hand()
+
+    async def start_hand(self) -> None:
+        for i in self.humans():
+            info = self.seats[i]
+            assert info is not None
+            ok, why = await self.hall.may_enter(info.account_id, self.room, playing=True)
+            if not ok:
+                self.send(info.account_id, {"type": "stood_up", "reason": why})
+                self.seats[i] = None
+                self.hall.left(info.account_id, self)
+        if self.free_seats():
+            self.state = "waiting"
+            self.broadcast_table()
+            if self.humans():
+                self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
+            else:
+                self.state = "ended"
+            return
+        if self.session is None or self.session.over:
+            self.session = Session(make_ruleset(self.room.rules, self.room.options or None), secrets.token_bytes(32))
+        # seats at this table are fixed; the session's seat changes are not applied to real chairs
+        self.session.seat_of = [0, 1, 2, 3]
+        hand = self.session.new_hand()
+        assert hand is not None
+        self.hand = hand
+        self.sent = 0
+        self.state = "playing"
+        players = [s.account_id if s else None for s in self.seats]
+        self.hand_id = await self.hall.run_db(self.hall.store.start_hand, self.id, self.room.id,
+                                              self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Persist the new events, send each seat its view of them, then prompt whoever must act."""
+        hand = self.hand
+        assert hand is not None and self.hand_id is not None
+        new = hand.events[self.sent:]
+        first = self.sent
+        self.sent = len(hand.events)
+        await self.hall.events.write(self.hand_id, first, new)
+        for seat, info in enumerate(self.seats):
+            if info is None or not info.human:
+                continue
+            out = [tiles_to_json(v) for e in new if (v := event_view(e, seat)) is not None]
+            if out:
+                self.send(info.account_id, {"type": "events", "hand": self.hand_id, "from": first, "events": out})
+        if self.spectators:
+            public = [tiles_to_json(v) for e in new if (v := event_view(e, -1)) is not None]
+            if public:
+                msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
+                asyncio.get_running_loop().call_later(self.room.spectate_delay_s, self._to_spectators, msg)
+        if hand.over:
+            await self.end_hand()
+            return
+        await self.prompt_all()
+
+    def _to_spectators(self, msg: dict[str, Any]) -> None:
+        for a in list(self.spectators):
+            self.send(a, msg)
+
+    async def prompt_all(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        for seat in hand.prompted():
+            if seat in self.prompts:
+                continue
+            info = self.seats[seat]
+            assert info is not None
+            self.seq += 1
+            legal = hand.legal(seat)
+            timeout = self._timeout_for(seat)
+            prompt = Prompt(self.seq, legal, time.monotonic() + timeout)
+            self.prompts[seat] = prompt
+            loop = asyncio.get_running_loop()
+            if info.bot is not None:
+                delay = self.hall.bot_delay()
+                if delay <= 0:
+                    self.put("bot", seat=seat, seq=prompt.seq)
+                else:
+                    prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
+            elif info.auto or not self.hall.hub.online(info.account_id):
+                prompt.timer = loop.call_later(self.hall.auto_delay_s,
+                                               partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
+            else:
+                prompt.timer = loop.call_later(timeout, partial(self.put, "timeout", seat=seat, seq=prompt.seq))
+                self.send(info.account_id, {"type": "prompt", "seq": prompt.seq, "hand": self.hand_id,
+                                            "legal": [action_json(a) for a in legal],
+                                            "timeout_ms": int(timeout * 1000),
+                                            "view": SeatView(hand, seat).to_dict()})
+                self.hall.metrics.prompt_sent(self.id, seat)
+
+    def _timeout_for(self, seat: int) -> float:
+        hand = self.hand
+        assert hand is not None
+        if hand.phase.value in ("claim", "rob"):
+            return self.room.timer("claim")
+        if hand.first_turn and seat == hand.dealer:
+            return self.room.timer("first_discard")
+        return self.room.timer("action")
+
+    async def on_bot(self, m: Msg) -> None:
+        seat, seq = m.data["seat"], m.data["seq"]
+        p = self.prompts.get(seat)
+        info = self.seats[seat]
+        if p is None or p.seq != seq or info is None or info.bot is None or self.hand is None:
+            return
+        view = SeatView(self.hand, seat)
+        action = info.bot.choose(view, p.legal)
+        await self.apply(seat, action)
+
+    async def on_timeout(self, m: Msg) -> None:
+        seat, seq = m.data["seat"], m.data["seq"]
+        p = self.prompts.get(seat)
+        if p is None or p.seq != seq:
+            return
+        info = self.seats[seat]
+        assert info is not None
+        if not m.data.get("auto"):
+            info.timeouts += 1
+            if info.timeouts >= self.room.auto_after_timeouts and not info.auto:
+                info.auto = True
+                self.send(info.account_id, {"type": "auto", "on": True, "reason": "timeouts"})
+                self.broadcast_table()
+        await self.act_for(seat, default=True)
+
+    async def act_for(self, seat: int, default: bool) -> None:
+        hand = self.hand
+        assert hand is not None
+        await self.apply(seat, hand.default_action(seat))
+
+    async def on_action(self, m: Msg) -> None:
+        acc = m.account
+        seat = self.seat_of(acc)
+        if seat is None or self.hand is None or self.state != "playing":
+            self.error(acc, "not_playing", "you are not playing at this table now")
+            return
+        p = self.prompts.get(seat)
+        seq = m.data.get("seq")
+        if p is None or seq != p.seq:
+            self.error(acc, "stale", f"no decision pending with seq {seq!r}; this reply was ignored",
+                       seq=seq)
+            return
+        try:
+            action = action_from_json(m.data.get("action"))
+        except ValueError as e:
+            self.error(acc, "bad_action", str(e), seq=seq)
+            return
+        info = self.seats[seat]
+        assert info is not None
+        if action not in p.legal:
+            if action.type == "win":
+                pass  # the engine rules on a false win (错和/诈和)
+            else:
+                self.error(acc, "illegal", f"{action.type} is not a legal choice now", seq=seq,
+                           legal=[action_json(a) for a in p.legal])
+                return
+        info.timeouts = 0
+        if info.auto:
+            info.auto = False
+            self.send(acc, {"type": "auto", "on": False})
+            self.broadcast_table()
+        await self.apply(seat, action)
+
+    async def apply(self, seat: int, action: Action) -> None:
+        hand = self.hand
+        assert hand is not None
+        p = self.prompts.get(seat)
+        self.hall.metrics.action_received(self.id)
+        try:
+            hand.act(seat, action)
+        except IllegalAction as e:
+            info = self.seats[seat]
+            if info is not None and info.human and p is not None:
+                self.error(info.account_id, "illegal", str(e), seq=p.seq)
+                return
+            hand.act(seat, hand.default_action(seat))  # a bot's mistake: play the default
+        self.actions += 1
+        if p is not None and p.timer is not None:
+            p.timer.cancel()
+        self.prompts.pop(seat, None)
+        # prompts of seats whose options vanished (a claim window that resolved) are withdrawn
+        still = set(hand.prompted())
+        for s in list(self.prompts):
+            if s not in still or hand.legal(s) != self.prompts[s].legal:
+                old = self.prompts.pop(s)
+                if old.timer is not None:
+                    old.timer.cancel()
+        await self.flush()
+
+    async def end_hand(self) -> None:
+        hand = self.hand
+        session = self.session
+        assert hand is not None and session is not None and self.hand_id is not None
+        self._cancel_prompts()
+        session.finish_hand(hand)
+        accounts = [s.account_id for s in self.seats]  # type: ignore[union-attr]
+        win = hand.win
+        stats = [{"account_id": accounts[i], "seat": i, "score": hand.deltas[i],
+                  "won": bool(win and win.seat == i),
+                  "dealt_in": bool(win and win.discarder == i), "fan": win.points if win and win.seat == i else 0}
+                 for i in range(4) if self.seats[i] is not None and self.seats[i].human]  # type: ignore[union-attr]
+        view = SeatView(hand, 0).result or {}
+        coins = await self.hall.run_db(self.hall.store.finish_hand, self.hand_id, self.id, hand.seed.hex(), view,
+                                       accounts, list(hand.deltas), self.room.coefficient, self.room.fee, stats)
+        self.hands_played += 1
+        msg = {"type": "hand_end", "hand": self.hand_id, "result": view, "scores": list(hand.deltas),
+               "coins": coins.changes, "seed": hand.seed.hex(), "seed_hash": hand.events[0]["seed_hash"]}
+        self.broadcast(msg)
+        self.hall.metrics.hand_settled(self)
+        for i, s in enumerate(self.seats):
+            if s is not None and s.escaped:
+                self.seats[i] = None
+        self.state = "between"
+        self.broadcast_table()
+        if not self.humans():
+            self.state = "ended"
+            return
+        asyncio.get_running_loop().call_later(self.room.next_hand_s, self.put, "next")
+
+    async def on_next(self, m: Msg) -> None:
+        if self.state == "between":
+            await self.maybe_start()
+            if self.state == "between":
+                self.state = "waiting"
+                if self.humans() and self.fill_timer is None:
+                    self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
+
+    async def on_auto(self, m: Msg) -> None:
+        seat = self.seat_of(m.account)
+        if seat is None:
+            return
+        info = self.seats[seat]
+        assert info is not None
+        info.auto = bool(m.data.get("on"))
+        info.timeouts = 0
+        self.send(m.account, {"type": "auto", "on": info.auto})
+        self.broadcast_table()
+        if info.auto and seat in self.prompts:
+            await self.act_for(seat, default=True)
+
+    async def on_chat(self, m: Msg) -> None:
+        text = str(m.data.get("text", ""))[:200].strip()
+        if not text:
+            return
+        who = self.hall.name_of(m.account)
+        entry = {"type": "chat", "scope": "table", "from": who, "account": m.account, "text": text,
+                 "at": time.time()}
+        self.chat_log.append(entry)
+        del self.chat_log[:-100]
+        for a in self._audience():
+            if not self.hall.muted(a, m.account):
+                self.send(a, entry)
+
+    async def on_close(self, m: Msg) -> None:
+        self.state = "ended"
+
+    # ---- messages --------------------------------------------------------------------------------
+    def _audience(self) -> list[int]:
+        people = [s.account_id for s in self.seats if s is not None and s.human]
+        return people + [a for a in self.spectators if a not in people]
+
+    def send(self, account: int, msg: dict[str, Any]) -> None:
+        self.hall.hub.send(account, msg)
+
+    def error(self, account: int, code: str, message: str, **extra: Any) -> None:
+        self.send(account, {"type": "error", "code": code, "message": message, **extra})
+
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        for a in self._audience():
+            self.send(a, msg)
+
+    def broadcast_table(self) -> None:
+        self.broadcast({"type": "table_info", "table": self.info()})
+        self.hall.lobby_changed()
+
+    def send_snapshot(self, account: int) -> None:
+        """Everything a (re)connecting player needs: the table, its own view, this hand's events as
+        it may see them, and the pending prompt again."""
+        seat = self.seat_of(account)
+        msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": seat, "room": self.room.to_dict(),
+                               "chat": self.chat_log[-30:]}
+        if self.hand is not None and seat is not None:
+            msg["hand"] = self.hand_id
+            msg["view"] = SeatView(self.hand, seat).to_dict()
+            msg["events"] = [tiles_to_json(v) for e in self.hand.events[:self.sent]
+                             if (v := event_view(e, seat)) is not None]
+        self.send(account, msg)
+        if seat is not None and seat in self.prompts and self.hand is not None:
+            p = self.prompts[seat]
+            self.send(account, {"type": "prompt", "seq": p.seq, "hand": self.hand_id,
+                                "legal": [action_json(a) for a in p.legal],
+                                "timeout_ms": max(0, int((p.deadline - time.monotonic()) * 1000)),
+                                "view": SeatView(self.hand, seat).to_dict(), "resent": True})
+
+    def _cancel_prompts(self) -> None:
+        for p in self.prompts.values():
+            if p.timer is not None:
+                p.timer.cancel()
+        self.prompts.clear()
+
+    def _cancel_timers(self) -> None:
+        self._cancel_prompts()
+        if self.fill_timer is not None:
+            self.fill_timer.cancel()

@@ -1,0 +1,142 @@
+"""The shanten query of ``docs/hand-json.md``: a hand in, its shanten, forms, useful tiles, waits
+and (one tile more) its discard table out.
+
+>>> r = analyze_dict({"hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "1s", "5m", "6m"]})
+>>> r["shanten"], r["waits"]
+(0, ['4m', '7m'])
+>>> analyze_dict({"hand": ["1m", "x"]})["error"]
+"hand: unknown tile 'x' in 'x'"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from majiang.shanten.efficiency import (
+    DiscardOption,
+    FormShanten,
+    discard_table,
+    forms_of_counts,
+    useful_of_counts,
+)
+from majiang.tiles import NUM_KINDS, NotationError, Tile, counts_of, is_flower, parse_tile, parse_tiles, tile_str
+
+if TYPE_CHECKING:
+    from majiang.mcr.hand import Meld
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything the query reports about one hand."""
+
+    hand: tuple[Tile, ...]  # concealed tiles
+    melds: tuple[Meld, ...]
+    visible: tuple[Tile, ...]  # tiles seen elsewhere (discards, other players' melds)
+    shanten: int  # -1 = complete (a hand with one tile more only)
+    forms: FormShanten
+    useful: tuple[Tile, ...]  # 13 tiles: tiles that lower the shanten; 14: those of the best discards
+    waits: tuple[Tile, ...] | None  # when the shanten is 0
+    discards: tuple[DiscardOption, ...] | None  # a hand with one tile more
+
+    def unseen(self, tile: Tile) -> int:
+        """Copies of ``tile`` not in this hand, its melds or the visible tiles."""
+        held = sum(1 for t in self.hand if t == tile) + sum(1 for m in self.melds for t in m.tiles if t == tile)
+        return max(0, 4 - held - sum(1 for t in self.visible if t == tile))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"shanten": self.shanten, "forms": self.forms._asdict(),
+                             "useful": [tile_str(t) for t in self.useful]}
+        if self.discards is None:
+            d["unseen"] = sum(self.unseen(t) for t in self.useful)
+        if self.waits is not None:
+            d["waits"] = [tile_str(t) for t in self.waits]
+        if self.discards is not None:
+            d["discards"] = [{"discard": tile_str(r.discard), "shanten": r.shanten,
+                              "useful": [tile_str(t) for t in r.useful], "unseen": r.unseen}
+                             for r in self.discards]
+        return d
+
+
+def analyze(hand: Sequence[Tile], melds: Sequence[Meld] = (), visible: Sequence[Tile] = ()) -> Analysis:
+    """Analyse concealed ``hand`` after declared ``melds``: 13 − 3·len(melds) tiles, or one more
+    (then with the discard table).  Raises ValueError with the reason when the hand is impossible."""
+    if len(melds) > 4:
+        raise ValueError(f"at most 4 melds, got {len(melds)}")
+    need = 13 - 3 * len(melds)
+    if len(hand) not in (need, need + 1):
+        raise ValueError(f"wrong tile count: with {len(melds)} meld(s) the hand holds {need} concealed tiles "
+                         f"(or {need + 1} before a discard), got {len(hand)} (kongs count as 3)")
+    if any(not 0 <= t < NUM_KINDS for t in hand):
+        raise ValueError("flowers do not belong in the hand")
+    counts = counts_of(hand)
+    seen = counts_of([t for m in melds for t in m.tiles])
+    for t in range(NUM_KINDS):
+        if counts[t] + seen[t] > 4:
+            raise ValueError(f"{counts[t] + seen[t]} copies of {tile_str(t)} in the hand and melds: a set has only 4")
+    for t in visible:
+        if 0 <= t < NUM_KINDS:
+            seen[t] += 1
+    for t in range(NUM_KINDS):
+        if counts[t] + seen[t] > 4:
+            raise ValueError(f"visible: {counts[t] + seen[t]} copies of {tile_str(t)} counting the hand and melds")
+    n_melds = len(melds)
+    forms = forms_of_counts(counts, n_melds)
+    shanten = forms.best()
+    waits: tuple[Tile, ...] | None = None
+    if len(hand) == need:
+        useful = tuple(useful_of_counts(counts, n_melds))
+        if shanten == 0:
+            waits = useful
+        return Analysis(tuple(hand), tuple(melds), tuple(visible), shanten, forms, useful, waits, None)
+    rows = discard_table(counts, n_melds, seen)
+    best_after = min(r.shanten for r in rows)
+    useful = tuple(sorted({t for r in rows if r.shanten == best_after for t in r.useful})) if shanten >= 0 else ()
+    if shanten == 0:
+        waits = useful
+    return Analysis(tuple(hand), tuple(melds), tuple(visible), shanten, forms, useful, waits, tuple(rows))
+
+
+def _tiles(d: Mapping[str, Any], key: str, required: bool) -> list[Tile]:
+    raw = d.get(key)
+    if raw is None and not required:
+        return []
+    try:
+        if isinstance(raw, str):
+            return parse_tiles(raw)
+        if isinstance(raw, list):
+            return [parse_tile(t) for t in raw]
+    except NotationError as e:
+        raise ValueError(f"{key}: {e}") from None
+    raise ValueError(f"'{key}' must be a list of tile strings such as [\"1m\", \"E\"], got {raw!r}")
+
+
+def analyze_dict(d: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON shanten query: ``{"melds": [...], "hand": [...], "visible": [...]}`` → result dict,
+    or ``{"error": reason}`` for bad input (the reason names the bad token or field)."""
+    try:
+        if not isinstance(d, Mapping):
+            raise ValueError("a shanten query must be a JSON object with 'hand' (see docs/hand-json.md)")
+        if "hand" not in d:
+            raise ValueError("'hand' is missing")
+        hand = _tiles(d, "hand", True)
+        if any(is_flower(t) for t in hand):
+            raise ValueError("hand: flowers do not belong in the hand")
+        visible = [t for t in _tiles(d, "visible", False) if not is_flower(t)]
+        melds_raw = d.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise ValueError("'melds' must be a list")
+        melds = []
+        if melds_raw:
+            from majiang.mcr.hand import Meld
+
+            for i, m in enumerate(melds_raw):
+                try:
+                    melds.append(Meld.from_dict(m))
+                except ValueError as e:
+                    raise ValueError(f"melds[{i}]: {e}") from None
+        return analyze(hand, melds, visible).to_dict()
+    except ValueError as e:
+        return {"error": str(e)}
+

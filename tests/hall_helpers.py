@@ -1,0 +1,45 @@
+"""Shared helpers for hall tests: an app on a fresh SQLite file, and a scripted WebSocket player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from majiang.hall.app import create_app
+from majiang.hall.rooms import Room
+
+FAST = dict(bots="rand", bot_fill_s=0.1, next_hand_s=0.05, timers="fast")
+
+
+def make_client(tmp_path: Any, rooms: list[Room] | None = None, db_url: str | None = None) -> TestClient:
+    rooms = rooms or [Room(id="t", name="test", rules="gb", coefficient=10, fee=5, **FAST)]  # type: ignore[arg-type]
+    app = create_app(db_url or f"sqlite:///{tmp_path}/hall.db", rooms, bot_delay=(0, 0))
+    return TestClient(app)
+
+
+def register(c: TestClient, name: str = "alice") -> str:
+    r = c.post("/api/register", json={"username": name, "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def play_until(ws: Any, hands: int = 1, limit: int = 5000, choose: Any = None) -> list[dict[str, Any]]:
+    """Answer every prompt (win when offered, else pass, else the last legal discard) and collect
+    every message until ``hands`` hands ended."""
+    seen: list[dict[str, Any]] = []
+    done = 0
+    for _ in range(limit):
+        m = ws.receive_json()
+        seen.append(m)
+        if m["type"] == "prompt":
+            legal = m["legal"]
+            a = choose(m) if choose else None
+            a = a or next((x for x in legal if x["type"] == "win"), None) \
+                or next((x for x in legal if x["type"] == "pass"), None) or legal[-1]
+            ws.send_json({"type": "action", "seq": m["seq"], "action": a})
+        elif m["type"] == "hand_end":
+            done += 1
+            if done >= hands:
+                break
+    return seen
