@@ -23,7 +23,7 @@ def _builtin() -> None:
     register("gb", lambda opts: MCR("gb"))
     register("botzone", lambda opts: MCR("botzone"))
     try:
-        nanchang = importlib.import_module("majiang.nanchang.ruleset")
+        nanchang = importlib.import_module("majiang.nanchang.game")
     except ImportError:  # the Nanchang ruleset is optional while it is being built
         return
     register("nanchang", lambda opts: nanchang.Nanchang(opts))

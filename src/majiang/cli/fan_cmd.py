@@ -78,7 +78,9 @@ def _run_jsonl(args: argparse.Namespace) -> int:
     def handle(d: dict[str, Any]) -> dict[str, Any]:
         rules = forced or d.get("rules", "gb")
         if rules == "nanchang":
-            return {"error": "the Nanchang calculator is not built yet"}
+            from majiang.nanchang import settle_dict
+
+            return settle_dict({**d, "rules": "nanchang"})
         if forced:
             d = {**d, "rules": forced}
         return score_dict(d, explain=explain)

@@ -81,6 +81,7 @@ class Wall:
     tail_drawn: int = 0
     remaining: int = 0
     live: int = 0  # tiles that may still be drawn (the dead wall excluded)
+    reserved: set[int] = field(default_factory=set)  # never drawn, still part of the wall (a face-up indicator)
 
     def __post_init__(self) -> None:
         if not self.taken:
@@ -127,7 +128,7 @@ class Wall:
         while True:
             stack = n_stacks - 1 - k // 2
             idx = 2 * stack + (k % 2)
-            if not self.taken[idx]:
+            if not self.taken[idx] and idx not in self.reserved:
                 return idx
             k += 1
 
@@ -147,7 +148,8 @@ class Wall:
 
     def copy(self) -> Wall:
         return Wall(tiles=list(self.tiles), dice=self.dice, break_seat=self.break_seat, break_stack=self.break_stack,
-                    dead=self.dead, taken=list(self.taken), head=self.head, tail_drawn=self.tail_drawn)
+                    dead=self.dead, taken=list(self.taken), head=self.head, tail_drawn=self.tail_drawn,
+                    reserved=set(self.reserved))
 
 
 def deal(wall: Wall, dealer: int) -> list[list[Tile]]:

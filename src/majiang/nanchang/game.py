@@ -1,0 +1,201 @@
+"""Nanchang as an engine ruleset (:class:`majiang.engine.protocol.Ruleset`): 136 tiles, 17-stack
+walls, the 34-tile dead wall, the jing flip after the deal, honour chows, wild-tile wins with
+过手胡 and the 精钓 restrictions, kong bonuses paid as the kong is made, and the hand-end
+settlement (win payment and jing rounds) computed by the same code as the calculator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from majiang.engine.melds import Meld as TableMeld
+from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
+from majiang.engine.wall import SeedStream
+from majiang.nanchang.jing import JingPair
+from majiang.nanchang.melds import Meld, MeldKind
+from majiang.nanchang.options import Options, options_from_dict
+from majiang.nanchang.settle import HandRecord, SeatHand, settle
+from majiang.nanchang.terms import WinMethod
+from majiang.nanchang.win import WinSituation, best_win, can_win
+from majiang.tiles import DRAGONS, WINDS, Tile, full_set
+
+if TYPE_CHECKING:
+    from majiang.engine.hand import Hand
+
+
+def nanchang_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
+    return tuple(Meld(MeldKind(m.kind), tuple(sorted(m.tiles)), concealed=m.concealed, claimed=m.claimed,
+                      source=m.source) for m in melds)
+
+
+class Nanchang:
+    name = "nanchang"
+    stacks_per_wall = 17
+
+    def __init__(self, options: dict[str, Any] | Options | None = None) -> None:
+        self.options = options if isinstance(options, Options) else options_from_dict(options or {})
+        self.dead_wall = self.options.dead_wall_tiles
+
+    def tile_set(self) -> list[Tile]:
+        return full_set(flowers=False)
+
+    def is_bonus(self, tile: Tile) -> bool:
+        return False
+
+    # ---- the jing --------------------------------------------------------------------------------
+    def setup(self, hand: Hand) -> None:
+        """翻精: the dealer throws two dice; counting that many stacks from the tail, the top tile of
+        that stack is turned up.  It stays in the (dead) wall; replacement draws skip it."""
+        rng = SeedStream(hand.seed, b"jing")
+        dice = (rng.below(6) + 1, rng.below(6) + 1)
+        k = sum(dice)
+        n_stacks = len(hand.wall.tiles) // 2
+        pos = 2 * (n_stacks - k)
+        indicator = hand.wall.tiles[pos]
+        if not self.options.indicator_drawable:
+            hand.wall.reserved.add(pos)
+        pair = JingPair.from_indicator(indicator)
+        hand.ruleset_state.update(jing=pair, indicator=indicator, indicator_pos=pos,
+                                  under=hand.wall.tiles[pos + 1])
+        hand.emit({"type": "jing", "dice": list(dice), "indicator": indicator, "zheng": pair.zheng, "fu": pair.fu})
+
+    def jing(self, hand: Hand) -> JingPair:
+        pair: JingPair = hand.ruleset_state["jing"]
+        return pair
+
+    def public(self, hand: Hand) -> dict[str, Any]:
+        if "jing" not in hand.ruleset_state:
+            return {}
+        pair = self.jing(hand)
+        return {"jing": {"indicator": hand.ruleset_state["indicator"], "zheng": pair.zheng, "fu": pair.fu}}
+
+    # ---- claims and kongs ----------------------------------------------------------------------
+    def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
+        out: list[tuple[Tile, Tile, Tile]] = []
+        if tile < 27:
+            r = tile % 9
+            for low in (tile - 2, tile - 1, tile):
+                if 0 <= r - (tile - low) <= 6:
+                    trio = (low, low + 1, low + 2)
+                    if all(counts[t] for t in trio if t != tile):
+                        out.append(trio)
+            return out
+        group = WINDS if tile in WINDS else DRAGONS
+        for a, b in combinations([t for t in group if t != tile], 2):
+            if counts[a] and counts[b]:
+                x, y, z = sorted((a, b, tile))
+                out.append((x, y, z))
+        return out
+
+    def can_kong(self, hand: Hand) -> bool:
+        return hand.wall.live > 0  # more than the dead wall remains
+
+    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
+        pair = self.jing(hand)
+        if tile in (pair.zheng, pair.fu) and self.options.gang_jing_bonus:
+            each = self.options.gang_jing_bonus  # 杠精
+        else:
+            each = 2 if kind == "concealed" else 1
+        deltas = [-each] * 4
+        deltas[seat] = 3 * each
+        return deltas
+
+    # ---- winning -------------------------------------------------------------------------------
+    def _method(self, hand: Hand, seat: int, ctx: WinContext) -> WinMethod:
+        if ctx.discarder is None:
+            if ctx.first_turn and seat == hand.dealer:
+                return WinMethod.HEAVENLY
+            return WinMethod.KONG_REPLACEMENT if ctx.kong else WinMethod.SELF_DRAWN
+        if ctx.kong:
+            return WinMethod.ROBBED_KONG
+        if ctx.first_turn and ctx.discarder == hand.dealer:
+            return WinMethod.EARTHLY
+        return WinMethod.DISCARD
+
+    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+        st = hand.seats[seat]
+        if not self_drawn and st.passed_win:
+            return False  # 过手胡: no discard win until the next own draw
+        concealed = st.concealed()
+        if self_drawn:
+            concealed.remove(tile)
+        method = WinMethod.SELF_DRAWN if self_drawn else WinMethod.DISCARD
+        melds = nanchang_melds(st.melds)
+        if can_win(concealed, melds, self.jing(hand), win_tile=tile, method=method, options=self.options):
+            return True
+        # 地胡 may use wilds even where discard wins may not
+        return not self_drawn and hand.first_turn and can_win(concealed, melds, self.jing(hand), win_tile=tile,
+                                                              method=WinMethod.EARTHLY, options=self.options)
+
+    def _situation(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> WinSituation:
+        st = hand.seats[seat]
+        concealed = st.concealed()
+        if ctx.discarder is None:
+            concealed.remove(tile)
+        pair = self.jing(hand)
+        others = any(
+            o.counts[pair.zheng] or o.counts[pair.fu] or any(t in (pair.zheng, pair.fu) for m in o.melds
+                                                            for t in m.tiles)
+            for i, o in enumerate(hand.seats) if i != seat)
+        return WinSituation(concealed=tuple(concealed), melds=nanchang_melds(st.melds), win_tile=tile, jing=pair,
+                            method=self._method(hand, seat, ctx), winner=seat, dealer=hand.dealer,
+                            discarder=ctx.discarder, others_hold_jing=others)
+
+    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+        st = hand.seats[seat]
+        if ctx.discarder is not None and st.passed_win:
+            return None
+        win = best_win(self._situation(hand, seat, tile, ctx), self.options)
+        if win is None:
+            return None
+        names = [{"zh": h.zh, "name": h.en, "factor": h.factor} for h in win.hu]
+        return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=win.multiplier, names=names, detail=win,
+                   summary={"hu": win.hu_names, "multiplier": win.multiplier, "method": win.situation.method.value})
+
+    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+        return None  # no false-win penalty in Nanchang: the declaration is refused
+
+    # ---- the end -------------------------------------------------------------------------------
+    def record(self, hand: Hand, win: Win | None) -> HandRecord:
+        seats = []
+        for i, st in enumerate(hand.seats):
+            concealed = st.concealed()
+            if win is not None and win.seat == i and win.discarder is None and win.tile in concealed:
+                concealed.remove(win.tile)
+            dealt = hand.events[next(j for j, e in enumerate(hand.events) if e["type"] == "deal")]["hands"][i]
+            seats.append(SeatHand(concealed=tuple(concealed), melds=nanchang_melds(st.melds),
+                                  discards=tuple(t for t, c in zip(st.discards, st.claimed, strict=True) if not c),
+                                  dealt=tuple(dealt)))
+        method = None
+        if win is not None:
+            detail = win.detail
+            method = detail.situation.method
+        return HandRecord(jing_indicator=hand.ruleset_state["indicator"], hands=tuple(seats), dealer=hand.dealer,
+                          winner=win.seat if win else None, win_tile=win.tile if win else None, method=method,
+                          discarder=win.discarder if win else None,
+                          xia_jing_indicator=hand.ruleset_state.get("under"))
+
+    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+        s = settle(self.record(hand, win), self.options)
+        # kong bonuses were paid as the kongs were made; the settlement brings the hand to the
+        # calculator's total for this final position (voiding them on a draw where the option says so)
+        paid = [0, 0, 0, 0]
+        for e in hand.events:
+            if e["type"] == "payment" and e["reason"] == "kong":
+                paid = [a + b for a, b in zip(paid, e["deltas"], strict=True)]
+        deltas = [s.deltas[i] - paid[i] for i in range(4)]
+        return Settlement(deltas, parts={"win": list(s.win_deltas), "kong": list(s.kong_deltas),
+                                         "jing": list(s.jing_deltas)},
+                          detail={"hu": s.win.hu_names if s.win else [], "next_dealer": s.next_dealer})
+
+    def next_dealer(self, dealer: int, win: Win | None) -> tuple[int, bool]:
+        if win is None:
+            keep = self.options.dealer_keeps_on_draw
+        else:
+            keep = win.seat == dealer
+        return (dealer, False) if keep else ((dealer + 1) % 4, True)
+
+    def summary(self) -> dict[str, Any]:
+        return asdict(self.options)
