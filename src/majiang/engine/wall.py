@@ -57,10 +57,24 @@ def seed_hash(seed: bytes) -> str:
 
 
 def shuffle(tiles: Sequence[Tile], seed: bytes) -> list[Tile]:
+    """Fisher–Yates, drawing ``j`` uniformly in [0, i] for i = n−1 … 1 (same numbers as
+    :meth:`SeedStream.below`, inlined because every hand starts here)."""
     out = list(tiles)
     rng = SeedStream(seed, b"shuffle")
+    words, pos = rng._words, 0
     for i in range(len(out) - 1, 0, -1):
-        j = rng.below(i + 1)
+        n = i + 1
+        limit = 4294967296 - 4294967296 % n
+        while True:
+            if pos >= len(words):
+                rng._pos = pos
+                rng._grow(2 * len(words))
+                words = rng._words
+            x = words[pos]
+            pos += 1
+            if x < limit:
+                break
+        j = x % n
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -157,10 +171,22 @@ def deal(wall: Wall, dealer: int) -> list[list[Tile]]:
     stacks, the others one tile each (下家 the bottom of the first, 对家 the top and 上家 the bottom
     of the second).  Returns 4 hands indexed by absolute seat; the dealer holds 14."""
     hands: list[list[Tile]] = [[] for _ in range(4)]
-    for _ in range(3):
-        for k in range(4):
-            seat = (dealer + k) % 4
-            hands[seat].extend(wall.draw_head() for _ in range(4))
+    if wall.head == 0 and not any(wall.taken[:53]):
+        # a fresh wall: the first 48 tiles go out four at a time in seat order
+        t = wall.tiles
+        for r in range(3):
+            for k in range(4):
+                hands[(dealer + k) % 4].extend(t[16 * r + 4 * k:16 * r + 4 * k + 4])
+        for i in range(48):
+            wall.taken[i] = True
+        wall.remaining -= 48
+        wall.live = max(0, wall.remaining - wall.dead)
+        wall.head = 48
+    else:
+        for _ in range(3):
+            for k in range(4):
+                seat = (dealer + k) % 4
+                hands[seat].extend(wall.draw_head() for _ in range(4))
     base = wall.head
     jump = {0: (base, base + 4), 1: (base + 1,), 2: (base + 2,), 3: (base + 3,)}
     for k in range(4):

@@ -41,6 +41,7 @@ class MCR:
     def __init__(self, profile: str | Rules = "gb") -> None:
         self.rules = get_rules(profile)
         self.name = self.rules.name
+        self._summary = asdict(self.rules)
 
     def tile_set(self) -> list[Tile]:
         return full_set(flowers=True)
@@ -135,7 +136,7 @@ class MCR:
         return (dealer + 1) % 4, True  # no 连庄: the deal passes after every hand
 
     def summary(self) -> dict[str, Any]:
-        return asdict(self.rules)
+        return dict(self._summary)
 
     def public(self, hand: Hand) -> dict[str, Any]:
         return {}

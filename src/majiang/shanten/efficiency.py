@@ -127,3 +127,51 @@ def discard_table(counts: Counts, melds: int = 0, visible: Counts | None = None)
         rows.append(DiscardOption(tile, after, tuple(useful), unseen_of(useful, counts, visible)))
     rows.sort(key=lambda r: (r.shanten, -r.unseen, -len(r.useful), r.discard))
     return rows
+
+
+def useful_mask_of_counts(counts: Counts, melds: int = 0) -> int:
+    """The useful tiles of a 13-tile hand as a bitmask (bit t = tile t) — the bots' cheap form."""
+    return _fast.useful(counts, melds, -1)
+
+
+def best_discards(counts: Counts, melds: int, unseen: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Tile efficiency for bots, cheaply: ``(shanten after, unseen useful copies, tile)`` for the
+    discards that keep the lowest shanten, best first.  ``unseen[t]`` is how many copies of t the
+    player has not seen."""
+    c = list(counts)
+    after: list[tuple[int, int]] = []
+    for t in range(NUM_KINDS):
+        if c[t]:
+            c[t] -= 1
+            after.append((_shanten(c, melds), t))
+            c[t] += 1
+    low = min(s for s, _ in after)
+    out = []
+    for s, t in after:
+        if s != low:
+            continue
+        c[t] -= 1
+        mask = _fast.useful(c, melds, -1)
+        c[t] += 1
+        n = 0
+        while mask:
+            bit = mask & -mask
+            n += unseen[bit.bit_length() - 1]
+            mask ^= bit
+        out.append((s, -n, t))
+    out.sort()
+    return [(s, -n, t) for s, n, t in out]
+
+
+def shanten_after_best_discard(counts: Counts, melds: int) -> int:
+    """The lowest shanten reachable by one discard from a 3n+2-tile hand."""
+    c = list(counts)
+    best = 99
+    for t in range(NUM_KINDS):
+        if c[t]:
+            c[t] -= 1
+            s = _shanten(c, melds)
+            c[t] += 1
+            if s < best:
+                best = s
+    return best
