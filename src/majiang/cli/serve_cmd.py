@@ -46,5 +46,6 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
           flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384,
+                ws_per_message_deflate=False)  # small JSON messages: compression costs more than it saves
     return 0

@@ -112,10 +112,10 @@ class Hall:
     def quick_join_table(self, room_id: str) -> TableRunner:
         room = self.room(room_id)
         waiting = [t for t in self.tables.values() if t.room.id == room.id and not t.private
-                   and t.state == "waiting" and t.free_seats() > 0]
-        if waiting:
-            return min(waiting, key=lambda t: t.free_seats())
-        return self.create_table(room.id)
+                   and t.state == "waiting" and t.open_seats() > 0]
+        table = min(waiting, key=lambda t: t.open_seats()) if waiting else self.create_table(room.id)
+        table.pending_sits += 1
+        return table
 
     def table(self, table_id: str | None = None, code: str | None = None) -> TableRunner:
         if code:

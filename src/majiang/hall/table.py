@@ -89,6 +89,7 @@ class TableRunner:
         self.created = time.time()
         self.hands_played = 0
         self.actions = 0
+        self.pending_sits = 0  # sits routed here but not yet processed (so quick-join does not overfill)
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -110,6 +111,10 @@ class TableRunner:
 
     def free_seats(self) -> int:
         return sum(1 for s in self.seats if s is None)
+
+    def open_seats(self) -> int:
+        """Free seats not yet promised to someone on the way in."""
+        return self.free_seats() - self.pending_sits
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None and s.human and not s.escaped]
@@ -138,6 +143,7 @@ class TableRunner:
 
     # ---- seating -----------------------------------------------------------------------------
     async def on_sit(self, m: Msg) -> None:
+        self.pending_sits = max(0, self.pending_sits - 1)
         acc = m.account
         if self.seat_of(acc) is not None:
             self.send_snapshot(acc)

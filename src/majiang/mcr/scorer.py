@@ -9,14 +9,21 @@ The five principles of mcr.md §5 live here and in :mod:`majiang.mcr.exclusions`
 * 不拆移 / 不得相同 / 套算一次 — :func:`~majiang.mcr.combos.chow_fans` and
   :func:`~majiang.mcr.combos.pung_fans` combine each decomposition's sets once;
 * 就高不就低 — :func:`score` keeps the highest-scoring decomposition.
+
+:func:`score`, :func:`score_dict` and :func:`score_many` use the compiled port of this module when it
+is built (``majiang._speedups.fan``, glue and design in :mod:`majiang.mcr.fast`) and fall back to
+:func:`score_reference` & co. for everything it hands back (errors included).  A fast-path result is
+the same :class:`ScoreResult`; its fans' ``sources`` and its ``reading`` are filled on first access
+by running the reference on the hand once (:class:`_Explanation`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from majiang.mcr import fast
 from majiang.mcr.combos import Inst, chow_fans, pung_fans
 from majiang.mcr.exclusions import NOT_COUNTED_WITH, PUNGS_ALREADY_DEDUCTED
 from majiang.mcr.fans import FAN_INFO, POINTS, REPORT_ORDER, Fan
@@ -55,11 +62,61 @@ WHOLE = "whole hand"
 WIN = "winning tile"
 
 
+class _Explanation:
+    """The hand behind a result of the compiled fast path, which counts fans but does not say where
+    they come from: the first time a fan's ``sources`` or the result's ``reading`` is asked for, the
+    reference scores the hand once more and the answers are taken from there.  Made by the C module."""
+
+    __slots__ = ("_result", "hand", "rules")
+    hand: WinningHand
+    rules: Rules
+    _result: ScoreResult
+
+    def __init__(self, hand: WinningHand, rules: Rules) -> None:
+        self.hand = hand
+        self.rules = rules
+
+    def result(self) -> ScoreResult:
+        try:
+            return self._result
+        except AttributeError:
+            self._result = score_reference(self.hand, self.rules)
+            return self._result
+
+    def sources(self, fan: Fan) -> tuple[tuple[str, ...], ...]:
+        for fc in self.result().fans:
+            if fc.fan is fan:
+                return fc.sources
+        return ()
+
+    def reading(self) -> str:
+        return self.result().reading
+
+
+def _fill_lazy(obj: FanCount | ScoreResult, name: str) -> Any:
+    """``__getattr__`` of the result classes, reached only for an attribute that is not set: a
+    fast-path result leaves ``FanCount.sources`` and ``ScoreResult.reading`` empty until first use."""
+    lazy = "sources" if isinstance(obj, FanCount) else "reading"
+    if name == lazy:
+        explanation = obj._explanation
+        if explanation is not None:
+            value: Any = explanation.sources(obj.fan) if isinstance(obj, FanCount) else explanation.reading()
+            object.__setattr__(obj, name, value)
+            return value
+    raise AttributeError(f"{type(obj).__name__!r} object has no attribute {name!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class FanCount:
     fan: Fan
     count: int
     sources: tuple[tuple[str, ...], ...] = ()
+    #: set on fast-path results, whose ``sources`` is filled on first access (see :class:`_Explanation`)
+    _explanation: _Explanation | None = field(default=None, init=False, repr=False, compare=False)
+
+    if not TYPE_CHECKING:
+        def __getattr__(self, name):
+            return _fill_lazy(self, name)
 
     @property
     def points(self) -> int:
@@ -89,6 +146,12 @@ class ScoreResult:
     rules: Rules
     reading: str = ""  # the chosen decomposition, in compact notation
     explain_text: tuple[str, ...] = field(default=())
+    #: set on fast-path results, whose ``reading`` is filled on first access (see :class:`_Explanation`)
+    _explanation: _Explanation | None = field(default=None, init=False, repr=False, compare=False)
+
+    if not TYPE_CHECKING:
+        def __getattr__(self, name):
+            return _fill_lazy(self, name)
 
     @property
     def fan_points(self) -> int:
@@ -677,10 +740,8 @@ def _waits(counts: list[int], n_tiles: int, h: _Hand) -> list[Tile]:
 # public entry points
 
 
-def score(hand: WinningHand, rules: str | Rules | None = None) -> ScoreResult:
-    """Score a winning hand.  ``rules`` overrides ``hand.rules`` (``gb`` default, ``botzone``).
-
-    Raises :class:`InvalidHandError` when the tiles are not a legal win or the flags contradict."""
+def score_reference(hand: WinningHand, rules: str | Rules | None = None) -> ScoreResult:
+    """:func:`score` in pure Python: the reference implementation."""
     r = get_rules(rules if rules is not None else hand.rules)
     hand.check_structure()
     standing = [0] * NUM_KINDS
@@ -741,7 +802,7 @@ def _best_reading(h: _Hand) -> tuple[FanTable | None, list[Pack] | None]:
 
 def _result(table: FanTable, packs: list[Pack] | None, hand: WinningHand, rules: Rules) -> ScoreResult:
     if hand.flowers:
-        table[F.FLOWER_TILES] = [(f"{hand.flowers} flower(s)",)] * hand.flowers
+        table[F.FLOWER_TILES] = [("flower",)] * hand.flowers
     names = _inst_names(packs, hand)
     fans = tuple(
         FanCount(f, len(table[f]), tuple(tuple(names(x) for x in inst) for inst in table[f]))
@@ -774,15 +835,50 @@ def _inst_names(packs: list[Pack] | None, hand: WinningHand) -> Any:
     return name
 
 
-def score_dict(d: Mapping[str, Any], explain: bool = False) -> dict[str, Any]:
-    """What one ``majiang fan --jsonl`` line does: a hand-json object in, a result (or error) out."""
+def score_dict_reference(d: Mapping[str, Any], explain: bool = False) -> dict[str, Any]:
+    """:func:`score_dict` in pure Python: the reference implementation."""
     try:
         hand = WinningHand.from_dict(d)
-        return score(hand).to_dict(explain=explain)
+        return score_reference(hand).to_dict(explain=explain)
     except ValueError as e:
         return {"error": str(e)}
 
 
+def score_many_reference(hands: Iterable[WinningHand], rules: str | Rules | None = None) -> list[ScoreResult]:
+    """:func:`score_many` in pure Python: the reference implementation."""
+    return [score_reference(h, rules) for h in hands]
+
+
+# ---------------------------------------------------------------------------------------------
+# the public entry points: the compiled calculator when built, the reference for what it hands back
+
+
+def score(hand: WinningHand, rules: str | Rules | None = None) -> ScoreResult:
+    """Score a winning hand.  ``rules`` overrides ``hand.rules`` (``gb`` default, ``botzone``).
+
+    Raises :class:`InvalidHandError` when the tiles are not a legal win or the flags contradict."""
+    if _FAST is not None:
+        result = _FAST.score(hand, rules)
+        if result is not None:
+            return result
+    return score_reference(hand, rules)
+
+
+def score_dict(d: Mapping[str, Any], explain: bool = False) -> dict[str, Any]:
+    """What one ``majiang fan --jsonl`` line does: a hand-json object in, a result (or error) out."""
+    if _FAST is not None and not explain:
+        result = _FAST.score_dict(d)
+        if result is not None:
+            return result
+    return score_dict_reference(d, explain)
+
+
 def score_many(hands: Iterable[WinningHand], rules: str | Rules | None = None) -> list[ScoreResult]:
     """Score many hands (same results as :func:`score` one by one)."""
-    return [score(h, rules) for h in hands]
+    if _FAST is not None:
+        return _FAST.score_many(hands, rules, score_reference)
+    return score_many_reference(hands, rules)
+
+
+#: the compiled calculator (majiang._speedups.fan), or None: not built, or MAJIANG_PURE=1
+_FAST: fast.Calculator | None = fast.bind(FanCount, ScoreResult, _Explanation)

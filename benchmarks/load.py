@@ -1,0 +1,187 @@
+"""Hall load test: bot clients over real WebSockets on loopback, at human pace.
+
+For each table count N it starts a fresh ``majiang serve`` process (SQLite, or --db), opens N guest
+connections, seats each at its own table with three server bots, and lets them play for --seconds.
+Every table makes about one decision a second (server bots think 0.7–1.3 s, the client 1 s).
+Reported per N: decisions/s, hands settled, the client-measured latency from sending a decision
+to receiving the server's answer (p50/p99), and the server's own prompt-latency histogram p99
+(from a decision arriving to the next prompt going out, persistence included).
+
+    .venv/bin/python benchmarks/load.py --tables 50,100,200,300,400,500 --seconds 30
+    .venv/bin/python benchmarks/load.py --fast --tables 20 --seconds 20    # bots without delay
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+ROOMS = """
+[[room]]
+id = "load"
+name = "load"
+rules = "gb"
+coefficient = 1
+fee = 0
+bots = "{bots}"
+bot_fill_s = 0.2
+next_hand_s = 1.0
+timers = "relaxed"
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http(method: str, url: str) -> dict:
+    req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def metrics(base: str) -> dict[str, float]:
+    with urllib.request.urlopen(base + "/metrics", timeout=30) as r:
+        text = r.read().decode()
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            k, v = line.rsplit(" ", 1)
+            out[k] = float(v)
+    return out
+
+
+def histogram_p99(m: dict[str, float], name: str = "majiang_prompt_latency_seconds") -> float | None:
+    total = m.get(f"{name}_count", 0)
+    if not total:
+        return None
+    buckets = sorted((float(k.split('le="')[1].rstrip('"}')), v) for k, v in m.items()
+                     if k.startswith(f"{name}_bucket") and "+Inf" not in k)
+    for le, cum in buckets:
+        if cum >= 0.99 * total:
+            return le
+    return float("inf")
+
+
+class Client:
+    def __init__(self, base_ws: str, token: str, pace: float, lat: list[float]) -> None:
+        self.url = f"{base_ws}/ws?token={token}"
+        self.pace = pace
+        self.lat = lat
+        self.sent_at: float | None = None
+        self.actions = 0
+
+    async def run(self, stop: float) -> None:
+        async with websockets.connect(self.url, max_size=2**20) as ws:
+            await ws.send(json.dumps({"type": "create", "room": "load"}))
+            while time.monotonic() < stop:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                except TimeoutError:
+                    break
+                m = json.loads(raw)
+                if self.sent_at is not None and m["type"] in ("events", "prompt", "hand_end"):
+                    self.lat.append(time.perf_counter() - self.sent_at)
+                    self.sent_at = None
+                if m["type"] == "prompt":
+                    if self.pace:
+                        await asyncio.sleep(self.pace)
+                    legal = m["legal"]
+                    a = next((x for x in legal if x["type"] == "win"), None) \
+                        or next((x for x in legal if x["type"] == "pass"), None) or legal[-1]
+                    self.sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"type": "action", "seq": m["seq"], "action": a}))
+                    self.actions += 1
+                elif m["type"] == "table" and m.get("table", {}).get("state") == "waiting":
+                    await ws.send(json.dumps({"type": "add_bots"}))
+
+
+async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
+    port = free_port()
+    tmp = tempfile.mkdtemp()
+    rooms = Path(tmp) / "rooms.toml"
+    rooms.write_text(ROOMS.format(bots=args.bots))
+    db = args.db or f"sqlite:///{tmp}/load.db"
+    delay = "0" if args.fast else "0.7,1.3"
+    server = subprocess.Popen([sys.executable, "-m", "majiang.cli", "serve", "--port", str(port), "--db", db,
+                               "--rooms", str(rooms), "--bot-delay", delay, "--log-level", "error"],
+                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                http("GET", base + "/healthz")
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        tokens = [http("POST", base + "/api/guest")["token"] for _ in range(n)]
+        lat: list[float] = []
+        clients = [Client(f"ws://127.0.0.1:{port}", t, 0.0 if args.fast else 1.0, lat) for t in tokens]
+        m0 = metrics(base)
+        start = time.monotonic()
+        stop = start + seconds
+        results = await asyncio.gather(*(c.run(stop) for c in clients), return_exceptions=True)
+        errors = [r for r in results if isinstance(r, BaseException)]
+        if errors:
+            print(f"  {len(errors)} client(s) failed, e.g. {errors[0]!r}", file=sys.stderr)
+        elapsed = time.monotonic() - start
+        m1 = metrics(base)
+    finally:
+        server.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(10)
+    actions = m1.get("majiang_actions_total", 0) - m0.get("majiang_actions_total", 0)
+    hands = m1.get("majiang_hands_total", 0) - m0.get("majiang_hands_total", 0)
+    lat.sort()
+    return {"tables": n, "seconds": round(elapsed, 1), "actions_per_s": actions / elapsed, "hands": int(hands),
+            "hands_per_s": hands / elapsed,
+            "client_p50_ms": 1000 * statistics.median(lat) if lat else None,
+            "client_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
+            "server_p99_ms": (1000 * p) if (p := histogram_p99(m1)) is not None else None,
+            "samples": len(lat)}
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    levels = [int(x) for x in args.tables.split(",")]
+    print(f"# hall load · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+          f"{os.cpu_count()} cores · bots {args.bots} · {'no delay' if args.fast else 'human pace'}")
+    print("| tables | decisions/s | hands | hands/s | client p50 ms | client p99 ms | server p99 ms (bucket) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n in levels:
+        r = await run_level(n, args.seconds, args)
+        def fmt(v: float | None) -> str:
+            return "–" if v is None else f"{v:.1f}"
+        print(f"| {n} | {r['actions_per_s']:.0f} | {r['hands']} | {r['hands_per_s']:.2f} | {fmt(r['client_p50_ms'])} "
+              f"| {fmt(r['client_p99_ms'])} | {fmt(r['server_p99_ms'])} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", default="50,100,200", help="comma-separated table counts")
+    ap.add_argument("--seconds", type=float, default=30.0, help="seconds per level")
+    ap.add_argument("--bots", default="eff", help="server bot kind (rand, eff, fan)")
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file per level)")
+    ap.add_argument("--fast", action="store_true", help="no thinking delays: measures hands settled per second")
+    asyncio.run(main_async(ap.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

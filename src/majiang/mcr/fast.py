@@ -1,0 +1,99 @@
+"""Glue to the compiled fan calculator ``majiang._speedups.fan`` (``src/majiang/_speedups/fan.c``).
+
+Design
+------
+* :mod:`majiang.mcr.scorer` stays the reference: readable, and it explains every fan.  The C module
+  is a function-by-function port of it that only *counts* fans (which fans, how many times).
+* :func:`bind` hands the C module the data that has one source of truth in Python — fan numbers,
+  names and points, the report order, the 不重复 table (:mod:`majiang.mcr.exclusions`), the green /
+  reversible / thirteen-orphans tile sets, the knitted straights, the reference tile order, the rule
+  profiles — and the classes its results are made of.  A build that disagrees with the fan numbers
+  is refused (with a warning) and the pure-Python path is used.
+* Every C entry point returns the answer or ``None``; ``None`` means "let the reference answer".
+  That covers every error (wrong tile count, a fifth copy, contradictory flags, not a win — the
+  reference then raises with its own message) and every input the C side does not read itself
+  (subclasses, unusual tile spellings, non-bool flags …), so validation and messages are the
+  reference's by construction.
+* Results are the reference's own classes, built directly in C: :class:`~majiang.mcr.scorer.ScoreResult`
+  and :class:`~majiang.mcr.scorer.FanCount` with the same ``total``, ``fans`` and counts.  What the C
+  side does not compute — each fan's ``sources`` and the result's ``reading`` — is left unset and is
+  filled on first access by running the reference once on the same hand
+  (:class:`majiang.mcr.scorer._Explanation`, which keeps its own copy of the hand).  These objects
+  can hold no reference cycle, so C leaves them out of the cycle collector: a list of many results
+  costs the collector nothing.
+* ``score_dict`` (what one ``majiang fan --jsonl`` line does): C reads the hand-json dict itself
+  (canonical tile spellings: ``1m``…``9s``, ``E S W N C F P``, ``1z``–``7z``, ``f1``–``f8``) and builds
+  the result dict; ``explain=True`` and anything unusual go to the reference.
+* All five scoring switches of :class:`~majiang.mcr.rules.Rules` are implemented in C (read from the
+  Rules object, cached per object); ``min_fan`` is read for ``valid`` / ``below_minimum``.
+* ``MAJIANG_PURE=1`` or no compiled module: :func:`bind` returns ``None`` and everything is Python.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from majiang._speedups import load
+from majiang.mcr.exclusions import NOT_COUNTED_WITH, PUNGS_ALREADY_DEDUCTED
+from majiang.mcr.fans import FAN_INFO, POINTS, REPORT_ORDER, Fan
+from majiang.mcr.hand import Meld, MeldKind, WinningHand
+from majiang.mcr.rules import PROFILES, Rules
+from majiang.mcr.shapes import KNITTED_STRAIGHTS, REF_ORDER, THIRTEEN_ORPHANS
+from majiang.tiles import GREEN_TILES, REVERSIBLE_TILES
+
+if TYPE_CHECKING:
+    from majiang.mcr.scorer import ScoreResult
+
+RulesArg = str | Rules | None
+
+
+class Calculator(Protocol):
+    """What ``majiang._speedups.fan`` offers once configured (``None`` = ask the reference)."""
+
+    def score(self, hand: WinningHand, rules: RulesArg, /) -> ScoreResult | None: ...
+
+    def score_many(self, hands: Iterable[WinningHand], rules: RulesArg,
+                   reference: Callable[[WinningHand, RulesArg], ScoreResult], /) -> list[ScoreResult]: ...
+
+    def score_dict(self, d: Mapping[str, Any], /) -> dict[str, Any] | None: ...
+
+
+def config(fan_count: type, score_result: type, explanation: type) -> dict[str, Any]:
+    """The data and classes the C module is configured with."""
+    n = max(Fan) + 1
+    members: list[Any] = [None] * n
+    en: list[Any] = [None] * n
+    zh: list[Any] = [None] * n
+    for fan, info in FAN_INFO.items():
+        members[fan], en[fan], zh[fan] = fan, info.en, info.zh
+    return {
+        "fan_numbers": {f.name: int(f) for f in Fan},
+        "fan_members": members, "names_en": en, "names_zh": zh, "points": list(POINTS),
+        "report_order": [int(f) for f in REPORT_ORDER],
+        "not_counted_with": [(int(f), [int(g) for g in gs]) for f, gs in NOT_COUNTED_WITH.items()],
+        "pungs_already_deducted": [int(f) for f in PUNGS_ALREADY_DEDUCTED],
+        "green": sorted(GREEN_TILES), "reversible": sorted(REVERSIBLE_TILES),
+        "thirteen_orphans": list(THIRTEEN_ORPHANS), "knitted_straights": [list(k) for k in KNITTED_STRAIGHTS],
+        "ref_order": list(REF_ORDER),
+        "fan_count": fan_count, "score_result": score_result, "explanation": explanation,
+        "winning_hand": WinningHand, "winning_hand_fields": tuple(f.name for f in fields(WinningHand)),
+        "meld": Meld, "meld_kinds": (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG),
+        "rules_type": Rules, "profiles": PROFILES,
+    }
+
+
+def bind(fan_count: type, score_result: type, explanation: type) -> Calculator | None:
+    """The configured compiled calculator, or None (not built, ``MAJIANG_PURE=1``, or a stale build)."""
+    ext = load("fan")
+    if ext is None:
+        return None
+    try:
+        ext.configure(config(fan_count, score_result, explanation))
+    except Exception as e:  # a build from another version of the sources: stay correct, go slow
+        warnings.warn(f"majiang._speedups.fan not used ({e}); scoring in pure Python", RuntimeWarning,
+                      stacklevel=2)
+        return None
+    return cast(Calculator, ext)
