@@ -14,7 +14,7 @@ from majiang import __version__
 COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "replay", "serve")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="majiang",
         description="Chinese mahjong: MCR (国标) fan calculator, shanten, game engine, hall, competitions, "
@@ -24,13 +24,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"majiang {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"majiang.cli.{name}_cmd").register(sub)
+        if only is None or name == only:  # import just the command asked for: a fast start for fan --jsonl
+            importlib.import_module(f"majiang.cli.{name}_cmd").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    first = args_list[0] if args_list else None
+    parser = build_parser(first if first in COMMANDS else None)
+    args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
