@@ -18,6 +18,9 @@ def register(sub: Any) -> None:
                "  majiang serve --rooms rooms.toml --bot-delay 0")
     p.add_argument("--db", default=None, help="database URL (default: SQLite file var/majiang.db; "
                                               "postgresql://… for PostgreSQL)")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="share the hall with other processes through Redis (redis://127.0.0.1:6379/0); "
+                        "needs a PostgreSQL --db shared by all of them")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--rooms", default=None, help="rooms file (TOML or JSON; default: the built-in rooms)")
@@ -42,8 +45,13 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin)
+    if args.redis and not (args.db or "").startswith(("postgresql://", "postgres://")):
+        print("error: --redis needs a shared PostgreSQL database: add --db postgresql://…", file=sys.stderr)
+        return 2
+    app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis)
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
+    if args.redis:
+        db += f" + Redis {args.redis}"
     print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
           flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384,

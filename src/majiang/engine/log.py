@@ -53,6 +53,11 @@ def _tiles_from_json(x: Any, key: str = "") -> Any:
     return x
 
 
+def events_from_json(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as stored (tiles as strings) → engine events (tiles as ints)."""
+    return [_tiles_from_json(e) for e in items]
+
+
 def loads_events(lines: Iterable[str]) -> list[dict[str, Any]]:
     out = []
     for n, line in enumerate(lines, 1):

@@ -71,7 +71,8 @@ class RateLimit:
 
 
 def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bot_delay: tuple[float, float] = (
-        0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None) -> FastAPI:
+        0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
+               redis_url: str | None = None) -> FastAPI:
     state: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -81,9 +82,15 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
             db = Database(db_url)
             if migrate:
                 db.migrate()
-            h = Hall(db, rooms, bot_delay=bot_delay)
+            cluster = None
+            if redis_url:
+                from majiang.hall.cluster import RedisCluster
+
+                cluster = RedisCluster(redis_url)
+            h = Hall(db, rooms, bot_delay=bot_delay, cluster=cluster)
         state["hall"] = h
         app.state.hall = h
+        await h.start()
         yield
         await h.close()
 
@@ -140,7 +147,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     async def me(p: Authed) -> dict[str, Any]:
         h = the_hall()
         d = await h.run_db(h.profile, p.account_id)
-        d["table"] = h.where.get(p.account_id)
+        d["table"] = await h.where_of(p.account_id)
         return d
 
     @app.get("/api/players/{account_id}", summary="a player's statistics")
@@ -154,7 +161,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     # ---- lobby -------------------------------------------------------------------------------
     @app.get("/api/rooms", summary="rooms with N, A, balance limits, items, timers and live table counts")
     async def rooms_() -> list[dict[str, Any]]:
-        return the_hall().room_list()
+        return await the_hall().room_list()
 
     @app.get("/api/rooms/{room_id}/tables")
     async def tables(room_id: str) -> list[dict[str, Any]]:
@@ -163,13 +170,13 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
             h.room(room_id)
         except HallError as e:
             raise HTTPException(404, str(e)) from None
-        return h.table_list(room_id)
+        return await h.table_list(room_id)
 
     @app.post("/api/tables", summary="open a table (private tables get a code for friends)")
     async def new_table(body: NewTable, p: Authed) -> dict[str, Any]:
         h = the_hall()
         try:
-            t = h.create_table(body.room, private=body.private)
+            t = await h.create_table(body.room, private=body.private)
         except HallError as e:
             raise HTTPException(404, str(e)) from None
         return {"table": t.id, "code": t.code}
@@ -234,7 +241,8 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         h = the_hall()
-        return {"ok": True, "tables": len(h.tables), "connections": len(h.hub.conns)}
+        return {"ok": True, "node": h.cluster.node, "tables": len(h.tables), "connections": len(h.hub.conns),
+                "takeovers": h.takeovers}
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def metrics() -> str:
@@ -274,16 +282,19 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
                 await websocket.close(code=4401, reason="unauthenticated")
             return
         conn = Connection(p.account_id, websocket.send_text, websocket.close)
+        if h.cluster.multi:  # a second login on another process takes over too
+            await h.cluster.to_account(p.account_id, {"type": "_kick", "node": h.cluster.node})
         old = h.hub.attach(conn)
         if old is not None:
             old.send({"type": "kicked", "reason": "you logged in somewhere else"})
             await old.close(4000, "logged in elsewhere")
+        await h.cluster.listen_account(p.account_id)
         h.names[p.account_id] = p.username
+        table_id = await h.where_of(p.account_id)
         conn.send({"type": "welcome", "account": {"id": p.account_id, "name": p.username, "kind": p.kind},
-                   "table": h.where.get(p.account_id)})
-        table_id = h.where.get(p.account_id)
-        if table_id in h.tables:
-            h.tables[table_id].put("connected", p.account_id)
+                   "table": table_id, "node": h.cluster.node})
+        if table_id is not None:
+            h.route(table_id, "connected", p.account_id)
         limit = RateLimit()
         try:
             while True:
@@ -308,9 +319,10 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         finally:
             await conn.close()
             if h.hub.detach(conn):
-                tid = h.where.get(p.account_id)
-                if tid in h.tables:
-                    h.tables[tid].put("disconnected", p.account_id)
+                await h.cluster.unlisten_account(p.account_id)
+                tid = await h.where_of(p.account_id)
+                if tid is not None:
+                    h.route(tid, "disconnected", p.account_id)
 
     # ---- the web client --------------------------------------------------------------------------
     if WEB.is_dir():
@@ -330,54 +342,53 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
 async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
     acc = p.account_id
     t = msg.type
-    current = h.where.get(acc)
     if t == "ping":
         conn.send({"type": "pong", "at": time.time()})
-    elif t == "hello":
+        return
+    if t == "hello":
         conn.send({"type": "error", "code": "already", "message": "already authenticated"})
-    elif t == "lobby":
+        return
+    if t == "lobby":
         h.hub.lobby_listeners.add(acc)
-        conn.send({"type": "lobby", "rooms": h.room_list(), "chat": h.lobby_chat[-30:]})
-    elif t == "tables":
-        conn.send({"type": "tables", "room": msg.room, "tables": h.table_list(h.room(msg.room).id)})
-    elif t in ("quick_join", "create", "join"):
-        if current is not None and current in h.tables and h.tables[current].seat_of(acc) is not None:
-            table = h.tables[current]
-            if t == "join" and (msg.table not in (None, current) or msg.code):
-                conn.send({"type": "error", "code": "seated", "message": "leave your table first (stand)"})
-                return
-            table.put("sit", acc, name=p.username)
-            return
-        if t == "quick_join":
-            table = h.quick_join_table(msg.room)
-        elif t == "create":
-            table = h.create_table(msg.room, private=msg.private)
-        else:
-            table = h.table(msg.table, msg.code)
-        table.put("sit", acc, name=p.username, seat=getattr(msg, "seat", None))
-    elif t == "spectate":
-        h.table(msg.table).put("spectate", acc)
-    elif t in ("stand", "add_bots", "auto", "action"):
-        if current is None or current not in h.tables:
-            conn.send({"type": "error", "code": "not_seated", "message": "join a table first"})
-            return
-        table = h.tables[current]
-        if t == "stand":
-            table.put("stand", acc)
-        elif t == "add_bots":
-            table.put("add_bots", acc)
-        elif t == "auto":
-            table.put("auto", acc, on=msg.on)
-        else:
-            table.put("action", acc, seq=msg.seq, action=msg.action.model_dump(exclude_none=True))
-    elif t == "chat":
-        if msg.scope == "lobby":
-            h.lobby_say(acc, msg.text)
-        elif current in h.tables:
-            h.tables[current].put("chat", acc, text=msg.text)
-        else:
-            conn.send({"type": "error", "code": "not_seated", "message": "join a table to chat there"})
-    elif t == "mute":
+        conn.send({"type": "lobby", "rooms": await h.room_list(), "chat": h.lobby_chat[-30:]})
+        return
+    if t == "tables":
+        conn.send({"type": "tables", "room": msg.room, "tables": await h.table_list(h.room(msg.room).id)})
+        return
+    if t == "mute":
         s = h.mutes.setdefault(acc, set())
         (s.add if msg.on else s.discard)(msg.account)
         conn.send({"type": "muted", "account": msg.account, "on": msg.on})
+        return
+    if t == "chat" and msg.scope == "lobby":
+        h.lobby_say(acc, msg.text)
+        return
+    current = await h.where_of(acc)
+    if t in ("quick_join", "create", "join"):
+        if current is not None:
+            if t == "join" and (msg.table not in (None, current) or msg.code):
+                conn.send({"type": "error", "code": "seated", "message": "leave your table first (stand)"})
+                return
+            h.route(current, "sit", acc, name=p.username)
+            return
+        if t == "quick_join":
+            table_id = await h.quick_join_table(msg.room)
+        elif t == "create":
+            table_id = (await h.create_table(msg.room, private=msg.private)).id
+        else:
+            table_id = await h.find_table(msg.table, msg.code)
+        h.route(table_id, "sit", acc, name=p.username, seat=getattr(msg, "seat", None))
+    elif t == "spectate":
+        h.route(await h.find_table(msg.table), "spectate", acc)
+    elif current is None:
+        conn.send({"type": "error", "code": "not_seated", "message": "join a table first"})
+    elif t == "stand":
+        h.route(current, "stand", acc)
+    elif t == "add_bots":
+        h.route(current, "add_bots", acc)
+    elif t == "auto":
+        h.route(current, "auto", acc, on=msg.on)
+    elif t == "action":
+        h.route(current, "action", acc, seq=msg.seq, action=msg.action.model_dump(exclude_none=True))
+    elif t == "chat":
+        h.route(current, "chat", acc, text=msg.text)

@@ -57,11 +57,13 @@ class Connection:
 
 
 class Hub:
-    """Who is connected; delivers messages to accounts."""
+    """Who is connected here; delivers messages to accounts (``remote`` relays to the other hall
+    processes what is not for a connection of this one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, remote: Callable[[int, dict[str, Any]], None] | None = None) -> None:
         self.conns: dict[int, Connection] = {}
         self.lobby_listeners: set[int] = set()
+        self.remote = remote
 
     def attach(self, conn: Connection) -> Connection | None:
         """Register ``conn``; returns the connection it displaced (a second login)."""
@@ -85,6 +87,8 @@ class Hub:
         c = self.conns.get(account_id)
         if c is not None:
             c.send(msg)
+        elif self.remote is not None:
+            self.remote(account_id, msg)
 
     def broadcast_lobby(self, msg: dict[str, Any]) -> None:
         for a in list(self.lobby_listeners):

@@ -121,6 +121,9 @@ class HandStore:
                                                         "shortfall": coins.shortfall,
                                                         "fee_shortfall": coins.fee_shortfall})
             row = s.get(HandRow, hand_id)
+            if not posted and row is not None and row.result and "coins" in row.result:
+                # settled before (a process died after paying): report what was paid, pay nothing
+                coins = CoinSettlement(changes=list(row.result["coins"]), house=0)
             if row is not None and posted:
                 row.seed = seed
                 row.result = {**result, "coins": coins.changes}

@@ -1,27 +1,36 @@
-"""The hall: rooms, the tables in them, accounts, coins, and who sits where."""
+"""The hall: rooms, the tables in them, accounts, coins, and who sits where.
+
+A hall is one process.  Its tables run here as :class:`~majiang.hall.table.TableRunner` tasks; with
+a :class:`~majiang.hall.cluster.RedisCluster` several halls share one registry, and a message for a
+table owned by another process is relayed to it (see docs/ARCHITECTURE.md).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any, TypeVar
 
 from sqlalchemy import select
 
+from majiang.engine.log import events_from_json
 from majiang.hall.accounts import Accounts
+from majiang.hall.cluster import Cluster, LocalCluster
 from majiang.hall.hub import Hub
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
-from majiang.hall.table import TableRunner
+from majiang.hall.table import Msg, TableRunner
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
-from majiang.store.models import Account
+from majiang.store.models import Account, HandEvent
 
 T = TypeVar("T")
+log = logging.getLogger("majiang.hall")
 
 
 class HallError(ValueError):
@@ -30,18 +39,19 @@ class HallError(ValueError):
 
 class Hall:
     def __init__(self, db: Database, rooms: list[Room] | None = None, bot_delay: tuple[float, float] = (0.6, 1.6),
-                 auto_delay_s: float = 0.5, signup_grant: int = 10_000) -> None:
+                 auto_delay_s: float = 0.5, signup_grant: int = 10_000, cluster: Cluster | None = None) -> None:
         self.db = db
         available = set(ruleset_names())
         self.rooms = {r.id: r for r in (rooms if rooms is not None else load_rooms()) if r.rules in available}
-        self.hub = Hub()
+        self.cluster: Cluster = cluster or LocalCluster()
+        self.hub = Hub(remote=self._send_remote if self.cluster.multi else None)
         self.accounts = Accounts(db, signup_grant=signup_grant)
         self.store = HandStore(db)
         self.executor = fresh_executor(db)
         self.events = EventWriter(db, self.executor)
         self.metrics = Metrics()
-        self.tables: dict[str, TableRunner] = {}
-        self.where: dict[int, str] = {}  # account → table id (playing or watching)
+        self.tables: dict[str, TableRunner] = {}  # the tables this process owns
+        self.where: dict[int, str] = {}  # cache: account → table id, for tables seen here
         self.mutes: dict[int, set[int]] = {}
         self.names: dict[int, str] = {}
         self._bot_accounts: dict[str, int] = {}
@@ -49,6 +59,28 @@ class Hall:
         self.auto_delay_s = auto_delay_s
         self.lobby_chat: list[dict[str, Any]] = []
         self._lobby_dirty = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._restoring: dict[str, list[Msg]] = {}
+        self.takeovers = 0
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+    async def start(self) -> None:
+        self.cluster.on_lobby(self._lobby_message)  # type: ignore[attr-defined]
+        if hasattr(self.cluster, "on_lost"):
+            self.cluster.on_lost(self._lost)
+        await self.cluster.start(self._table_message, self._account_message, self.take_over)
+
+    async def close(self) -> None:
+        for t in list(self.tables.values()):
+            t.put("close")
+        await asyncio.sleep(0)
+        await self.cluster.stop()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # ---- plumbing ----------------------------------------------------------------------------
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -80,21 +112,112 @@ class Hall:
             return False, f"{room.name} is for players with at most {room.max_balance} coins; you have {bal}"
         return True, ""
 
+    # ---- messages between processes -------------------------------------------------------------
+    def _send_remote(self, account: int, msg: dict[str, Any]) -> None:
+        self.spawn(self.cluster.to_account(account, msg))
+
+    def route(self, table_id: str, kind: str, account: int = 0, **data: Any) -> None:
+        """Deliver a message to a table, wherever it runs."""
+        local = self.tables.get(table_id)
+        if local is not None:
+            local.put(kind, account, **data)
+        elif table_id in self._restoring:
+            self._restoring[table_id].append(Msg(kind, account, data))
+        else:
+            self.spawn(self.cluster.to_table(table_id, {"kind": kind, "account": account, "data": data}))
+
+    def _table_message(self, d: dict[str, Any]) -> None:
+        table_id = d.pop("to")
+        msg = Msg(d["kind"], d.get("account", 0), d.get("data", {}))
+        local = self.tables.get(table_id)
+        if local is not None:
+            local.inbox.put_nowait(msg)
+        elif table_id in self._restoring:
+            self._restoring[table_id].append(msg)
+
+    async def _account_message(self, d: dict[str, Any]) -> None:
+        account = d.pop("_account")
+        conn = self.hub.conns.get(account)
+        if conn is None:
+            return
+        if d.get("type") == "_kick":
+            if d.get("node") != self.cluster.node:
+                conn.send({"type": "kicked", "reason": "you logged in somewhere else"})
+                await conn.close(4000, "logged in elsewhere")
+                self.hub.detach(conn)
+            return
+        conn.send(d)
+
+    def _lobby_message(self, msg: dict[str, Any]) -> None:
+        self.lobby_chat.append(msg)
+        del self.lobby_chat[:-100]
+        for a in list(self.hub.lobby_listeners):
+            if not self.muted(a, msg.get("account", 0)):
+                self.hub.send(a, msg)
+
+    # ---- taking tables over -----------------------------------------------------------------------
+    async def take_over(self, table_id: str) -> None:
+        """Become the owner of an orphaned table (its process died) and restore it."""
+        if table_id in self.tables or table_id in self._restoring:
+            return
+        if not await self.cluster.claim(table_id):
+            return
+        self._restoring[table_id] = []
+        t0 = time.perf_counter()
+        try:
+            state = await self.cluster.table_state(table_id)
+            if state is None or state.get("room") not in self.rooms:
+                await self.cluster.drop_table(table_id, None)
+                return
+            events: list[dict[str, Any]] = []
+            if state.get("hand_id") is not None and state.get("state") == "playing":
+                events = await self.run_db(self._hand_events, state["hand_id"])
+            runner = TableRunner.restore(self, self.rooms[state["room"]], state, events)
+            self.tables[table_id] = runner
+            for a in runner.people():
+                self.where[a] = table_id
+            runner.start()
+            for m in self._restoring.pop(table_id, []):
+                runner.inbox.put_nowait(m)
+            runner.put("resume")
+            self.takeovers += 1
+            log.info("took over table %s in %.3f s", table_id, time.perf_counter() - t0)
+        finally:
+            self._restoring.pop(table_id, None)
+
+    def _hand_events(self, hand_id: int) -> list[dict[str, Any]]:
+        with self.db.session() as s:
+            rows = s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id).order_by(HandEvent.seq))
+            return events_from_json([r.event for r in rows])
+
+    def _lost(self, table_id: str) -> None:
+        """Another process owns this table now: stop it here without touching anything."""
+        runner = self.tables.pop(table_id, None)
+        if runner is not None and runner.task is not None:
+            runner.fenced = True
+            runner.task.cancel()
+
     # ---- lobby -------------------------------------------------------------------------------
-    def room_list(self) -> list[dict[str, Any]]:
+    async def tables_info(self) -> list[dict[str, Any]]:
+        infos = {t["id"]: t for t in await self.cluster.all_tables()}
+        for t in self.tables.values():  # local tables: always the freshest
+            infos[t.id] = t.info()
+        return [t for t in infos.values() if t.get("state") != "ended"]
+
+    async def room_list(self) -> list[dict[str, Any]]:
+        tables = await self.tables_info()
         out = []
         for r in self.rooms.values():
-            tables = [t for t in self.tables.values() if t.room.id == r.id and t.state != "ended"]
+            mine = [t for t in tables if t["room"] == r.id]
             d = r.to_dict()
-            d["tables"] = len(tables)
-            d["playing"] = sum(1 for t in tables if t.state == "playing")
-            d["players"] = sum(len(t.humans()) for t in tables)
+            d["tables"] = len(mine)
+            d["playing"] = sum(1 for t in mine if t["state"] == "playing")
+            d["players"] = sum(1 for t in mine for s in t["seats"] if s and not s["bot"])
             out.append(d)
         return out
 
-    def table_list(self, room_id: str) -> list[dict[str, Any]]:
-        return [t.info() for t in self.tables.values() if t.room.id == room_id and not t.private
-                and t.state != "ended"]
+    async def table_list(self, room_id: str) -> list[dict[str, Any]]:
+        return [t for t in await self.tables_info() if t["room"] == room_id and not t["private"]]
 
     def room(self, room_id: str) -> Room:
         try:
@@ -102,43 +225,70 @@ class Hall:
         except KeyError:
             raise HallError(f"no room {room_id!r}; rooms: {', '.join(self.rooms)}") from None
 
-    def create_table(self, room_id: str, private: bool = False) -> TableRunner:
+    async def create_table(self, room_id: str, private: bool = False) -> TableRunner:
         t = TableRunner(self, self.room(room_id), private=private)
+        await self.cluster.claim(t.id)
         self.tables[t.id] = t
+        if t.code:
+            await self.cluster.set_code(t.code, t.id)
         t.start()
-        self.lobby_changed()
+        self.table_changed(t)
         return t
 
-    def quick_join_table(self, room_id: str) -> TableRunner:
+    async def quick_join_table(self, room_id: str) -> str:
         room = self.room(room_id)
-        waiting = [t for t in self.tables.values() if t.room.id == room.id and not t.private
-                   and t.state == "waiting" and t.open_seats() > 0]
-        table = min(waiting, key=lambda t: t.open_seats()) if waiting else self.create_table(room.id)
-        table.pending_sits += 1
-        return table
+        local = [t for t in self.tables.values() if t.room.id == room.id and not t.private
+                 and t.state == "waiting" and t.open_seats() > 0]
+        if local:
+            table = min(local, key=lambda t: t.open_seats())
+            table.pending_sits += 1
+            return table.id
+        remote = [t for t in await self.cluster.all_tables() if t["room"] == room.id and not t["private"]
+                  and t["state"] == "waiting" and t["id"] not in self.tables
+                  and sum(1 for s in t["seats"] if s is None) > 0]
+        if remote:
+            return str(remote[0]["id"])
+        return (await self.create_table(room.id)).id
 
-    def table(self, table_id: str | None = None, code: str | None = None) -> TableRunner:
+    async def find_table(self, table_id: str | None = None, code: str | None = None) -> str:
         if code:
-            for t in self.tables.values():
-                if t.code == code and t.state != "ended":
-                    return t
-            raise HallError(f"no private table with code {code!r}")
-        if table_id and table_id in self.tables and self.tables[table_id].state != "ended":
-            return self.tables[table_id]
+            found = await self.cluster.find_code(code)
+            if found is None:
+                raise HallError(f"no private table with code {code!r}")
+            return found
+        if table_id and (table_id in self.tables or await self.cluster.table_info(table_id) is not None):
+            return table_id
         raise HallError(f"no table {table_id!r}")
+
+    async def where_of(self, account: int) -> str | None:
+        if account in self.where and self.where[account] in self.tables:
+            return self.where[account]
+        return await self.cluster.where(account)
 
     def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None:
         self.where[account] = table.id
+        self.spawn(self.cluster.set_where(account, table.id))
 
     def left(self, account: int, table: TableRunner) -> None:
         if self.where.get(account) == table.id:
             del self.where[account]
+        self.spawn(self.cluster.set_where(account, None))
+
+    def table_changed(self, table: TableRunner) -> None:
+        """Publish the table's seats and state (for every lobby) and its snapshot (for a takeover)."""
+        if getattr(table, "fenced", False):
+            return
+        self.spawn(self.cluster.save_table(table.id, table.info(), table.snapshot()))
+        self.lobby_changed()
 
     def table_ended(self, table: TableRunner) -> None:
+        if getattr(table, "fenced", False):
+            return
         self.tables.pop(table.id, None)
         for a, t in list(self.where.items()):
             if t == table.id:
                 del self.where[a]
+        self.spawn(self.cluster.drop_table(table.id, table.code))
         self.lobby_changed()
 
     def lobby_changed(self) -> None:
@@ -152,19 +302,18 @@ class Hall:
 
     def _push_lobby(self) -> None:
         self._lobby_dirty = False
-        self.hub.broadcast_lobby({"type": "lobby", "rooms": self.room_list()})
+
+        async def push() -> None:
+            self.hub.broadcast_lobby({"type": "lobby", "rooms": await self.room_list()})
+
+        if self.hub.lobby_listeners:
+            self.spawn(push())
 
     def lobby_say(self, account: int, text: str) -> None:
         text = text[:200].strip()
-        if not text:
-            return
-        entry = {"type": "chat", "scope": "lobby", "from": self.name_of(account), "account": account,
-                 "text": text, "at": time.time()}
-        self.lobby_chat.append(entry)
-        del self.lobby_chat[:-100]
-        for a in list(self.hub.lobby_listeners):
-            if not self.muted(a, account):
-                self.hub.send(a, entry)
+        if text:
+            self.spawn(self.cluster.lobby_publish({"type": "chat", "scope": "lobby", "from": self.name_of(account),
+                                                   "account": account, "text": text, "at": time.time()}))
 
     # ---- players -----------------------------------------------------------------------------
     def profile(self, account: int) -> dict[str, Any]:
@@ -187,8 +336,3 @@ class Hall:
                     "win_rate": wins / hands if hands else 0.0, "deal_in_rate": deal_ins / hands if hands else 0.0,
                     "avg_fan_on_win": fan / wins if wins else 0.0, "score": score, "coins_won": coins,
                     "since": acc.created_at.isoformat()}
-
-    async def close(self) -> None:
-        for t in list(self.tables.values()):
-            t.put("close")
-        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -90,6 +90,7 @@ class TableRunner:
         self.hands_played = 0
         self.actions = 0
         self.pending_sits = 0  # sits routed here but not yet processed (so quick-join does not overfill)
+        self.fenced = False  # another process took this table over: stop without writing anything
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -288,6 +289,7 @@ class TableRunner:
         players = [s.account_id if s else None for s in self.seats]
         self.hand_id = await self.hall.run_db(self.hall.store.start_hand, self.id, self.room.id,
                                               self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
+        self.hall.table_changed(self)
         await self.flush()
 
     async def flush(self) -> None:
@@ -514,6 +516,71 @@ class TableRunner:
     async def on_close(self, m: Msg) -> None:
         self.state = "ended"
 
+    async def on_resume(self, m: Msg) -> None:
+        """After a takeover: finish a hand that ended in the dead process (the settlement is
+        idempotent), or ask again whoever must act; send everyone the table as it stands."""
+        for a in self.people():
+            self.send_snapshot(a)
+        if self.state == "playing" and self.hand is not None:
+            if self.hand.over:
+                await self.end_hand()
+            else:
+                await self.prompt_all()
+        elif self.state == "between":
+            asyncio.get_running_loop().call_later(self.room.next_hand_s, self.put, "next")
+        elif self.state == "waiting" and self.humans():
+            self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
+
+    # ---- surviving a crashed process -------------------------------------------------------------
+    def people(self) -> list[int]:
+        return [s.account_id for s in self.seats if s is not None and s.human] + sorted(self.spectators)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What another process needs to take this table over (with the hand's event log)."""
+        ses = self.session
+        return {
+            "id": self.id, "room": self.room.id, "code": self.code, "private": self.private, "state": self.state,
+            "seats": [None if s is None else {"account": s.account_id, "name": s.name,
+                                              "bot": s.bot.name if s.bot is not None else None,
+                                              "auto": s.auto, "escaped": s.escaped} for s in self.seats],
+            "session": None if ses is None else {
+                "seed": ses.seed.hex(), "scores": ses.scores, "round": ses.round, "dealer": ses.dealer,
+                "passes": ses.passes, "hand_no": ses.hand_no, "over": ses.over},
+            "hand_id": self.hand_id, "hands_played": self.hands_played, "seq": self.seq,
+        }
+
+    @classmethod
+    def restore(cls, hall: Hall, room: Room, snap: dict[str, Any], events: list[dict[str, Any]]) -> TableRunner:
+        from majiang.engine.log import replay
+        from majiang.rulesets import from_header
+
+        t = cls(hall, room, table_id=snap["id"], private=snap["private"])
+        t.code = snap.get("code")
+        t.state = snap["state"]
+        t.hands_played = snap.get("hands_played", 0)
+        t.seq = snap.get("seq", 0) + 1000  # prompts sent before the crash are stale now
+        t.hand_id = snap.get("hand_id")
+        for i, s in enumerate(snap["seats"]):
+            if s is not None:
+                bot = make_bot(s["bot"], seed=hash((t.id, i)) & 0xFFFF) if s["bot"] else None
+                t.seats[i] = SeatInfo(s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"])
+        ses = snap.get("session")
+        if ses is not None:
+            t.session = Session(make_ruleset(room.rules, room.options or None), bytes.fromhex(ses["seed"]))
+            t.session.scores = ses["scores"]
+            t.session.round = ses["round"]
+            t.session.dealer = ses["dealer"]
+            t.session.passes = ses["passes"]
+            t.session.hand_no = ses["hand_no"]
+            t.session.over = ses["over"]
+        if t.state == "playing":
+            if events:
+                t.hand = replay(events, from_header)
+                t.sent = len(t.hand.events)
+            else:
+                t.state = "between"  # the hand never got its first event written: deal again
+        return t
+
     # ---- messages --------------------------------------------------------------------------------
     def _audience(self) -> list[int]:
         people = [s.account_id for s in self.seats if s is not None and s.human]
@@ -531,7 +598,7 @@ class TableRunner:
 
     def broadcast_table(self) -> None:
         self.broadcast({"type": "table_info", "table": self.info()})
-        self.hall.lobby_changed()
+        self.hall.table_changed(self)
 
     def send_snapshot(self, account: int) -> None:
         """Everything a (re)connecting player needs: the table, its own view, this hand's events as

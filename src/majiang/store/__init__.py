@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_URL = "sqlite:///var/majiang.db"
@@ -68,8 +68,20 @@ class Database:
 
         cfg = Config()
         cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-        cfg.attributes["engine"] = self.engine
-        command.upgrade(cfg, "head")
+        if self.is_sqlite:
+            cfg.attributes["engine"] = self.engine
+            command.upgrade(cfg, "head")
+            return
+        # several hall processes may start at once: one migrates, the others wait for it
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(7465300)"))
+            try:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                conn.commit()
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(7465300)"))
+                conn.commit()
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -5,13 +5,18 @@ from alembic import context
 from majiang.store.models import Base
 
 config = context.config
-connectable = config.attributes.get("engine")
-if connectable is None:
-    from majiang.store import Database
-
-    connectable = Database(config.get_main_option("sqlalchemy.url")).engine
-
-with connectable.connect() as connection:
-    context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+given = config.attributes.get("connection")
+if given is not None:  # the caller holds the connection (and a migration lock)
+    context.configure(connection=given, target_metadata=Base.metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
+else:
+    connectable = config.attributes.get("engine")
+    if connectable is None:
+        from majiang.store import Database
+
+        connectable = Database(config.get_main_option("sqlalchemy.url")).engine
+    with connectable.connect() as connection:
+        context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()

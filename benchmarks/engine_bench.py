@@ -1,0 +1,53 @@
+"""Full MCR hands per second on one core: random bots and efficiency bots, in one run, with every
+win scored by the real fan calculator; and the duplicate strength table (fan vs eff vs rand).
+
+    .venv/bin/python benchmarks/engine_bench.py --hands 2000 --eff-hands 400 --strength 960
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+
+from majiang.sim import simulate
+
+
+def cpu() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=2000, help="hands with four random bots")
+    ap.add_argument("--eff-hands", type=int, default=400, help="hands with four efficiency bots")
+    ap.add_argument("--strength", type=int, default=960, help="duplicate hands fan,eff,rand,rand (0 = skip)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"# engine benchmark · {datetime.date.today()} · {cpu()} · {os.cpu_count()} cores · "
+          f"Python {platform.python_version()}")
+    print("| bots | hands | hands/s | draw rate | goal |\n|---|---:|---:|---:|---:|")
+    for bots, n, goal in ((["rand"] * 4, args.hands, 1000), (["eff"] * 4, args.eff_hands, 200)):
+        r = simulate(n, args.seed, bots).to_dict()
+        print(f"| {bots[0]} ×4 | {r['hands']} | {r['hands_per_s']:.0f} | {r['draw_rate']:.2f} | {goal} |")
+    if args.strength:
+        r = simulate(args.strength, args.seed, ["fan", "eff", "rand", "rand"], duplicate=True).to_dict()
+        print(f"\nduplicate, {r['hands']} hands ({r['hands_per_s']:.1f} hands/s); illegal {r['illegal_actions']}, "
+              f"false wins {r['false_wins']}, zero-sum violations {r['zero_sum_violations']}")
+        print("| bot | win rate | deal-in rate | fan on win | score/hand | 95% CI |\n|---|---:|---:|---:|---:|---|")
+        for s in r["seats"]:
+            lo, hi = s["avg_score_ci95"]
+            print(f"| {s['bot']} | {s['win_rate']:.3f} | {s['deal_in_rate']:.3f} | {s['avg_fan_on_win']:.1f} | "
+                  f"{s['avg_score']:+.2f} | [{lo:+.2f}, {hi:+.2f}] |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,377 @@
+"""Where things live when the hall runs as several processes.
+
+:class:`LocalCluster` is the single process of ``majiang serve`` without ``--redis``: everything is in
+memory.  :class:`RedisCluster` shares it through Redis:
+
+* **the table registry** — hash ``mj:tables`` (table id → public info, for every lobby) and
+  ``mj:state`` (table id → the snapshot a new owner restores from); ``mj:codes`` maps private codes;
+* **ownership** — ``mj:owner:<table>`` holds the owning process's id with a lease (``PX``), taken
+  atomically with ``SET NX`` and renewed by heartbeat only by its holder; a process that cannot renew
+  stops the table at once;
+* **messages** — every table listens on channel ``mj:t:<table>`` (its owner subscribes), every
+  connection on ``mj:a:<account>`` (the process holding it subscribes).  A message published to a
+  table nobody listens to means its owner is gone: the publishing process takes the table over;
+* **where people sit** — hash ``mj:where`` (account → table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+log = logging.getLogger("majiang.cluster")
+
+LEASE_MS = 3000
+RENEW_S = 1.0
+SCAN_S = 1.0
+
+Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class Cluster(Protocol):
+    node: str
+    multi: bool
+
+    async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
+        ...
+
+    async def stop(self) -> None: ...
+
+    # registry
+    async def save_table(self, table_id: str, info: dict[str, Any], state: dict[str, Any]) -> None: ...
+    async def drop_table(self, table_id: str, code: str | None) -> None: ...
+    async def all_tables(self) -> list[dict[str, Any]]: ...
+    async def table_info(self, table_id: str) -> dict[str, Any] | None: ...
+    async def table_state(self, table_id: str) -> dict[str, Any] | None: ...
+    async def find_code(self, code: str) -> str | None: ...
+    async def set_code(self, code: str, table_id: str) -> None: ...
+
+    # ownership
+    async def claim(self, table_id: str) -> bool: ...
+    async def release(self, table_id: str) -> None: ...
+    def owns(self, table_id: str) -> bool: ...
+
+    # messages
+    async def to_table(self, table_id: str, msg: dict[str, Any]) -> bool: ...
+    async def to_account(self, account: int, msg: dict[str, Any]) -> None: ...
+    async def listen_account(self, account: int) -> None: ...
+    async def unlisten_account(self, account: int) -> None: ...
+
+    # seating
+    async def set_where(self, account: int, table_id: str | None) -> None: ...
+    async def where(self, account: int) -> str | None: ...
+
+    # lobby chat, seen by every process
+    async def lobby_publish(self, msg: dict[str, Any]) -> None: ...
+
+
+class LocalCluster:
+    """One process: the registry and the messages stay in memory."""
+
+    multi = False
+
+    def __init__(self) -> None:
+        self.node = "local"
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._states: dict[str, dict[str, Any]] = {}
+        self._codes: dict[str, str] = {}
+        self._where: dict[int, str] = {}
+        self._owned: set[str] = set()
+        self._on_table: Deliver | None = None
+        self._on_account: Deliver | None = None
+        self._on_lobby: Deliver | None = None
+
+    async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
+        self._on_table, self._on_account = on_table, on_account
+
+    async def stop(self) -> None:
+        return None
+
+    async def save_table(self, table_id: str, info: dict[str, Any], state: dict[str, Any]) -> None:
+        self._tables[table_id] = info
+        self._states[table_id] = state
+
+    async def drop_table(self, table_id: str, code: str | None) -> None:
+        self._tables.pop(table_id, None)
+        self._states.pop(table_id, None)
+        self._owned.discard(table_id)
+        if code:
+            self._codes.pop(code, None)
+
+    async def all_tables(self) -> list[dict[str, Any]]:
+        return list(self._tables.values())
+
+    async def table_info(self, table_id: str) -> dict[str, Any] | None:
+        return self._tables.get(table_id)
+
+    async def table_state(self, table_id: str) -> dict[str, Any] | None:
+        return self._states.get(table_id)
+
+    async def find_code(self, code: str) -> str | None:
+        return self._codes.get(code)
+
+    async def set_code(self, code: str, table_id: str) -> None:
+        self._codes[code] = table_id
+
+    async def claim(self, table_id: str) -> bool:
+        self._owned.add(table_id)
+        return True
+
+    async def release(self, table_id: str) -> None:
+        self._owned.discard(table_id)
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self._owned
+
+    async def to_table(self, table_id: str, msg: dict[str, Any]) -> bool:
+        return False  # every table of a single process is local
+
+    async def to_account(self, account: int, msg: dict[str, Any]) -> None:
+        return None
+
+    async def listen_account(self, account: int) -> None:
+        return None
+
+    async def unlisten_account(self, account: int) -> None:
+        return None
+
+    async def set_where(self, account: int, table_id: str | None) -> None:
+        if table_id is None:
+            self._where.pop(account, None)
+        else:
+            self._where[account] = table_id
+
+    async def where(self, account: int) -> str | None:
+        return self._where.get(account)
+
+    async def lobby_publish(self, msg: dict[str, Any]) -> None:
+        if self._on_lobby is not None:
+            r = self._on_lobby(msg)
+            if asyncio.iscoroutine(r):
+                await r
+
+    def on_lobby(self, callback: Deliver) -> None:
+        self._on_lobby = callback
+
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+class RedisCluster:
+    """Several ``majiang serve`` processes sharing Redis (and one PostgreSQL database)."""
+
+    multi = True
+
+    def __init__(self, url: str, lease_ms: int = LEASE_MS) -> None:
+        """``url`` may end in ``?prefix=NAME`` to keep several halls apart on one Redis (keys and
+        channels start with the prefix; default ``mj``)."""
+        import redis.asyncio as aioredis
+
+        self.url = url
+        base, _, query = url.partition("?")
+        params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
+        self.p = params.pop("prefix", "mj")
+        rest = "&".join(f"{k}={v}" for k, v in params.items())
+        self.redis = aioredis.from_url(base + (f"?{rest}" if rest else ""), decode_responses=True)
+        self.node = f"node-{secrets.token_hex(4)}"
+        self.lease_ms = lease_ms
+        self._owned: set[str] = set()
+        self._pubsub: Any = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._on_table: Deliver | None = None
+        self._on_account: Deliver | None = None
+        self._on_orphan: Callable[[str], Awaitable[None]] | None = None
+        self._lost: Callable[[str], None] | None = None
+        self._on_lobby: Deliver | None = None
+        self.takeovers = 0
+
+    def on_lobby(self, callback: Deliver) -> None:
+        self._on_lobby = callback
+
+    async def lobby_publish(self, msg: dict[str, Any]) -> None:
+        await self.redis.publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
+        self._on_table, self._on_account, self._on_orphan = on_table, on_account, on_orphan
+        await self.redis.ping()
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(f"{self.p}:n:{self.node}", f"{self.p}:lobby")
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._heartbeat()),
+                       asyncio.create_task(self._scan())]
+        await self.redis.set(f"{self.p}:node:{self.node}", str(time.time()), px=self.lease_ms)
+
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        """``callback(table_id)`` when a lease could not be renewed: stop that table now."""
+        self._lost = callback
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for table_id in list(self._owned):
+            await self.release(table_id)
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+            await self.redis.aclose()
+
+    # ---- registry ----------------------------------------------------------------------------
+    async def save_table(self, table_id: str, info: dict[str, Any], state: dict[str, Any]) -> None:
+        pipe = self.redis.pipeline()
+        pipe.hset(f"{self.p}:tables", table_id, json.dumps({**info, "node": self.node}))
+        pipe.hset(f"{self.p}:state", table_id, json.dumps(state))
+        await pipe.execute()
+
+    async def drop_table(self, table_id: str, code: str | None) -> None:
+        pipe = self.redis.pipeline()
+        pipe.hdel(f"{self.p}:tables", table_id)
+        pipe.hdel(f"{self.p}:state", table_id)
+        if code:
+            pipe.hdel(f"{self.p}:codes", code)
+        await pipe.execute()
+        await self.release(table_id)
+
+    async def all_tables(self) -> list[dict[str, Any]]:
+        raw = await self.redis.hvals(f"{self.p}:tables")
+        return [json.loads(x) for x in raw]
+
+    async def table_info(self, table_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.hget(f"{self.p}:tables", table_id)
+        return json.loads(raw) if raw else None
+
+    async def table_state(self, table_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.hget(f"{self.p}:state", table_id)
+        return json.loads(raw) if raw else None
+
+    async def find_code(self, code: str) -> str | None:
+        got = await self.redis.hget(f"{self.p}:codes", code)
+        return str(got) if got is not None else None
+
+    async def set_code(self, code: str, table_id: str) -> None:
+        await self.redis.hset(f"{self.p}:codes", code, table_id)
+
+    # ---- ownership -----------------------------------------------------------------------------
+    async def claim(self, table_id: str) -> bool:
+        ok = await self.redis.set(f"{self.p}:owner:{table_id}", self.node, nx=True, px=self.lease_ms)
+        if ok:
+            self._owned.add(table_id)
+            await self._pubsub.subscribe(f"{self.p}:t:{table_id}")
+        return bool(ok)
+
+    async def release(self, table_id: str) -> None:
+        self._owned.discard(table_id)
+        with contextlib.suppress(Exception):
+            await self._pubsub.unsubscribe(f"{self.p}:t:{table_id}")
+            await self.redis.eval(_RELEASE, 1, f"{self.p}:owner:{table_id}", self.node)
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self._owned
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_S)
+            try:
+                await self.redis.set(f"{self.p}:node:{self.node}", str(time.time()), px=self.lease_ms)
+                owned = list(self._owned)
+                pipe = self.redis.pipeline()
+                for t in owned:
+                    pipe.eval(_RENEW, 1, f"{self.p}:owner:{t}", self.node, self.lease_ms)
+                results = await pipe.execute()
+                for t, ok in zip(owned, results, strict=True):
+                    if not ok:
+                        log.warning("lost the lease of table %s", t)
+                        self._owned.discard(t)
+                        await self._pubsub.unsubscribe(f"{self.p}:t:{t}")
+                        if self._lost:
+                            self._lost(t)
+            except Exception:
+                log.exception("heartbeat failed")
+
+    async def _scan(self) -> None:
+        """Take over tables whose owner stopped renewing its lease."""
+        while True:
+            await asyncio.sleep(SCAN_S + (hash(self.node) % 100) / 1000)
+            try:
+                ids = [str(x) for x in await self.redis.hkeys(f"{self.p}:tables")]
+                if not ids:
+                    continue
+                pipe = self.redis.pipeline()
+                for t in ids:
+                    pipe.exists(f"{self.p}:owner:{t}")
+                alive = await pipe.execute()
+                for t, exists in zip(ids, alive, strict=True):
+                    if not exists and self._on_orphan is not None:
+                        await self._on_orphan(t)
+            except Exception:
+                log.exception("orphan scan failed")
+
+    # ---- messages ------------------------------------------------------------------------------
+    async def to_table(self, table_id: str, msg: dict[str, Any]) -> bool:
+        n = await self.redis.publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
+        if n == 0 and self._on_orphan is not None:
+            await self._on_orphan(table_id)  # its owner is gone: take it over, then deliver
+            n = await self.redis.publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
+        return bool(n)
+
+    async def to_account(self, account: int, msg: dict[str, Any]) -> None:
+        await self.redis.publish(f"{self.p}:a:{account}", json.dumps(msg, ensure_ascii=False))
+
+    async def listen_account(self, account: int) -> None:
+        await self._pubsub.subscribe(f"{self.p}:a:{account}")
+
+    async def unlisten_account(self, account: int) -> None:
+        with contextlib.suppress(Exception):
+            await self._pubsub.unsubscribe(f"{self.p}:a:{account}")
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                msg = await self._pubsub.get_message(timeout=1.0)
+            except Exception:
+                log.exception("pub/sub read failed")
+                await asyncio.sleep(0.5)
+                continue
+            if msg is None:
+                continue
+            channel: str = msg["channel"]
+            data = json.loads(msg["data"])
+            if channel == f"{self.p}:lobby":
+                target = self._on_lobby
+            else:
+                target = self._on_table if channel.startswith(f"{self.p}:t:") else self._on_account
+            if channel.startswith(f"{self.p}:a:"):
+                data["_account"] = int(channel.rsplit(":", 1)[1])
+            if target is not None:
+                try:
+                    r = target(data)
+                    if asyncio.iscoroutine(r):
+                        await r
+                except Exception:
+                    log.exception("handling a message on %s failed", channel)
+
+    # ---- seating ---------------------------------------------------------------------------
+    async def set_where(self, account: int, table_id: str | None) -> None:
+        if table_id is None:
+            await self.redis.hdel(f"{self.p}:where", str(account))
+        else:
+            await self.redis.hset(f"{self.p}:where", str(account), table_id)
+
+    async def where(self, account: int) -> str | None:
+        got = await self.redis.hget(f"{self.p}:where", str(account))
+        return str(got) if got is not None else None
