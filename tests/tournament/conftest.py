@@ -37,3 +37,45 @@ def random_hands(seating: TableSeating, *, penalties: bool = True) -> list[HandR
 @pytest.fixture
 def hand_generator() -> Callable[[TableSeating], list[HandRecord]]:
     return random_hands
+
+
+# ---- databases: a temp SQLite file, and a scratch PostgreSQL database per test run -------------------
+PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres connect_timeout=3"
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    """``postgresql://…/majiang_tt_<pid>``, created for this run and dropped afterwards (skipped when no
+    PostgreSQL server answers at 127.0.0.1:5432)."""
+    import os
+
+    psycopg = pytest.importorskip("psycopg")
+    name = f"majiang_tt_{os.getpid()}"
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True)
+    except psycopg.OperationalError as e:
+        pytest.skip(f"no PostgreSQL at 127.0.0.1:5432: {e}")
+    admin.execute(f"DROP DATABASE IF EXISTS {name}")
+    admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    finally:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path):
+    """A migrated :class:`majiang.store.Database` on SQLite and on PostgreSQL (tournament tables emptied)."""
+    from sqlalchemy import delete
+
+    from majiang.store import Database
+    from majiang.store.tournament_models import TTEvent
+
+    url = f"sqlite:///{tmp_path}/t.db" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+    database = Database(url)
+    database.migrate()
+    with database.session() as s:
+        s.execute(delete(TTEvent))  # cascades to every tournament table
+    yield database
+    database.dispose()

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["penalties", "seating", "standard", "scoring", "schedule", "pairing", "designs", "model", "ranking",
-           "sheet", "demo", "search"]
+           "sheet", "demo", "search", "bridge", "draw", "registration", "repository"]
 
 
 @pytest.mark.parametrize("name", MODULES)

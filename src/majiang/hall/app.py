@@ -324,6 +324,10 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
                 if tid is not None:
                     h.route(tid, "disconnected", p.account_id)
 
+    from majiang.tournament.web import router as tournament_router
+
+    app.include_router(tournament_router)
+
     # ---- the web client --------------------------------------------------------------------------
     if WEB.is_dir():
         app.mount("/static", StaticFiles(directory=WEB), name="static")

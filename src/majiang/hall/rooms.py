@@ -37,6 +37,7 @@ class Room:
     next_hand_s: float = 5.0
     spectate_delay_s: float = 10.0
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
+    competition: bool = False  # a competition room: no coins, no items, results go to the event
 
     def timer(self, name: str) -> float:
         return TIMER_PRESETS[self.timers][name]

@@ -62,6 +62,10 @@ class Hall:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._restoring: dict[str, list[Msg]] = {}
         self.takeovers = 0
+        from majiang.tournament.online import ResultHook
+        from majiang.tournament.repository import TournamentRepository
+
+        self.event_hook = ResultHook(TournamentRepository(db))  # competition tables record their hands
 
     # ---- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:

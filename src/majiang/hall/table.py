@@ -462,9 +462,19 @@ class TableRunner:
                   "dealt_in": bool(win and win.discarder == i), "fan": win.points if win and win.seat == i else 0}
                  for i in range(4) if self.seats[i] is not None and self.seats[i].human]  # type: ignore[union-attr]
         view = SeatView(hand, 0).result or {}
+        competition = self.room.competition  # competition tables play for the event, not for coins
         coins = await self.hall.run_db(self.hall.store.finish_hand, self.hand_id, self.id, hand.seed.hex(), view,
-                                       accounts, list(hand.deltas), self.room.coefficient, self.room.fee, stats)
+                                       accounts, list(hand.deltas), 0 if competition else self.room.coefficient,
+                                       0 if competition else self.room.fee, stats)
         self.hands_played += 1
+        session_done = False
+        if competition:
+            try:
+                done = await self.hall.run_db(self.hall.event_hook, self.id, self.hands_played - 1, view,
+                                              hand.events)
+                session_done = bool(done is not None and done.complete)
+            except Exception:  # the organiser can still enter or sync the hand by hand
+                log.exception("table %s: recording the event hand failed", self.id)
         msg = {"type": "hand_end", "hand": self.hand_id, "result": view, "scores": list(hand.deltas),
                "coins": coins.changes, "seed": hand.seed.hex(), "seed_hash": hand.events[0]["seed_hash"]}
         self.broadcast(msg)
@@ -474,7 +484,7 @@ class TableRunner:
                 self.seats[i] = None
         self.state = "between"
         self.broadcast_table()
-        if not self.humans():
+        if not self.humans() or session_done:
             self.state = "ended"
             return
         asyncio.get_running_loop().call_later(self.room.next_hand_s, self.put, "next")

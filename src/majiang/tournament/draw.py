@@ -1,0 +1,126 @@
+"""Drawing a session's tables for a recorded event (pure): from the event's precomputed schedule
+(``perfect``: a perfect design where one exists, else the best the search found), or from the
+standings so far (``swiss`` 高高碰, ``snake`` 蛇形).  Starting seats are balanced against the
+sessions already drawn.
+
+The schedule is made once, when the event is created (:func:`plan_group`), and kept in
+``event.extra["plans"][group id]`` so that later draws never depend on a changed algorithm.
+
+>>> from majiang.tournament.demo import demo_group
+>>> g = demo_group(16, 4)
+>>> ev = Event(id="e", groups=(g,), extra={"seed": 1, "plans": {"A": plan_group(g, 4, seed=1).to_dict()}})
+>>> s1 = draw_session(ev, "A", 1, "perfect")
+>>> len(s1.tables), sorted(p for t in s1.tables for p in t.players) == sorted(p.id for p in g.players)
+(4, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Literal
+
+from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
+from majiang.tournament.pairing import snake_tables, swiss_tables
+from majiang.tournament.ranking import evaluate
+from majiang.tournament.schedule import SchedulePlan, make_schedule
+from majiang.tournament.seating import Schedule, balance_winds
+
+DrawMethod = Literal["perfect", "swiss", "snake"]
+METHODS: tuple[str, ...] = ("perfect", "swiss", "snake")
+
+
+class DrawError(ValueError):
+    """A session that cannot be drawn now; the message says what to do instead."""
+
+
+def seatable(group: Group) -> list[str]:
+    """The players a draw seats: ranked players who are not a team's reserve, in registration order."""
+    reserves = {t.reserve for t in group.teams if t.reserve}
+    return [p.id for p in group.players if p.ranked and p.id not in reserves]
+
+
+def plan_group(group: Group, sessions: int, *, seed: int, iterations: int = 100_000) -> SchedulePlan:
+    """The whole event's schedule for the group (team-mates apart, as few repeat meetings as possible)."""
+    ids = seatable(group)
+    if not ids or len(ids) % 4:
+        raise DrawError(f"{len(ids)} players do not fill tables of four: add or remove players "
+                        "(reserves and substitutes are not drawn)")
+    team_of = {p: t for p, t in group.team_of().items() if p in set(ids)}
+    return make_schedule(ids, sessions, team_of=team_of, seed=seed, iterations=iterations)
+
+
+def has_entries(session: SessionRecord) -> bool:
+    """Whether anything was entered for the session (a hand, quick totals or a table penalty)."""
+    return any(t.hands or t.totals is not None or t.penalties for t in session.tables)
+
+
+def _played(group: Group, before: int) -> Schedule:
+    return tuple(tuple(t.players for t in s.tables) for s in group.sessions[:before - 1])
+
+
+def _order(group: Group, session_no: int, ids: Sequence[str], seed: int, scheme: str) -> list[str]:
+    """Seeding order for swiss/snake: standings after the earlier sessions, or a seeded draw (定位)."""
+    if session_no == 1:
+        order = list(ids)
+        random.Random(seed).shuffle(order)
+        return order
+    earlier = replace(group, sessions=group.sessions[:session_no - 1])
+    standings = [s.player for s in evaluate(earlier, scheme=scheme).standings]
+    wanted = set(ids)
+    order = [p for p in standings if p in wanted]
+    return order + [p for p in ids if p not in set(order)]
+
+
+def draw_session(event: Event, group_id: str, session_no: int, method: str = "perfect", *,
+                 seed: int | None = None) -> SessionRecord:
+    """The tables of session ``session_no`` (no hands yet).  ``perfect`` takes the session from the
+    event's schedule; ``swiss``/``snake`` seat by the standings after the earlier sessions."""
+    if method not in METHODS:
+        raise DrawError(f"unknown draw method {method!r}: use one of {', '.join(METHODS)}")
+    group = event.group(group_id)
+    drawn = len(group.sessions)
+    if session_no < 1 or session_no > drawn + 1:
+        raise DrawError(f"session {session_no} cannot be drawn yet: {drawn} session(s) drawn, draw session "
+                        f"{drawn + 1} next")
+    if session_no <= drawn and has_entries(group.sessions[session_no - 1]):
+        raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
+    ids = seatable(group)
+    base_seed = int(event.extra.get("seed", 0)) if seed is None else seed
+    played = _played(group, session_no)
+    if method == "perfect":
+        plans = event.extra.get("plans", {})
+        if group_id in plans:
+            plan = SchedulePlan.from_dict(plans[group_id])
+        else:
+            plan = plan_group(group, max(session_no, int(event.extra.get("sessions", session_no))), seed=base_seed)
+        if session_no > len(plan.sessions):
+            raise DrawError(f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
+                            "with --method swiss or --method snake")
+        tables: Sequence[Sequence[str]] = plan.sessions[session_no - 1]
+    else:
+        order = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
+        tables = (swiss_tables(order, team_of=group.team_of(), played=played) if method == "swiss"
+                  else snake_tables(order))
+        tables = balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
+    try:
+        return SessionRecord(no=session_no, tables=tuple(TableRecord(no=k, players=tuple(t))
+                                                         for k, t in enumerate(tables, start=1)))
+    except ModelError as e:
+        raise DrawError(str(e)) from None
+
+
+def with_session(event: Event, group_id: str, session: SessionRecord) -> Event:
+    """The event with ``session`` added (or replacing the session of that number)."""
+    groups = []
+    for g in event.groups:
+        if g.id == group_id:
+            sessions = list(g.sessions)
+            if session.no <= len(sessions):
+                sessions[session.no - 1] = session
+            else:
+                sessions.append(session)
+            g = replace(g, sessions=tuple(sessions))
+        groups.append(g)
+    return replace(event, groups=tuple(groups))

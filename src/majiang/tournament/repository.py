@@ -1,0 +1,547 @@
+"""Events in the database (tables of :mod:`majiang.store.tournament_models`, migration 0002).
+
+:class:`TournamentRepository` loads and saves whole :class:`~majiang.tournament.model.Event` objects
+and makes the referee's small writes (a drawn session, one hand, quick totals, a table penalty) in
+one transaction each, validating every entry with the pure core first.  Nothing derived is stored:
+:meth:`TournamentRepository.results` evaluates the loaded event.
+
+>>> from majiang.store import Database
+>>> from majiang.tournament.demo import demo_group
+>>> db = Database("sqlite://"); db.migrate()
+>>> repo = TournamentRepository(db)
+>>> repo.create(Event(id="cup", name="Cup", groups=(demo_group(8, 0),)))
+'cup'
+>>> repo.load("cup").groups[0].players[0].id
+'P01'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from majiang.store import Database
+from majiang.store.models import now
+from majiang.store.tournament_models import (
+    TTEvent,
+    TTGroup,
+    TTHand,
+    TTPenalty,
+    TTPlayer,
+    TTSession,
+    TTTable,
+    TTTeam,
+)
+from majiang.tournament.draw import has_entries
+from majiang.tournament.model import (
+    HANDS_PER_SESSION,
+    Event,
+    Group,
+    HandRecord,
+    ModelError,
+    Player,
+    SessionRecord,
+    Substitution,
+    TableRecord,
+    Team,
+)
+from majiang.tournament.penalties import Penalty, PenaltyCode, PenaltyError
+from majiang.tournament.ranking import GroupResult, evaluate, evaluate_event
+from majiang.tournament.scoring import EntryError, TableResult, score_table
+from majiang.tournament.standard import TieSplit
+
+RESERVE_SLOT = 4
+_ORDER = (TTPenalty, TTHand, TTTable, TTSession, TTPlayer, TTTeam, TTGroup)
+
+
+class RepositoryError(ValueError):
+    """A request the stored event cannot satisfy; the message says how to fix it."""
+
+
+class EventNotFound(RepositoryError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    id: str
+    name: str
+    scheme: str
+    rules: str
+    players: int
+    sessions: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "scheme": self.scheme, "rules": self.rules,
+                "players": self.players, "sessions": self.sessions}
+
+
+def slug(name: str) -> str:
+    """An event id from a name: lower-case ASCII letters, digits and dashes (``event`` if none)."""
+    s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:32].strip("-")
+    return s or "event"
+
+
+def scored_group(group: Group) -> Group:
+    """The group without its trailing sessions that are drawn but have nothing entered yet (they would
+    rank everyone equal)."""
+    sessions = list(group.sessions)
+    while sessions and not has_entries(sessions[-1]):
+        sessions.pop()
+    return replace(group, sessions=tuple(sessions)) if len(sessions) != len(group.sessions) else group
+
+
+def scored_event(event: Event) -> Event:
+    return replace(event, groups=tuple(scored_group(g) for g in event.groups))
+
+
+class TournamentRepository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self.db.session() as s:
+            yield s
+
+    # ---- events ----------------------------------------------------------------------------------
+    def list_events(self) -> list[EventSummary]:
+        with self._session() as s:
+            players = dict(s.execute(select(TTPlayer.event_id, func.count()).group_by(TTPlayer.event_id)).all())
+            sessions = dict(s.execute(select(TTSession.event_id, func.max(TTSession.no))
+                                      .group_by(TTSession.event_id)).all())
+            rows = s.scalars(select(TTEvent).order_by(TTEvent.created_at, TTEvent.id)).all()
+            return [EventSummary(r.id, r.name, r.scheme, r.rules, int(players.get(r.id, 0)),
+                                 int(sessions.get(r.id) or 0)) for r in rows]
+
+    def exists(self, event_id: str) -> bool:
+        with self._session() as s:
+            return s.get(TTEvent, event_id) is not None
+
+    def new_id(self, name: str) -> str:
+        """A free event id derived from the name (``spring-cup``, ``spring-cup-2`` …)."""
+        base = slug(name)
+        with self._session() as s:
+            taken = set(s.scalars(select(TTEvent.id).where(TTEvent.id.like(f"{base}%"))))
+        if base not in taken:
+            return base
+        k = 2
+        while f"{base}-{k}" in taken:
+            k += 1
+        return f"{base}-{k}"
+
+    def create(self, event: Event) -> str:
+        """Store a new event; its id must be free."""
+        with self._session() as s:
+            if s.get(TTEvent, event.id) is not None:
+                raise RepositoryError(f"event {event.id!r} exists already: pick another id, or delete it first")
+            self._write(s, event)
+        return event.id
+
+    def save(self, event: Event) -> None:
+        """Store the event, replacing whatever was stored under its id."""
+        with self._session() as s:
+            row = s.get(TTEvent, event.id)
+            created = row.created_at if row is not None else None
+            self._delete(s, event.id)
+            self._write(s, event, created)
+
+    def delete(self, event_id: str) -> None:
+        with self._session() as s:
+            if s.get(TTEvent, event_id) is None:
+                raise EventNotFound(self._missing(s, event_id))
+            self._delete(s, event_id)
+
+    def load(self, event_id: str) -> Event:
+        with self._session() as s:
+            return self._load(s, event_id)
+
+    def set_extra(self, event_id: str, **values: Any) -> None:
+        with self._session() as s:
+            ev = self._event_row(s, event_id)
+            ev.extra = {**(ev.extra or {}), **values}
+            ev.updated_at = now()
+
+    # ---- entry -----------------------------------------------------------------------------------
+    def put_session(self, event_id: str, group_id: str, session: SessionRecord, method: str = "") -> None:
+        """Store a drawn session (its tables and whatever they hold), replacing a stored one of that number."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            group = self._group(event, group_id)
+            if session.no > len(group.sessions) + 1:
+                raise RepositoryError(f"session {session.no} cannot be stored before session {len(group.sessions) + 1}")
+            sessions = list(group.sessions)
+            if session.no <= len(sessions):
+                sessions[session.no - 1] = session
+            else:
+                sessions.append(session)
+            try:
+                Group(id=group.id, name=group.name, players=group.players, teams=group.teams, sessions=tuple(sessions))
+            except ModelError as e:
+                raise RepositoryError(str(e)) from None
+            key = (TTTable.event_id == event_id, TTTable.group_id == group_id, TTTable.session_no == session.no)
+            for model in (TTPenalty, TTHand):
+                s.execute(delete(model).where(model.event_id == event_id, model.group_id == group_id,
+                                              model.session_no == session.no))
+            s.execute(delete(TTTable).where(*key))
+            s.execute(delete(TTSession).where(TTSession.event_id == event_id, TTSession.group_id == group_id,
+                                              TTSession.no == session.no))
+            s.flush()
+            self._write_session(s, event_id, group_id, session, method)
+            self._touch(s, event_id)
+
+    def table(self, event_id: str, session_no: int, table_no: int, group_id: str | None = None) -> TableRecord:
+        event = self.load(event_id)
+        return self._table(event, self._group_id(event, group_id), session_no, table_no)
+
+    def enter_hand(self, event_id: str, session_no: int, table_no: int, hand: HandRecord, *,
+                   group_id: str | None = None, replace_existing: bool = False,
+                   source: str = "referee") -> TableResult:
+        """Record one hand.  Hands are entered in order (1, 2, 3 …); ``replace_existing`` corrects an
+        entered hand.  Returns the table's scores so far."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            gid = self._group_id(event, group_id)
+            table = self._table(event, gid, session_no, table_no)
+            if table.totals is not None:
+                raise RepositoryError(f"session {session_no} table {table_no} was entered as quick totals; "
+                                      "hands cannot be added to it")
+            n = len(table.hands)
+            if hand.no > n + 1:
+                raise RepositoryError(f"session {session_no} table {table_no} has {n} hand(s); enter hand {n + 1} "
+                                      f"before hand {hand.no}")
+            if hand.no <= n and not replace_existing:
+                raise RepositoryError(f"hand {hand.no} of session {session_no} table {table_no} is entered "
+                                      "already; use --replace to correct it")
+            if n >= HANDS_PER_SESSION and hand.no > HANDS_PER_SESSION:
+                raise RepositoryError("a session has 16 hands")
+            hands = list(table.hands)
+            if hand.no <= n:
+                hands[hand.no - 1] = hand
+            else:
+                hands.append(hand)
+            result = self._check(event, gid, session_no, replace(table, hands=tuple(hands)))
+            key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
+            s.execute(delete(TTPenalty).where(*(getattr(TTPenalty, k) == v for k, v in key.items()),
+                                              TTPenalty.hand_no == hand.no))
+            s.execute(delete(TTHand).where(*(getattr(TTHand, k) == v for k, v in key.items()), TTHand.no == hand.no))
+            s.flush()
+            self._write_hand(s, key, hand, source)
+            self._touch(s, event_id)
+            return result
+
+    def enter_hands(self, event_id: str, session_no: int, table_no: int, hands: Sequence[HandRecord], *,
+                    group_id: str | None = None, source: str = "referee") -> TableResult:
+        """Record the next hands of a table in one transaction (a table played on the engine)."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            gid = self._group_id(event, group_id)
+            table = self._table(event, gid, session_no, table_no)
+            if table.totals is not None:
+                raise RepositoryError(f"session {session_no} table {table_no} was entered as quick totals")
+            try:
+                new = replace(table, hands=(*table.hands, *hands))
+            except ModelError as e:
+                raise RepositoryError(f"{e} ({len(table.hands)} hand(s) entered before)") from None
+            result = self._check(event, gid, session_no, new)
+            key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
+            for h in hands:
+                self._write_hand(s, key, h, source)
+            self._touch(s, event_id)
+            return result
+
+    def enter_totals(self, event_id: str, session_no: int, table_no: int, totals: Sequence[int], *,
+                     group_id: str | None = None) -> TableResult:
+        """Quick entry: each seat's sum of hand scores (zero-sum) for the whole session."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            gid = self._group_id(event, group_id)
+            table = self._table(event, gid, session_no, table_no)
+            if table.hands:
+                raise RepositoryError(f"session {session_no} table {table_no} already has {len(table.hands)} hand(s) "
+                                      "entered; quick totals replace hand-by-hand entry only on an empty table")
+            try:
+                new = replace(table, totals=tuple(int(t) for t in totals))
+            except ModelError as e:
+                raise RepositoryError(str(e)) from None
+            result = self._check(event, gid, session_no, new)
+            row = self._table_row(s, event_id, gid, session_no, table_no)
+            row.totals = list(new.totals or ())
+            self._touch(s, event_id)
+            return result
+
+    def add_table_penalty(self, event_id: str, session_no: int, table_no: int, penalty: Penalty, *,
+                          group_id: str | None = None) -> TableResult:
+        """A penalty not tied to a hand (late arrival, misconduct between hands …)."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            gid = self._group_id(event, group_id)
+            table = self._table(event, gid, session_no, table_no)
+            result = self._check(event, gid, session_no, replace(table, penalties=(*table.penalties, penalty)))
+            key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
+            self._write_penalty(s, key, None, len(table.penalties), penalty)
+            self._touch(s, event_id)
+            return result
+
+    def set_time_called(self, event_id: str, session_no: int, table_no: int, called: bool = True, *,
+                        group_id: str | None = None) -> None:
+        with self._session() as s:
+            event = self._load(s, event_id)
+            row = self._table_row(s, event_id, self._group_id(event, group_id), session_no, table_no)
+            row.time_called = called
+            self._touch(s, event_id)
+
+    def link_hall_table(self, event_id: str, session_no: int, table_no: int, hall_table: str | None, *,
+                        group_id: str | None = None) -> None:
+        """Remember which hall table plays an event table (online events)."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            row = self._table_row(s, event_id, self._group_id(event, group_id), session_no, table_no)
+            row.hall_table = hall_table
+
+    def hall_tables(self, event_id: str | None = None) -> dict[str, tuple[str, str, int, int]]:
+        """Hall table id → (event, group, session, table) for the linked tables."""
+        with self._session() as s:
+            q = select(TTTable).where(TTTable.hall_table.is_not(None))
+            if event_id is not None:
+                q = q.where(TTTable.event_id == event_id)
+            return {r.hall_table: (r.event_id, r.group_id, r.session_no, r.table_no)
+                    for r in s.scalars(q) if r.hall_table}
+
+    def set_account(self, event_id: str, player_id: str, account_id: int | None) -> None:
+        """Link a player to a hall account (online events)."""
+        with self._session() as s:
+            row = s.get(TTPlayer, (event_id, player_id))
+            if row is None:
+                raise RepositoryError(f"event {event_id!r} has no player {player_id!r}")
+            row.account_id = account_id
+
+    def accounts(self, event_id: str) -> dict[str, int]:
+        """Player id → hall account for the linked players."""
+        with self._session() as s:
+            rows = s.execute(select(TTPlayer.player_id, TTPlayer.account_id)
+                             .where(TTPlayer.event_id == event_id, TTPlayer.account_id.is_not(None))).all()
+            return {p: int(a) for p, a in rows if a is not None}
+
+    # ---- derived ---------------------------------------------------------------------------------
+    def results(self, event_id: str) -> tuple[Event, dict[str, GroupResult]]:
+        """The stored event and every group evaluated (sessions drawn but still empty are left out)."""
+        event = self.load(event_id)
+        return event, evaluate_event(scored_event(event))
+
+    def full_result(self, event_id: str, group_id: str | None = None) -> GroupResult:
+        """One group evaluated with every drawn session (for score sheets of tables still empty)."""
+        event = self.load(event_id)
+        group = self._group(event, self._group_id(event, group_id))
+        tie: TieSplit = "top" if event.tie_split == "top" else "average"
+        return evaluate(group, rules=event.rules, scheme=event.scheme, tie_split=tie)
+
+    def table_result(self, event_id: str, session_no: int, table_no: int, group_id: str | None = None) -> TableResult:
+        """A stored table's scores so far."""
+        event = self.load(event_id)
+        gid = self._group_id(event, group_id)
+        return self._check(event, gid, session_no, self._table(event, gid, session_no, table_no))
+
+    def standings(self, event_id: str) -> dict[str, Any]:
+        event, results = self.results(event_id)
+        return standings_json(event, results)
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _missing(self, s: Session, event_id: str) -> str:
+        known = list(s.scalars(select(TTEvent.id).order_by(TTEvent.id).limit(20)))
+        hint = f"events: {', '.join(known)}" if known else "no events yet; create one with 'majiang tournament new'"
+        return f"no event {event_id!r} ({hint})"
+
+    def _event_row(self, s: Session, event_id: str) -> TTEvent:
+        row = s.get(TTEvent, event_id)
+        if row is None:
+            raise EventNotFound(self._missing(s, event_id))
+        return row
+
+    def _touch(self, s: Session, event_id: str) -> None:
+        self._event_row(s, event_id).updated_at = now()
+
+    def _group_id(self, event: Event, group_id: str | None) -> str:
+        if group_id is None:
+            if not event.groups:
+                raise RepositoryError(f"event {event.id!r} has no groups")
+            return event.groups[0].id
+        self._group(event, group_id)
+        return group_id
+
+    def _group(self, event: Event, group_id: str) -> Group:
+        try:
+            return event.group(group_id)
+        except KeyError:
+            raise RepositoryError(f"event {event.id!r} has no group {group_id!r}; groups: "
+                                  f"{', '.join(g.id for g in event.groups)}") from None
+
+    def _table(self, event: Event, group_id: str, session_no: int, table_no: int) -> TableRecord:
+        group = self._group(event, group_id)
+        if not 1 <= session_no <= len(group.sessions):
+            raise RepositoryError(f"session {session_no} is not drawn ({len(group.sessions)} drawn); draw it with "
+                                  f"'majiang tournament draw {event.id} --session {session_no}'")
+        tables = group.sessions[session_no - 1].tables
+        if not 1 <= table_no <= len(tables):
+            raise RepositoryError(f"session {session_no} has tables 1–{len(tables)}, not {table_no}")
+        return tables[table_no - 1]
+
+    def _table_row(self, s: Session, event_id: str, group_id: str, session_no: int, table_no: int) -> TTTable:
+        row = s.get(TTTable, (event_id, group_id, session_no, table_no))
+        if row is None:
+            raise RepositoryError(f"session {session_no} has no table {table_no}")
+        return row
+
+    def _check(self, event: Event, group_id: str, session_no: int, table: TableRecord) -> TableResult:
+        group = self._group(event, group_id)
+        try:
+            return score_table(table, session=session_no, rules=event.rules,
+                               ranked=frozenset(p.id for p in group.ranked_players))
+        except (EntryError, ModelError, PenaltyError) as e:
+            raise RepositoryError(str(e)) from None
+
+    def _delete(self, s: Session, event_id: str) -> None:
+        for model in _ORDER:
+            s.execute(delete(model).where(model.event_id == event_id))
+        s.execute(delete(TTEvent).where(TTEvent.id == event_id))
+        s.flush()
+
+    def _write(self, s: Session, event: Event, created: Any = None) -> None:
+        row = TTEvent(id=event.id, name=event.name, rules=event.rules, scheme=event.scheme,
+                      tie_split=event.tie_split, extra=dict(event.extra))
+        if created is not None:
+            row.created_at = created
+        s.add(row)
+        s.flush()
+        for gi, g in enumerate(event.groups):
+            s.add(TTGroup(event_id=event.id, group_id=g.id, name=g.name, position=gi))
+            s.flush()
+            slots: dict[str, int] = {}
+            for t in g.teams:
+                for k, pid in enumerate(t.players):
+                    slots[pid] = k
+                if t.reserve:
+                    slots[t.reserve] = RESERVE_SLOT
+            for ti, t in enumerate(g.teams):
+                s.add(TTTeam(event_id=event.id, team_id=t.id, group_id=g.id, name=t.name, leader=t.leader,
+                             position=ti))
+            for pi, p in enumerate(g.players):
+                s.add(TTPlayer(event_id=event.id, player_id=p.id, group_id=g.id, name=p.name, team_id=p.team,
+                               team_slot=slots.get(p.id), ranked=p.ranked, ema_id=p.ema_id, country=p.country,
+                               position=pi))
+            s.flush()
+            for sess in g.sessions:
+                self._write_session(s, event.id, g.id, sess, "")
+
+    def _write_session(self, s: Session, event_id: str, group_id: str, sess: SessionRecord, method: str) -> None:
+        s.add(TTSession(event_id=event_id, group_id=group_id, no=sess.no, absent=list(sess.absent), method=method))
+        s.flush()
+        for t in sess.tables:
+            e, so, w, n = t.players
+            s.add(TTTable(event_id=event_id, group_id=group_id, session_no=sess.no, table_no=t.no, east=e, south=so,
+                          west=w, north=n, totals=None if t.totals is None else list(t.totals),
+                          time_called=t.time_called, substitutions=[x.to_dict() for x in t.substitutions]))
+        s.flush()
+        for t in sess.tables:
+            key = dict(event_id=event_id, group_id=group_id, session_no=sess.no, table_no=t.no)
+            for h in t.hands:
+                self._write_hand(s, key, h, "referee")
+            for i, p in enumerate(t.penalties):
+                self._write_penalty(s, key, None, i, p)
+
+    def _write_hand(self, s: Session, key: dict[str, Any], h: HandRecord, source: str) -> None:
+        s.add(TTHand(**key, no=h.no, winner=h.winner, discarder=h.discarder, fans=list(h.fans), points=h.points,
+                     flowers=h.flowers, source=source))
+        for i, p in enumerate(h.penalties):
+            self._write_penalty(s, key, h.no, i, p)
+
+    def _write_penalty(self, s: Session, key: dict[str, Any], hand_no: int | None, position: int, p: Penalty) -> None:
+        s.add(TTPenalty(**key, hand_no=hand_no, position=position, seat=p.seat, code=p.code.value, points=p.points,
+                        note=p.note))
+
+    def _load(self, s: Session, event_id: str) -> Event:
+        ev = self._event_row(s, event_id)
+        groups = s.scalars(select(TTGroup).where(TTGroup.event_id == event_id).order_by(TTGroup.position)).all()
+        teams = s.scalars(select(TTTeam).where(TTTeam.event_id == event_id).order_by(TTTeam.position)).all()
+        players = s.scalars(select(TTPlayer).where(TTPlayer.event_id == event_id).order_by(TTPlayer.position)).all()
+        sessions = s.scalars(select(TTSession).where(TTSession.event_id == event_id).order_by(TTSession.no)).all()
+        tables = s.scalars(select(TTTable).where(TTTable.event_id == event_id)
+                           .order_by(TTTable.session_no, TTTable.table_no)).all()
+        hands = s.scalars(select(TTHand).where(TTHand.event_id == event_id).order_by(TTHand.no)).all()
+        pens = s.scalars(select(TTPenalty).where(TTPenalty.event_id == event_id)
+                         .order_by(TTPenalty.position, TTPenalty.id)).all()
+        pen_of: dict[tuple[str, int, int, int | None], list[Penalty]] = {}
+        for p in pens:
+            pen_of.setdefault((p.group_id, p.session_no, p.table_no, p.hand_no), []).append(
+                Penalty(seat=p.seat, code=PenaltyCode(p.code), points=p.points, note=p.note))
+        hands_of: dict[tuple[str, int, int], list[HandRecord]] = {}
+        for h in hands:
+            hands_of.setdefault((h.group_id, h.session_no, h.table_no), []).append(
+                HandRecord(no=h.no, winner=h.winner, discarder=h.discarder, fans=tuple(h.fans or ()), points=h.points,
+                           flowers=h.flowers, penalties=tuple(pen_of.get((h.group_id, h.session_no, h.table_no,
+                                                                          h.no), ()))))
+        tables_of: dict[tuple[str, int], list[TableRecord]] = {}
+        for t in tables:
+            tables_of.setdefault((t.group_id, t.session_no), []).append(TableRecord(
+                no=t.table_no, players=t.players, hands=tuple(hands_of.get((t.group_id, t.session_no, t.table_no), ())),
+                totals=None if t.totals is None else tuple(int(x) for x in t.totals),
+                penalties=tuple(pen_of.get((t.group_id, t.session_no, t.table_no, None), ())),
+                time_called=t.time_called,
+                substitutions=tuple(Substitution.from_dict(x) for x in (t.substitutions or ()))))
+        out: list[Group] = []
+        for g in groups:
+            members = [p for p in players if p.group_id == g.group_id]
+            team_rows = []
+            for tm in teams:
+                if tm.group_id != g.group_id:
+                    continue
+                listed = sorted((p.team_slot, p.player_id) for p in members
+                                if p.team_id == tm.team_id and p.team_slot is not None and p.team_slot < RESERVE_SLOT)
+                reserve = next((p.player_id for p in members if p.team_id == tm.team_id
+                                and p.team_slot == RESERVE_SLOT), None)
+                team_rows.append(Team(id=tm.team_id, name=tm.name, leader=tm.leader,
+                                      players=tuple(pid for _, pid in listed), reserve=reserve))
+            sess = [SessionRecord(no=x.no, tables=tuple(tables_of.get((g.group_id, x.no), ())),
+                                  absent=tuple(str(a) for a in (x.absent or ())))
+                    for x in sessions if x.group_id == g.group_id]
+            out.append(Group(id=g.group_id, name=g.name,
+                             players=tuple(Player(id=p.player_id, name=p.name, team=p.team_id, ranked=p.ranked,
+                                                  ema_id=p.ema_id, country=p.country) for p in members),
+                             teams=tuple(team_rows), sessions=tuple(sess)))
+        return Event(id=ev.id, name=ev.name, rules=ev.rules, scheme=ev.scheme, tie_split=ev.tie_split,
+                     groups=tuple(out), extra=dict(ev.extra or {}))
+
+
+def _num(x: Fraction | int) -> int | float:
+    f = Fraction(x)
+    return int(f) if f.denominator == 1 else float(f)
+
+
+def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, Any]:
+    """``{"event", "name", "scheme", "rules", "groups": [{"group", "name", "sessions_drawn",
+    "sessions_scored", "standings": [...], "teams": [...]}]}`` — each standing with rank, player,
+    name, team, standard_total, match_total, per-session standard scores and session scores."""
+    groups = []
+    for g in event.groups:
+        r = results[g.id]
+        names = {p.id: p.name for p in g.players}
+        team_names = {t.id: t.name for t in g.teams}
+        groups.append({
+            "group": g.id, "name": g.name, "sessions_drawn": len(g.sessions), "sessions_scored": len(r.sessions),
+            "standings": [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
+                           "team": s.team, "standard_total": _num(s.standard_total), "match_total": s.match_total,
+                           "session_standards": [_num(v) for v in s.session_standards],
+                           "session_scores": list(s.session_scores), "disqualified": s.disqualified}
+                          for s in r.standings],
+            "teams": [{"rank": t.rank, "team": t.team, "name": team_names.get(t.team, t.team),
+                       "standard_total": _num(t.standard_total), "match_total": t.match_total,
+                       "members": list(t.members)} for t in r.teams],
+        })
+    return {"event": event.id, "name": event.name, "scheme": event.scheme, "rules": event.rules, "groups": groups}

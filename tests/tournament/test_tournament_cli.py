@@ -1,0 +1,165 @@
+"""``majiang tournament`` end to end on a temp SQLite file: new → draw → enter → standings → export."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from majiang.cli.tournament_cmd import main
+
+
+@pytest.fixture
+def run(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path}/cli.db"
+
+    def run(*argv: str, ok: bool = True) -> tuple[int, str, str]:
+        code = main([*argv, "--db", url] if argv and argv[0] != "--help" else list(argv))
+        out, err = capsys.readouterr()
+        if ok:
+            assert code == 0, err
+        return code, out, err
+
+    return run
+
+
+def test_a_team_event_from_new_to_exports(run, tmp_path):
+    _, out, err = run("new", "Spring Cup", "--count", "16", "--teams", "4", "--sessions", "4", "--seed", "7")
+    assert out.strip() == "spring-cup" and "affine-plane-4 with 0 repeat" in err
+    _, out, _ = run("draw", "spring-cup", "--json")
+    drawn = json.loads(out)
+    assert drawn["session"] == 1 and len(drawn["tables"]) == 4
+    t1 = drawn["tables"][0]
+    assert sorted(p for t in drawn["tables"] for p in t) == [f"P{i:02d}" for i in range(1, 17)]
+    _, out, _ = run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E",
+                    "--discarder", "W", "--fans", "清一色,平和", "--flowers", "1")
+    assert "1/16 hands" in out and f"E {t1[0]} 551" in out
+    _, out, err = run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", t1[1],
+                      "--points", "6")  # below 8: a false win by South
+    assert "false win" in err and f"S {t1[1]} 462" in out
+    run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "3", "--winner", "none",
+        "--penalty", "N:warning")
+    _, out, _ = run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "4", "--winner", "2",
+                    "--fans", "Pure Straight,门前清*2")  # English or Chinese names; 'name*2' counts a fan twice
+    assert "4/16 hands" in out
+    run("enter", "spring-cup", "--session", "1", "--table", "1", "--penalty", "S:迟到:10", "--time-called")
+    run("enter", "spring-cup", "--session", "1", "--table", "2", "--totals", "40,-8,-16,-16")
+    run("enter", "spring-cup", "--session", "1", "--table", "3", "--totals", "520,490,500,490")
+    run("enter", "spring-cup", "--session", "1", "--table", "4", "--totals", "0,0,0,0")
+    _, out, _ = run("standings", "spring-cup", "--json")
+    data = json.loads(out)
+    g = data["groups"][0]
+    assert data["event"] == "spring-cup" and g["sessions_scored"] == 1
+    assert sum(r["standard_total"] for r in g["standings"]) == 16 + sum(range(15))
+    assert len(g["teams"]) == 4 and g["teams"][0]["rank"] == 1
+    _, out, _ = run("standings", "spring-cup")
+    assert "名次" in out and "Rank" in out and "标准分" in out and "团体名次" in out
+    _, out, _ = run("seating", "spring-cup")
+    assert "4/16" in out and "totals" in out
+    _, out, _ = run("list", "--json")
+    assert json.loads(out)[0]["id"] == "spring-cup"
+    sizes = {}
+    for fmt in ("csv", "hands", "ema", "html", "pdf", "png", "svg"):
+        path = tmp_path / f"out.{fmt}"
+        run("export", "spring-cup", "--format", fmt, "-o", str(path))
+        sizes[fmt] = path.stat().st_size
+        assert sizes[fmt] > 100
+    assert (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "out.png").read_bytes().startswith(b"\x89PNG")
+    assert "<svg" in (tmp_path / "out.svg").read_text()
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text())))
+    assert len(rows) == 16 and rows[0]["rank"] == "1"
+    assert (tmp_path / "out.ema").read_text().startswith("position,last_name,first_name")
+    run("export", "spring-cup", "--session", "1", "--table", "1", "-o", "sheet.html")
+    sheet = (tmp_path / "sheet.html").read_text()
+    assert "比赛成绩记录表" in sheet and "清一色" in sheet
+    run("export", "spring-cup", "--session", "1", "--table", "1", "-o", "sheet.pdf")
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
+    _, out, _ = run("export", "spring-cup", "--format", "ema", "-o", "-")
+    assert out.startswith("position,")
+    # the next session by the standings
+    _, out, _ = run("draw", "spring-cup", "--method", "swiss")
+    assert "session 2" in out
+
+
+def test_errors_say_how_to_fix_them(run, tmp_path):
+    code, _, err = run("standings", "nope", ok=False)
+    assert code == 2 and "no event 'nope'" in err and "majiang tournament new" in err
+    code, _, err = run("new", "X", "--players", "missing.txt", ok=False)
+    assert code == 2 and "no player file" in err
+    (tmp_path / "players.txt").write_text("Anna\nBo\nCai\n")
+    code, _, err = run("new", "X", "--players", "players.txt", ok=False)
+    assert code == 2 and "do not fill tables of four" in err
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E",
+                       "--points", "8", ok=False)
+    assert "draw cup --session 1" in err
+    run("draw", "cup")
+    for argv, msg in [
+        (("--hand", "1", "--winner", "Q", "--points", "8"), "seat 'Q'"),
+        (("--hand", "1", "--winner", "E", "--fans", "nonsense"), "unknown fan"),
+        (("--hand", "1", "--winner", "E"), "--fans"),
+        (("--hand", "2", "--winner", "E", "--points", "8"), "enter hand 1 before hand 2"),
+        (("--hand", "1", "--winner", "E", "--discarder", "E", "--points", "8"), "discarder cannot be the winner"),
+        (("--hand", "1", "--winner", "E", "--points", "8", "--penalty", "S:misconduct:7"), "may deduct"),
+        (("--hand", "1", "--winner", "E", "--points", "8", "--penalty", "S:bogus"), "unknown code"),
+        (("--totals", "1,2,3"), "four numbers"),
+        (("--totals", "10,0,0,0"), "add up to 10"),
+        ((), "nothing to enter"),
+    ]:
+        code, _, err = run("enter", "cup", "--session", "1", "--table", "1", *argv, ok=False)
+        assert code == 2 and msg in err, (argv, err)
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8")
+    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "S",
+                       "--points", "8", ok=False)
+    assert "--replace" in err
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "S", "--points", "8",
+        "--replace")
+    code, _, err = run("draw", "cup", "--session", "1", ok=False)
+    assert "already has results" in err
+    code, _, err = run("draw", "cup", "--session", "3", "--method", "perfect", ok=False)
+    assert "draw session 2 next" in err
+    code, _, err = run("export", "cup", "-o", "x.txt", ok=False)
+    assert "--format" in err
+    code, _, err = run("export", "cup", "--format", "png", "-o", "-", ok=False)
+    assert "binary" in err
+    code, _, err = run("export", "cup", "--format", "csv", "--session", "1", "--table", "1", "-o", "s.csv", ok=False)
+    assert "html or pdf" in err
+
+
+def test_player_files(run, tmp_path):
+    colours = ["Red", "Blue", "Green", "Gold"]
+    (tmp_path / "p.csv").write_text("name,team,reserve,country\n" + "".join(
+        f"Player {i},{colours[(i - 1) // 4]},,CN\n" for i in range(1, 17)) + "Spare,Red,yes,CN\n")
+    _, out, _ = run("new", "Four teams", "--players", "p.csv", "--sessions", "2", "--seed", "3")
+    _, out, _ = run("draw", out.strip(), "--json")
+    tables = json.loads(out)["tables"]
+    assert len(tables) == 4 and "P17" not in [p for t in tables for p in t]  # the reserve is not drawn
+    (tmp_path / "p.json").write_text(json.dumps([{"name": f"N{i}", "id": f"x{i}"} for i in range(4)]))
+    _, out, _ = run("new", "Json", "--players", "p.json", "--sessions", "1", "--scheme", "4210", "--seed", "1")
+    _, out, _ = run("draw", "json", "--json")
+    assert sorted(json.loads(out)["tables"][0]) == ["x0", "x1", "x2", "x3"]
+
+
+def test_help_texts(capsys):
+    for cmd in ("new", "draw", "enter", "standings", "export", "demo"):
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        out = capsys.readouterr().out
+        assert "examples:" in out and "majiang tournament" in out
+
+
+def test_wired_into_the_majiang_command(monkeypatch, tmp_path, capsys):
+    """What the lead adds: "tournament" in majiang.cli.COMMANDS."""
+    import majiang.cli as cli
+
+    if "tournament" not in cli.COMMANDS:
+        monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, "tournament"))
+    url = f"sqlite:///{tmp_path}/w.db"
+    assert cli.main(["tournament", "new", "Wired", "--count", "4", "--sessions", "1", "--seed", "1", "--db", url]) == 0
+    assert capsys.readouterr().out.strip() == "wired"
+    assert cli.main(["tournament", "list", "--json", "--db", url]) == 0
+    assert '"wired"' in capsys.readouterr().out
+    assert cli.main(["tournament"]) == 2  # bare: prints the help
+    assert "majiang tournament new" in capsys.readouterr().out

@@ -1,0 +1,70 @@
+"""The competition pages (majiang.tournament.web.router) on a tiny app, and inside the hall's app."""
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from majiang.store import Database
+from majiang.tournament import build_demo
+from majiang.tournament.repository import TournamentRepository
+from majiang.tournament.web import get_db, router
+
+
+@pytest.fixture
+def stored(tmp_path, hand_generator):
+    db = Database(f"sqlite:///{tmp_path}/web.db")
+    db.migrate()
+    event, _, _ = build_demo(16, 4, 2, 3, "1998", play_session=hand_generator)
+    TournamentRepository(db).save(event)
+    yield db, event
+    db.dispose()
+
+
+def test_pages_with_an_overridden_database(stored):
+    db, event = stored
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    c = TestClient(app)
+    r = c.get("/tournaments")
+    assert r.status_code == 200 and f'href="/tournaments/{event.id}"' in r.text
+    assert c.get("/api/tournaments").json()[0]["id"] == event.id
+    r = c.get(f"/tournaments/{event.id}")
+    assert r.status_code == 200 and 'http-equiv="refresh"' in r.text
+    assert "个人名次" in r.text and "团体名次" in r.text and "Std total" in r.text
+    standings = c.get(f"/api/tournaments/{event.id}/standings").json()
+    top = standings["groups"][0]["standings"][0]
+    assert top["rank"] == 1 and top["player"] in r.text and len(standings["groups"][0]["standings"]) == 16
+    r = c.get(f"/tournaments/{event.id}/sheet/2/3")
+    assert r.status_code == 200 and "比赛成绩记录表" in r.text
+    r = c.get(f"/tournaments/{event.id}/sheet/2/3.pdf")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    r = c.get(f"/tournaments/{event.id}/plot.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg") and b"<svg" in r.content
+    r = c.get(f"/tournaments/{event.id}/standings.csv")
+    assert r.status_code == 200 and r.text.startswith("rank,player")
+    assert c.get("/tournaments/nope").status_code == 404
+    assert c.get("/api/tournaments/nope/standings").status_code == 404
+    assert c.get(f"/tournaments/{event.id}/sheet/3/1").status_code == 404
+    assert c.get(f"/tournaments/{event.id}/sheet/1/9.pdf").status_code == 404
+
+
+def test_without_a_database_the_pages_say_so():
+    app = FastAPI()
+    app.include_router(router)
+    assert TestClient(app).get("/tournaments").status_code == 503
+
+
+def test_inside_the_hall_app(tmp_path, hand_generator):
+    from majiang.hall.app import create_app
+    from majiang.hall.rooms import Room
+
+    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0))
+    app.include_router(router)
+    with TestClient(app) as c:  # the lifespan migrates the hall's database and sets app.state.hall
+        event, _, _ = build_demo(8, 0, 1, 2, "4210", play_session=hand_generator)
+        TournamentRepository(app.state.hall.db).save(event)
+        r = c.get(f"/tournaments/{event.id}")
+        assert r.status_code == 200 and "P01" in r.text
+        assert c.get("/tournaments").status_code == 200
+        assert c.get(f"/api/tournaments/{event.id}/standings").json()["scheme"] == "4210"
