@@ -54,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         db += f" + Redis {args.redis}"
     print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
           flush=True)
+    from majiang.hall.logs import log_config
+
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384,
-                ws_per_message_deflate=False)  # small JSON messages: compression costs more than it saves
+                ws_per_message_deflate=False,  # small JSON messages: compression costs more than it saves
+                log_config=log_config(args.log_level))
     return 0

@@ -247,7 +247,13 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     @app.get("/metrics", response_class=PlainTextResponse)
     async def metrics() -> str:
         h = the_hall()
+        from majiang.hall.ledger import totals
+
+        circulation, house = await h.run_db(totals, h.db)
         gauges = {
+            "majiang_coins_in_circulation": (circulation, "Coins held by players, bots and the house."),
+            "majiang_coins_house": (house, "Coins the house holds (fees, penalties)."),
+            "majiang_takeovers": (h.takeovers, "Tables this process took over from a dead one."),
             "majiang_tables": (len(h.tables), "Tables open on this process."),
             "majiang_tables_playing": (sum(1 for t in h.tables.values() if t.state == "playing"),
                                        "Tables playing a hand."),
@@ -263,8 +269,8 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         h = the_hall()
         origin = websocket.headers.get("origin")
         host = websocket.headers.get("host", "")
-        if origin and allowed_origins is not None and origin not in allowed_origins and \
-                origin.split("://", 1)[-1] != host:
+        # a browser page from another site may not drive a player's connection (programs send no Origin)
+        if origin and origin.split("://", 1)[-1] != host and origin not in (allowed_origins or ()):
             await websocket.close(code=1008, reason="origin not allowed")
             return
         await websocket.accept()
@@ -296,10 +302,11 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         if table_id is not None:
             h.route(table_id, "connected", p.account_id)
         limit = RateLimit()
+        account_limit = h.account_limits.setdefault(p.account_id, RateLimit(rate=30.0, burst=90.0))
         try:
             while True:
                 text = await websocket.receive_text()
-                if not limit.allow():
+                if not limit.allow() or not account_limit.allow():
                     conn.send({"type": "error", "code": "rate_limited", "message": "too many messages; slow down"})
                     if limit.dropped > 200:
                         await conn.close(1008, "rate limit")

@@ -110,3 +110,11 @@ def audit(db: Database) -> Audit:
         if rep.total != 0:
             rep.problems.append(f"balances sum to {rep.total}, not 0")
     return rep
+
+
+def totals(db: Database) -> tuple[int, int]:
+    """(coins in circulation, coins the house holds) — for /metrics."""
+    with db.session() as s:
+        rows = dict(s.execute(select(Account.kind, func.sum(Account.balance)).group_by(Account.kind)).all())
+    circulation = sum(int(v or 0) for k, v in rows.items() if k != MINT)
+    return circulation, int(rows.get(HOUSE, 0) or 0)

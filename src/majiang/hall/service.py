@@ -53,6 +53,7 @@ class Hall:
         self.tables: dict[str, TableRunner] = {}  # the tables this process owns
         self.where: dict[int, str] = {}  # cache: account → table id, for tables seen here
         self.mutes: dict[int, set[int]] = {}
+        self.account_limits: dict[int, Any] = {}  # per-account rate limits (across connections)
         self.names: dict[int, str] = {}
         self._bot_accounts: dict[str, int] = {}
         self._bot_delay = bot_delay
