@@ -4,9 +4,10 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test setup lint bench clean
+.PHONY: run test setup services lint bench clean
 
-$(VENV)/.installed: pyproject.toml
+# a virtual environment with majiang (its C speedups built in place) and the dev tools
+$(VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -14,18 +15,28 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# what the tests talk to: Debian's chromium for the browser tests, PostgreSQL and Redis on loopback
+services:
+	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-services.sh
+
+# the hall on the SQLite default (var/majiang.db), with bots, at the printed URL
 run: setup
-	$(VENV)/bin/majiang fan '[123m1][EEE2]{9999s}456pC C' --explain
+	$(VENV)/bin/majiang serve
 
 lint: setup
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/mypy
 
-test: lint
+test: lint services
 	$(VENV)/bin/pytest
 
 bench: setup
 	$(PY) benchmarks/fan_bench.py
+	$(PY) benchmarks/shanten_bench.py
+	$(PY) benchmarks/engine_bench.py
+	$(PY) benchmarks/nanchang_bench.py
+	$(PY) benchmarks/load.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
