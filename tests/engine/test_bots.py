@@ -64,3 +64,23 @@ def test_fan_bot_plays_whole_hands():
         h = Hand(rules, rng.randbytes(32), dealer=i)
         play_hand(h, [make_bot(b, i) for b in ("fan", "fan", "eff", "rand")])
         assert h.over and sum(h.deltas) == 0
+
+
+def test_compiled_best_discards_equal_the_python_path():
+    from majiang.shanten import efficiency as E
+    from majiang.tiles import full_set
+
+    if not hasattr(E._fast, "best_discards"):
+        pytest.skip("the compiled shanten module is not built")
+    rng = random.Random(5)
+    for _ in range(500):
+        c = counts_of(rng.sample(full_set(False), 14))
+        unseen = [rng.randint(0, 4 - c[t]) for t in range(34)]
+        fast = E.best_discards(c, 0, unseen)
+        saved = E._fast
+        try:
+            E._fast = type("PythonOnly", (), {"useful": staticmethod(saved.useful)})()
+            slow = E.best_discards(c, 0, unseen)
+        finally:
+            E._fast = saved
+        assert fast == slow

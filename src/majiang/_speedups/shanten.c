@@ -412,7 +412,63 @@ static PyObject *py_discards(PyObject *self, PyObject *const *args, Py_ssize_t n
     return out;
 }
 
+/* The bots' discard choice in one call: for a 14-tile hand, the discards that keep the lowest shanten,
+ * each with how many copies of its useful tiles are unseen (unseen[t] per tile).
+ * Returns [(shanten, unseen useful copies, tile)] in tile order. */
+static PyObject *py_best_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    unsigned char c[NK];
+    int melds, size, after[NK];
+    long unseen[NK];
+    if (nargs != 3) return PyErr_Format(PyExc_TypeError, "best_discards() takes counts, melds, unseen");
+    if ((size = read_hand(args, 2, c, &melds)) < 0 || check_size(size, melds, 0, 1)) return NULL;
+    PyObject *seq = PySequence_Fast(args[2], "unseen must be a sequence of 34 ints");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != NK) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "unseen must have %d entries", NK);
+    }
+    for (int t = 0; t < NK; t++) {
+        unseen[t] = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, t));
+        if (unseen[t] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    if (ensure_tables()) return NULL;
+    int low = 99;
+    for (int t = 0; t < NK; t++) {
+        after[t] = 99;
+        if (!c[t]) continue;
+        c[t]--;
+        after[t] = overall(c, melds);
+        c[t]++;
+        if (after[t] < low) low = after[t];
+    }
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (int t = 0; t < NK; t++) {
+        if (after[t] != low) continue;
+        c[t]--;
+        unsigned long long mask = useful_mask(c, melds, -1);
+        c[t]++;
+        long n = 0;
+        for (int u = 0; u < NK; u++)
+            if (mask & (1ULL << u)) n += unseen[u];
+        PyObject *row = Py_BuildValue("(iii)", low, (int)n, t);
+        if (!row || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(row);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"best_discards", (PyCFunction)(void (*)(void))py_best_discards, METH_FASTCALL,
+     "best_discards($module, counts, melds, unseen, /)\n--\n\n[(shanten, unseen useful, tile)] for the best discards."},
     {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL,
      "shanten($module, counts, melds=0, /)\n--\n\nThe lowest shanten over all forms."},
     {"forms", (PyCFunction)(void (*)(void))py_forms, METH_FASTCALL,

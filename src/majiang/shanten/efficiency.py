@@ -138,6 +138,11 @@ def best_discards(counts: Counts, melds: int, unseen: Sequence[int]) -> list[tup
     """Tile efficiency for bots, cheaply: ``(shanten after, unseen useful copies, tile)`` for the
     discards that keep the lowest shanten, best first.  ``unseen[t]`` is how many copies of t the
     player has not seen."""
+    fast = getattr(_fast, "best_discards", None)
+    if fast is not None:
+        rows = fast(counts, melds, unseen)
+        rows.sort(key=lambda r: (-r[1], r[2]))
+        return rows
     c = list(counts)
     after: list[tuple[int, int]] = []
     for t in range(NUM_KINDS):
