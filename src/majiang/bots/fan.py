@@ -21,7 +21,7 @@ from majiang.engine.view import SeatView
 from majiang.mcr.hand import InvalidHandError, WinningHand
 from majiang.mcr.ruleset import scoring_melds
 from majiang.mcr.scorer import score
-from majiang.shanten import discard_table, forms_of_counts, shanten_of_counts, waits_of_counts
+from majiang.shanten import forms_of_counts, shanten_of_counts, useful_of_counts, waits_of_counts
 
 # isolated stand-ins for the off-suit tiles when measuring a flush: far apart, never a pair
 _FILLERS = {0: (9, 12, 15, 18, 21, 24), 1: (0, 3, 6, 18, 21, 24), 2: (0, 3, 6, 9, 12, 15)}
@@ -59,14 +59,26 @@ class FanBot:
                 kong = TableMeld("kong", (a.tile,) * 4, concealed=True)
                 if self._distance(view, c, [*melds, kong]) <= self._distance(view, counts, melds, drawn=True):
                     return a
-        rows = discard_table(counts, len(melds), seen_counts(view))
-        useful = {r.discard: r.unseen for r in rows}
+        seen = seen_counts(view)
+        unseen = [4 - a - b for a, b in zip(counts, seen, strict=True)]
         choices = []
-        for r in rows:
-            c = list(counts)
-            c[r.discard] -= 1
-            choices.append((self._distance(view, c, melds), -useful[r.discard], r.discard))
-        choices.sort()
+        for t in range(34):
+            if counts[t]:
+                c = list(counts)
+                c[t] -= 1
+                choices.append((self._distance(view, c, melds), t))
+        low = min(d for d, _ in choices)
+        # among the discards that keep the pattern nearest, keep the most unseen useful tiles
+        ranked = []
+        for d, t in choices:
+            extra = 0
+            if d == low:
+                c = list(counts)
+                c[t] -= 1
+                extra = -sum(unseen[u] for u in useful_of_counts(c, len(melds)))
+            ranked.append((d, extra, t))
+        ranked.sort()
+        choices = [(d, e, t) for d, e, t in ranked]
         best = choices[0]
         if view.wall < DEFENCE_WALL and best[0] >= DEFENCE_SHANTEN:
             safe = min(choices, key=lambda ch: (self._danger(view, ch[2]), ch[0]))
@@ -130,14 +142,13 @@ class FanBot:
     def _flush(self, counts: Sequence[int], melds: Sequence[TableMeld], suit: int) -> int | None:
         if any(m.tiles[0] < 27 and m.tiles[0] // 9 != suit for m in melds):
             return None
-        c = list(counts)
-        off = 0
-        for t in range(27):
-            if t // 9 != suit and c[t]:
-                off += c[t]
-                c[t] = 0
+        lo = 9 * suit
+        off = sum(counts[:27]) - sum(counts[lo:lo + 9])
         if off > len(_FILLERS[suit]):
             return None
+        c = [0] * 34
+        c[lo:lo + 9] = counts[lo:lo + 9]
+        c[27:] = counts[27:]
         for t in _FILLERS[suit][:off]:
             c[t] = 1
         return shanten_of_counts(c, len(melds))
