@@ -69,7 +69,7 @@ class FanBot:
                 choices.append((self._distance(view, c, melds), t))
         low = min(d for d, _ in choices)
         # among the discards that keep the pattern nearest, keep the most unseen useful tiles
-        ranked = []
+        ranked: list[tuple[float, int, int]] = []
         for d, t in choices:
             extra = 0
             if d == low:
@@ -78,10 +78,9 @@ class FanBot:
                 extra = -sum(unseen[u] for u in useful_of_counts(c, len(melds)))
             ranked.append((d, extra, t))
         ranked.sort()
-        choices = [(d, e, t) for d, e, t in ranked]
-        best = choices[0]
+        best = ranked[0]
         if view.wall < DEFENCE_WALL and best[0] >= DEFENCE_SHANTEN:
-            safe = min(choices, key=lambda ch: (self._danger(view, ch[2]), ch[0]))
+            safe = min(ranked, key=lambda ch: (self._danger(view, ch[2]), ch[0]))
             return Action("discard", safe[2])
         return Action("discard", best[2])
 
