@@ -91,7 +91,7 @@ def simulate(hands: int, seed: int, bots: list[str], rules: str = "gb", duplicat
     if len(bots) != 4:
         raise ValueError(f"give four bots (e.g. fan,eff,eff,rand), got {len(bots)}")
     ruleset = make_ruleset(rules)
-    players = [make_bot(spec, seed * 10 + i) for i, spec in enumerate(bots)]
+    players = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(bots)]
     res = SimResult(seats=[SeatStats(spec) for spec in bots])
     seatings = list(permutations(range(4))) if duplicate else [(0, 1, 2, 3)]
     master = seed.to_bytes(8, "big", signed=True)

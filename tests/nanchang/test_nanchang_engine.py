@@ -44,3 +44,19 @@ def test_kong_bonus_is_paid_when_the_kong_is_made():
                 assert sum(e["deltas"]) == 0 and max(e["deltas"]) in (3, 6, 30)
             break
     assert found
+
+
+def test_jing_aware_bot_beats_random_and_keeps_its_jing():
+    from majiang.bots import make_bot
+    from majiang.bots.nanchang import NanchangBot, wild_shanten
+
+    assert isinstance(make_bot("fan", 1, rules="nanchang"), NanchangBot)
+    r = simulate(48, 3, ["eff", "rand", "rand", "rand"], rules="nanchang", duplicate=True).to_dict()
+    assert r["illegal_actions"] == 0 and r["zero_sum_violations"] == 0
+    assert r["seats"][0]["avg_score"] > max(s["avg_score"] for s in r["seats"][1:])
+    from majiang.tiles import counts_of, parse_tiles
+
+    jing = tuple(parse_tiles("5p 6p"))
+    plain = counts_of(parse_tiles("123m 456s 789s 11p 2p 9m E"))
+    wild = counts_of(parse_tiles("123m 456s 789s 11p 5p 9m E"))
+    assert wild_shanten(wild, 0, jing) < wild_shanten(plain, 0, jing)

@@ -33,10 +33,15 @@ class RandomBot:
 BOT_KINDS = ("rand", "eff", "fan")
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program)."""
+def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
+    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program).  For Nanchang the
+    ``eff`` and ``fan`` bots are the jing-aware Nanchang bot."""
     if spec == "rand":
         return RandomBot(seed)
+    if spec in ("eff", "fan") and rules == "nanchang":
+        nanchang = importlib.import_module("majiang.bots.nanchang")
+        nbot: Bot = nanchang.make(seed)
+        return nbot
     if spec in ("eff", "fan"):
         module = importlib.import_module(f"majiang.bots.{'efficiency' if spec == 'eff' else 'fan'}")
         bot: Bot = module.make(seed)

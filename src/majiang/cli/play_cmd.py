@@ -120,7 +120,7 @@ def run(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | Non
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     try:
         rules = make_ruleset(args.rules)
-        opponents = [make_bot(s, seed + i) for i, s in enumerate(specs)]
+        opponents = [make_bot(s, seed + i, rules=args.rules) for i, s in enumerate(specs)]
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

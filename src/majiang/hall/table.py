@@ -192,7 +192,7 @@ class TableRunner:
                 kind = self.room.bots
                 name = f"{kind}-bot-{i}"
                 self.seats[i] = SeatInfo(self.hall.bot_account(kind), name,
-                                         bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF))
+                                         bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF, rules=self.room.rules))
         self.broadcast_table()
         await self.maybe_start()
 
@@ -572,7 +572,7 @@ class TableRunner:
         t.hand_id = snap.get("hand_id")
         for i, s in enumerate(snap["seats"]):
             if s is not None:
-                bot = make_bot(s["bot"], seed=hash((t.id, i)) & 0xFFFF) if s["bot"] else None
+                bot = make_bot(s["bot"], seed=hash((t.id, i)) & 0xFFFF, rules=room.rules) if s["bot"] else None
                 t.seats[i] = SeatInfo(s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"])
         ses = snap.get("session")
         if ses is not None:
