@@ -1,0 +1,96 @@
+// Log in, register, or play as a guest.  The token goes to localStorage (api.js).
+
+import { api, getToken } from "./api.js";
+import { bi, h } from "./util.js";
+import { tileEl } from "./tiles.js";
+
+export function mount(root, _arg, app) {
+  if (getToken() && app.me) {
+    app.go("lobby");
+    return null;
+  }
+  let mode = "login";
+  const error = h("p.form-error#login-error", { role: "alert", hidden: true });
+  const user = h("input#username", { name: "username", autocomplete: "username", required: true, minLength: 3,
+    maxLength: 20, placeholder: "3–20 个字符 characters" });
+  const pass = h("input#password", { name: "password", type: "password", autocomplete: "current-password",
+    required: true, minLength: 8, maxLength: 200, placeholder: "至少 8 位 at least 8 characters" });
+  const pass2 = h("input#password2", { name: "password2", type: "password", autocomplete: "new-password",
+    maxLength: 200, placeholder: "再输一次 once more" });
+  const pass2Row = h("label.field", { hidden: true }, bi("确认密码", "Confirm password"), pass2);
+  const submit = h("button.btn.primary.big#submit", { type: "submit" });
+  const tabLogin = h("button.tab#tab-login", { type: "button", on: { click: () => setMode("login") } },
+    bi("登录", "Log in"));
+  const tabReg = h("button.tab#tab-register", { type: "button", on: { click: () => setMode("register") } },
+    bi("注册", "Register"));
+
+  function setMode(m) {
+    mode = m;
+    tabLogin.classList.toggle("on", m === "login");
+    tabReg.classList.toggle("on", m === "register");
+    pass2Row.hidden = m !== "register";
+    pass.autocomplete = m === "register" ? "new-password" : "current-password";
+    submit.replaceChildren(m === "login" ? bi("登录", "Log in") : bi("注册并进入大厅", "Create account"));
+    showError(null);
+  }
+
+  function showError(text) {
+    error.hidden = !text;
+    error.textContent = text || "";
+  }
+
+  async function go(path, body) {
+    submit.disabled = true;
+    guestBtn.disabled = true;
+    showError(null);
+    try {
+      const reply = await api(path, { method: "POST", body, auth: false });
+      await app.signedIn(reply);
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      submit.disabled = false;
+      guestBtn.disabled = false;
+    }
+  }
+
+  const form = h("form.login-form", {
+    noValidate: true,
+    on: {
+      submit: (e) => {
+        e.preventDefault();
+        const u = user.value.trim();
+        if (u.length < 3) return showError("用户名至少 3 个字符 · The username needs at least 3 characters");
+        if (pass.value.length < 8) return showError("密码至少 8 位 · The password needs at least 8 characters");
+        if (mode === "register" && pass.value !== pass2.value) {
+          return showError("两次密码不一致 · The two passwords differ");
+        }
+        go(mode === "login" ? "/api/login" : "/api/register", { username: u, password: pass.value });
+      },
+    },
+  },
+  h("div.tabs", tabLogin, tabReg),
+  h("label.field", bi("用户名", "Username"), user),
+  h("label.field", bi("密码", "Password"), pass),
+  pass2Row,
+  error,
+  submit);
+
+  const guestBtn = h("button.btn.ghost.big#guest", { type: "button", on: { click: () => go("/api/guest") } },
+    bi("游客试玩", "Play as a guest"));
+
+  const deco = h("div.login-deco", ["1m", "9p", "E", "C", "F", "P", "5s"].map((t) => tileEl(t, { size: "md" })));
+  root.append(h("section.login-page",
+    h("div.login-card",
+      h("h1", h("span.zh", "麻将大厅"), h("span.en", "Mahjong Hall")),
+      h("p.tagline", "国标 · 南昌 · 好友私人桌 · 回放 · 算番  —  MCR, Nanchang, private tables, replays and a fan calculator"),
+      deco,
+      form,
+      h("div.or", h("span", "或 or")),
+      guestBtn,
+      h("p.small", h("a", { href: "#calc" }, "这是什么和？ What hand is this? → 算番器 fan calculator")),
+    )));
+  setMode("login");
+  user.focus();
+  return null;
+}

@@ -1,0 +1,162 @@
+// Boot, the hash router and the shared app context.
+//   #login  #lobby  #table  #calc  #replay/<handId>  #player/<id> (or #player/me)
+
+import { api, getToken, setToken } from "./api.js";
+import { Connection } from "./conn.js";
+import { clear, fmtInt, h, toast } from "./util.js";
+import * as loginPage from "./login.js";
+import * as lobbyPage from "./lobby.js";
+import * as tablePage from "./table.js";
+import * as replayPage from "./replay.js";
+import * as calcPage from "./calc.js";
+import * as playerPage from "./player.js";
+
+const PAGES = {
+  login: { mod: loginPage, auth: false },
+  lobby: { mod: lobbyPage, auth: true },
+  table: { mod: tablePage, auth: true },
+  calc: { mod: calcPage, auth: false },
+  replay: { mod: replayPage, auth: false },
+  player: { mod: playerPage, auth: false },
+};
+
+export const app = {
+  me: null,
+  conn: new Connection(getToken),
+  route: null,
+  cleanup: null,
+  welcomed: false,
+
+  go(hash) {
+    if (location.hash === "#" + hash) render();
+    else location.hash = hash;
+  },
+
+  loggedIn() {
+    return !!getToken();
+  },
+
+  /** Log in with a {token, account} reply. */
+  async signedIn(reply) {
+    setToken(reply.token);
+    this.me = reply.account;
+    this.welcomed = false;
+    renderAccount();
+    this.conn.connect();
+    const next = sessionStorage.getItem("majiang.next");
+    sessionStorage.removeItem("majiang.next");
+    this.go(next && next !== "login" ? next : "lobby");
+  },
+
+  async refreshMe() {
+    if (!getToken()) return null;
+    try {
+      const me = await api("/api/me");
+      this.me = me;
+      renderAccount();
+      this.conn.emit("_me", me);
+      return me;
+    } catch (e) {
+      if (e.status === 401) {
+        toast("登录已过期，请重新登录 · Your session expired; please log in again", "error");
+        this.signOut(false);
+      }
+      return null;
+    }
+  },
+
+  async signOut(tellServer = true) {
+    if (tellServer) {
+      try {
+        await api("/api/logout", { method: "POST" });
+      } catch { /* the token is dropped anyway */ }
+    }
+    this.conn.stop();
+    setToken(null);
+    this.me = null;
+    tablePage.session.forget();
+    renderAccount();
+    this.go("login");
+  },
+};
+
+window.mj = app; // for the browser tests and the curious
+
+function renderAccount() {
+  const box = document.getElementById("account");
+  clear(box);
+  const me = app.me;
+  document.getElementById("nav-me").hidden = !me;
+  if (!me) {
+    box.append(h("a.btn.small", { href: "#login" }, "登录 Log in"));
+    return;
+  }
+  box.append(
+    h("span.coins", { title: "游戏币 coins", id: "balance", dataset: { balance: me.balance } },
+      h("span.coin-icon", "币"), fmtInt(me.balance)),
+    h("a.who", { href: `#player/${me.id}`, title: "我的战绩 my statistics" },
+      me.kind === "guest" ? h("span.badge.guest", "游客 guest") : null, me.name),
+    h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout" }, "退出 Log out"),
+  );
+}
+
+function render() {
+  const raw = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+  let [name, ...rest] = raw.split("/");
+  const arg = rest.join("/");
+  if (!name) name = getToken() ? "lobby" : "login";
+  let page = PAGES[name];
+  if (!page) {
+    name = getToken() ? "lobby" : "login";
+    page = PAGES[name];
+  }
+  if (page.auth && !getToken()) {
+    sessionStorage.setItem("majiang.next", raw || "lobby");
+    name = "login";
+    page = PAGES.login;
+  }
+  if (typeof app.cleanup === "function") {
+    try {
+      app.cleanup();
+    } catch (e) {
+      console.error(e);
+    }
+  }
+  app.cleanup = null;
+  app.route = name;
+  for (const a of document.querySelectorAll("#nav a")) a.classList.toggle("on", a.dataset.route === name);
+  document.body.dataset.route = name;
+  const root = clear(document.getElementById("app"));
+  app.cleanup = page.mod.mount(root, arg, app) || null;
+}
+
+// ---- global messages --------------------------------------------------------------------------------
+app.conn.on("welcome", (m) => {
+  app.welcomed = true;
+  if (app.me) app.me.id = m.account.id;
+});
+app.conn.on("kicked", () => {
+  toast("你在别处登录了 · You logged in somewhere else; this page is disconnected", "error", 10000);
+});
+app.conn.on("_closed", (e) => {
+  if (e.code === 4401) {
+    toast("登录已失效 · Your session is no longer valid; please log in again", "error", 8000);
+    app.signOut(false);
+  }
+});
+app.conn.on("error", (m) => {
+  if (m.code === "stale") return; // a late reply to an answered prompt: nothing to say
+  if (m.code === "rate_limited") return;
+  toast(m.message || m.code, "error", 6000);
+});
+
+window.addEventListener("hashchange", render);
+window.addEventListener("DOMContentLoaded", async () => {
+  tablePage.session.attach(app);
+  renderAccount();
+  if (getToken()) {
+    app.conn.connect();
+    await app.refreshMe();
+  }
+  render();
+});

@@ -1,0 +1,231 @@
+// The replay viewer: #replay/<handId> loads /api/hands/<id> (a finished hand: its seed is revealed)
+// and steps through the events with every hand face up.
+
+import { api } from "./api.js";
+import { HandModel } from "./model.js";
+import { fitStage, renderStage } from "./board.js";
+import { WIND_ZH, bi, clear, h, signed } from "./util.js";
+import { tileZh } from "./tiles.js";
+import { winHandEl } from "./table.js";
+
+const SPEEDS = [0.25, 0.5, 1, 2, 4];
+
+function describe(e, names) {
+  const n = (s) => (s === null || s === undefined ? "" : names[s] || `#${s}`);
+  switch (e.type) {
+    case "hand_start": return `开局 hand starts · 庄 dealer ${n(e.dealer)} · ${WIND_ZH["ESWN"[e.prevalent]] || ""}风圈`;
+    case "dice": return `掷骰 dice ${(e.dice || []).join(" ")}`;
+    case "deal": return "配牌 deal";
+    case "jing": return `翻精 jing: ${tileZh(e.indicator)} → 正精 ${tileZh(e.zheng)} 副精 ${tileZh(e.fu)}`;
+    case "flower": return `${n(e.seat)} 补花 flower ${tileZh(e.tile)}${e.replacement ? ` → ${tileZh(e.replacement)}` : ""}`;
+    case "draw": return `${n(e.seat)} 摸牌 draws ${e.tile ? tileZh(e.tile) : ""}${e.tail ? " (杠后 from the tail)" : ""}`;
+    case "discard": return `${n(e.seat)} 打出 discards ${tileZh(e.tile)}`;
+    case "chow": return `${n(e.seat)} 吃 chow ${e.tiles.map(tileZh).join("")}`;
+    case "pung": return `${n(e.seat)} 碰 pung ${tileZh(e.tile)}`;
+    case "kong": return `${n(e.seat)} ${{ exposed: "明杠", added: "加杠", concealed: "暗杠" }[e.kind] || "杠"} kong ${e.tile ? tileZh(e.tile) : ""}`;
+    case "add_kong_declared": return `${n(e.seat)} 加杠 declares an added kong ${tileZh(e.tile)}`;
+    case "robbed": return `${n(e.seat)} 抢杠 robs the kong ${tileZh(e.tile)}`;
+    case "win": return `${n(e.seat)} 和 wins · ${e.points} ${e.from === null || e.from === undefined ? "自摸 self-drawn" : `点炮 ${n(e.from)}`}`;
+    case "false_win": return `${n(e.seat)} 诈和 false win`;
+    case "payment": return `结算 payment ${e.deltas.map(signed).join(" ")}`;
+    case "exhausted": return "荒庄 exhaustive draw";
+    case "hand_end": return "终局 hand over";
+    default: return e.type;
+  }
+}
+
+export function mount(root, arg, app) {
+  const id = parseInt(arg, 10);
+  const stageBox = h("div.stage-box#replay-stage");
+  const side = h("aside.table-side.replay-side#replay-side");
+  root.append(h("section.table-page.replay-page", stageBox, side));
+  if (!id) {
+    side.append(h("p.form-error", "没有这一局 · No hand id in the address (#replay/<id>)"));
+    return null;
+  }
+  side.append(h("p", "载入中… loading…"));
+  let data = null;
+  let names = ["东", "南", "西", "北"];
+  let pos = 0; // events applied
+  let timer = null;
+  let speed = 1;
+  let bottom = 0;
+  let stage = null;
+
+  function modelAt(n) {
+    const m = new HandModel(null, true);
+    m.applyEvents(data.events.slice(0, n));
+    return m;
+  }
+
+  function draw() {
+    const m = modelAt(pos);
+    const seats = names.map((name) => ({ name, bot: false, online: true }));
+    const over = pos >= data.events.length;
+    const next = renderStage(m, {
+      bottom,
+      names: seats,
+      reveal: true,
+      noRel: true,
+      bottomSize: "md",
+      bottomMeldSize: "md",
+      deltas: over ? (data.result && data.result.deltas) : null,
+    });
+    if (stage) stage.replaceWith(next);
+    else stageBox.append(next);
+    stage = next;
+    fitStage(stageBox, stage);
+    document.getElementById("replay-pos").textContent = `${pos} / ${data.events.length}`;
+    const slider = document.getElementById("replay-slider");
+    slider.value = String(pos);
+    const log = document.getElementById("replay-log");
+    for (const li of log.children) li.classList.toggle("on", Number(li.dataset.i) === pos - 1);
+    const cur = log.querySelector(".on");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+    document.getElementById("replay-play").replaceChildren(timer ? bi("暂停", "Pause") : bi("播放", "Play"));
+    const res = document.getElementById("replay-result");
+    clear(res);
+    if (over) res.append(resultBox());
+  }
+
+  function resultBox() {
+    const r = data.result || {};
+    const win = r.win;
+    const box = h("div.card.replay-result");
+    if (win) {
+      box.append(h("h3", `和 ${names[win.seat]} · ${win.points}`), winHandEl(win),
+        h("table.fans", h("tbody", (win.fans || []).map((f) => h("tr",
+          h("td", f.zh || ""), h("td", f.name || ""), h("td.num", "points" in f ? `${f.points}×${f.count || 1}` : `×${f.factor}`))))));
+    } else {
+      box.append(h("h3", "荒庄 Exhaustive draw"));
+    }
+    if (r.coins) {
+      box.append(h("table.seats-result", h("thead", h("tr", h("th", "玩家 Player"), h("th.num", "分数 Score"), h("th.num", "游戏币 Coins"))),
+        h("tbody", [0, 1, 2, 3].map((s) => h("tr", h("td", names[s]), h("td.num", signed((r.deltas || [])[s])),
+          h("td.num", signed(r.coins[s])))))));
+    }
+    return box;
+  }
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+  }
+
+  function play() {
+    if (timer) {
+      stop();
+      draw();
+      return;
+    }
+    if (pos >= data.events.length) pos = 0;
+    timer = setInterval(() => {
+      if (pos >= data.events.length) {
+        stop();
+        draw();
+        return;
+      }
+      pos += 1;
+      // skip the bookkeeping events so every tick shows a move
+      while (pos < data.events.length && ["payment", "dice"].includes(data.events[pos - 1].type)) pos += 1;
+      draw();
+    }, 700 / speed);
+    draw();
+  }
+
+  function step(k) {
+    stop();
+    pos = Math.max(0, Math.min(data.events.length, pos + k));
+    draw();
+  }
+
+  function build() {
+    clear(side);
+    const ev = data.events;
+    const log = h("ol.replay-log#replay-log", ev.map((e, i) => h("li", {
+      dataset: { i },
+      on: {
+        click: () => {
+          stop();
+          pos = i + 1;
+          draw();
+        },
+      },
+    }, describe(e, names))));
+    const slider = h("input#replay-slider", { type: "range", min: "0", max: String(ev.length), value: "0" });
+    slider.addEventListener("input", () => {
+      stop();
+      pos = Number(slider.value);
+      draw();
+    });
+    const speedSel = h("select#replay-speed", SPEEDS.map((s) => h("option", { value: String(s), selected: s === 1 }, `${s}×`)));
+    speedSel.addEventListener("change", () => {
+      speed = Number(speedSel.value);
+      if (timer) {
+        stop();
+        play();
+      }
+    });
+    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s) }, `${"东南西北"[s]}位 ${names[s]}`)));
+    viewSel.addEventListener("change", () => {
+      bottom = Number(viewSel.value);
+      draw();
+    });
+    side.append(
+      h("div.card",
+        h("h3", bi("回放", "Replay"), ` #${data.id}`),
+        h("div.small", `房间 room ${data.room} · 规则 rules ${data.rules} · 桌 table ${data.table}`),
+        h("div.small.mono", { title: data.seed_hash }, `种子哈希 seed hash ${data.seed_hash.slice(0, 20)}…`),
+        h("div.small.mono", { title: data.seed }, `种子 seed ${data.seed.slice(0, 20)}…`),
+        h("div.small", "所有手牌可见：本局已结束，种子已公布 · every hand is shown: the hand is over and its seed revealed")),
+      h("div.card.replay-controls",
+        h("div.row",
+          h("button.btn#replay-start", { title: "开始 start", on: { click: () => step(-1e9) } }, "|◀"),
+          h("button.btn#replay-back", { title: "后退 step back", on: { click: () => step(-1) } }, "◀"),
+          h("button.btn.primary#replay-play", { on: { click: play } }, bi("播放", "Play")),
+          h("button.btn#replay-step", { title: "前进 step", on: { click: () => step(1) } }, "▶"),
+          h("button.btn#replay-end", { title: "结束 end", on: { click: () => step(1e9) } }, "▶|")),
+        h("div.row", slider, h("span.mono#replay-pos", "")),
+        h("div.row", h("label", "速度 speed ", speedSel), h("label", "视角 view ", viewSel))),
+      h("div#replay-result"),
+      h("div.card.log-card", h("h3", bi("过程", "Events")), log),
+    );
+    draw();
+  }
+
+  api(`/api/hands/${id}`, { auth: false }).then(async (d) => {
+    data = d;
+    const ids = [...new Set((d.players || []).filter((x) => x !== null))];
+    const profiles = {};
+    await Promise.all(ids.map((pid) => api(`/api/players/${pid}`, { auth: false })
+      .then((p) => { profiles[pid] = p.name; }).catch(() => {})));
+    const players = d.players || [null, null, null, null];
+    names = players.map((pid, s) => {
+      const base = pid !== null && profiles[pid] ? profiles[pid] : `#${pid}`;
+      return players.filter((x) => x === pid).length > 1 ? `${base} (${"东南西北"[s]})` : base;
+    });
+    build();
+  }).catch((e) => {
+    clear(side);
+    side.append(h("p.form-error", `无法载入这一局 · Cannot load hand ${id}: ${e.message}`),
+      h("a.btn", { href: app.me ? `#player/${app.me.id}` : "#lobby" }, bi("返回", "Back")));
+  });
+
+  const onResize = () => stage && fitStage(stageBox, stage);
+  window.addEventListener("resize", onResize);
+  const onKey = (e) => {
+    if (!data || (e.target && ["INPUT", "SELECT"].includes(e.target.tagName))) return;
+    if (e.key === "ArrowRight") step(1);
+    if (e.key === "ArrowLeft") step(-1);
+    if (e.key === " ") {
+      e.preventDefault();
+      play();
+    }
+  };
+  window.addEventListener("keydown", onKey);
+  return () => {
+    stop();
+    window.removeEventListener("resize", onResize);
+    window.removeEventListener("keydown", onKey);
+  };
+}

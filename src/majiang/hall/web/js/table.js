@@ -1,0 +1,757 @@
+// The live table: one TableSession (kept across page changes, fed by the WebSocket) and the table
+// page that draws it: the stage, the prompt's legal actions, 托管, chat, the result screen.
+
+import { api } from "./api.js";
+import { HandModel } from "./model.js";
+import { fitStage, meldEl, renderStage } from "./board.js";
+import { RULES_NAME, WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
+import { tileEl, tileName, tileZh } from "./tiles.js";
+
+const STATE_CHANGING = new Set(["hand_start", "draw", "discard", "chow", "pung", "kong", "add_kong_declared",
+  "robbed", "win", "exhausted", "hand_end"]);
+
+const ACTION_LABEL = {
+  win: ["和", "Win"], chow: ["吃", "Chow"], pung: ["碰", "Pung"], kong: ["杠", "Kong"],
+  added_kong: ["加杠", "Add kong"], concealed_kong: ["暗杠", "Concealed kong"], pass: ["过", "Pass"],
+};
+
+const HU_EN = {
+  平胡: "Basic hand", 碰碰胡: "All pungs", 小七对: "Seven pairs", 十三烂: "Thirteen rotten",
+  七星十三烂: "Seven-star thirteen rotten", 七星七对: "Seven-star seven pairs", 德国: "German (no jing as wild)",
+  德中德: "German among Germans", 德国七对加倍: "German seven pairs extra double", 精钓: "Jing single wait",
+  杠开: "Win on a kong replacement", 天胡: "Heavenly hand", 地胡: "Earthly hand",
+};
+
+async function sha256hex(hex) {
+  if (!window.crypto || !crypto.subtle || !/^[0-9a-f]*$/i.test(hex || "")) return null;
+  const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+class TableSession {
+  constructor() {
+    this.app = null;
+    this.forget();
+    this.view = null; // the mounted page's redraw functions
+  }
+
+  forget() {
+    this.tableId = null;
+    this.seat = null;
+    this.spectator = false;
+    this.table = null;
+    this.room = null;
+    this.chat = [];
+    this.model = new HandModel(null);
+    this.handId = null;
+    this.prompt = null;
+    this.lastPrompt = null;
+    this.sentAt = 0;
+    this.myAuto = false;
+    this.userAuto = false;
+    this.result = null;
+    this.resultOpen = false;
+    this.code = null;
+    this.expect = false;
+    this.pendingCode = null;
+    this.connState = "closed";
+    this.seedHashShown = null;
+    this.nextHandAt = null;
+    this.balanceBefore = null;
+    this.calls = []; // recent calls (碰, 杠 …) shown big next to the seat for a moment
+    this.updateNav();
+  }
+
+  updateNav() {
+    const link = document.getElementById("nav-table");
+    if (link) link.hidden = !this.tableId;
+  }
+
+  expectSeat(code = null) {
+    this.expect = true;
+    this.pendingCode = code;
+  }
+
+  expectSpectate() {
+    this.expect = true;
+    this.pendingCode = null;
+  }
+
+  redraw(what = "all") {
+    if (this.view) this.view.redraw(what);
+  }
+
+  attach(app) {
+    this.app = app;
+    const c = app.conn;
+    c.on("welcome", (m) => {
+      if (!m.table && this.tableId) {
+        // the table is gone (it ended, or a waiting seat was freed while we were away)
+        const wasHere = app.route === "table";
+        this.forget();
+        if (wasHere) {
+          toast("你已不在牌桌上 · You are no longer at a table", "info");
+          app.go("lobby");
+        }
+      }
+    });
+    c.on("_state", (s) => {
+      this.connState = s.state;
+      this.redraw("banner");
+    });
+    c.on("table", (m) => this.onSnapshot(m));
+    c.on("table_info", (m) => {
+      if (!this.tableId || m.table.id !== this.tableId) return;
+      this.table = m.table;
+      this.syncAuto();
+      this.redraw();
+    });
+    c.on("events", (m) => this.onEvents(m));
+    c.on("prompt", (m) => this.onPrompt(m));
+    c.on("hand_end", (m) => this.onHandEnd(m));
+    c.on("auto", (m) => {
+      this.myAuto = m.on;
+      if (m.on && m.reason === "timeouts") {
+        toast("多次超时，已自动托管 · Auto-play (托管) is on after repeated timeouts", "error", 6000);
+        this.userAuto = true;
+      }
+      if (m.on) this.prompt = null;
+      this.redraw();
+    });
+    c.on("escape", (m) => {
+      const name = this.nameOf(m.seat);
+      toast(`${name} 逃跑，罚 ${m.penalty} 游戏币 · ${name} left the hand (penalty ${m.penalty} coins)`, "info", 6000);
+    });
+    c.on("chat", (m) => {
+      if (m.scope !== "table") return;
+      this.chat.push(m);
+      this.chat = this.chat.slice(-100);
+      this.redraw("chat");
+    });
+    c.on("stood_up", (m) => {
+      toast(`你已离座：${m.reason || ""} · You were stood up`, "error", 8000);
+      this.forget();
+      if (app.route === "table") app.go("lobby");
+    });
+    c.on("error", (m) => {
+      if (this.lastPrompt && m.seq === this.lastPrompt.seq && (m.code === "illegal" || m.code === "bad_action")) {
+        this.prompt = this.lastPrompt; // the prompt stays open
+        this.redraw();
+      }
+      if (this.expect && ["full", "seat_taken", "balance", "busy", "not_found", "seated"].includes(m.code)) {
+        this.expect = false;
+      }
+    });
+  }
+
+  nameOf(seat) {
+    const s = this.table && this.table.seats[seat];
+    return s ? s.name : `${"东南西北"[seat]}`;
+  }
+
+  onSnapshot(m) {
+    const app = this.app;
+    const newTable = m.table.id !== this.tableId;
+    this.tableId = m.table.id;
+    this.seat = m.seat;
+    this.spectator = !!m.spectator;
+    this.table = m.table;
+    if (m.room) this.room = m.room;
+    else if (!this.room || this.room.id !== m.table.room) this.loadRoom(m.table.room);
+    this.chat = (m.chat || []).slice();
+    if (newTable) {
+      this.code = null;
+      this.result = null;
+      this.resultOpen = false;
+      this.userAuto = false;
+      this.myAuto = false;
+    }
+    if (this.pendingCode && m.table.private) this.code = this.pendingCode;
+    this.pendingCode = null;
+    if (m.view) {
+      const model = new HandModel(m.seat);
+      model.applyEvents(m.events || []);
+      model.applyView(m.view);
+      this.model = model;
+      this.handId = m.hand;
+      this.seedHashShown = m.view.seed_hash;
+    } else if (newTable) {
+      this.model = new HandModel(this.seat);
+      this.handId = null;
+    }
+    this.prompt = null; // a pending prompt is re-sent right after the snapshot
+    this.syncAuto(true);
+    this.updateNav();
+    if (this.spectator && m.delay_s) {
+      toast(`观战中：事件延迟 ${m.delay_s} 秒，从下一步开始显示 · Spectating with a ${m.delay_s}s delay`, "info", 6000);
+    }
+    const go = this.expect || ["lobby", "login"].includes(app.route);
+    this.expect = false;
+    if (go && app.route !== "table") app.go("table");
+    else this.redraw();
+  }
+
+  /** The spectator's snapshot carries no room: take its terms from the public room list. */
+  async loadRoom(id) {
+    try {
+      const rooms = await api("/api/rooms", { auth: false });
+      const room = rooms.find((r) => r.id === id);
+      if (room && this.table && this.table.room === id) {
+        this.room = room;
+        this.redraw();
+      }
+    } catch { /* the side panel shows "?" */ }
+  }
+
+  /** After a reconnect the server keeps the seat in 托管; take it back unless the player chose it. */
+  syncAuto(reconnected = false) {
+    if (this.seat === null || !this.table) return;
+    const me = this.table.seats[this.seat];
+    if (!me) return;
+    this.myAuto = !!me.auto;
+    if (reconnected && me.auto && !this.userAuto && this.table.state === "playing") {
+      this.app.conn.send({ type: "auto", on: false });
+    }
+  }
+
+  onEvents(m) {
+    if (!this.tableId) return;
+    const events = m.events;
+    if (m.hand !== this.handId) {
+      const fresh = events.length > 0 && events[0].type === "hand_start";
+      if (!fresh && !this.spectator) {
+        this.resync(); // we missed the start of this hand: ask for a snapshot
+        return;
+      }
+      this.handId = m.hand;
+      this.model = new HandModel(this.spectator ? null : this.seat);
+      if (!fresh) this.model.started = true; // a spectator joining mid-hand sees the table from now on
+    }
+    let changes = false;
+    const now = performance.now();
+    for (const e of events) {
+      const word = callWord(e);
+      if (word) {
+        this.calls = this.calls.filter((c) => c.seat !== e.seat);
+        this.calls.push({ seat: e.seat, word, until: now + 1500 });
+        setTimeout(() => this.redraw("calls"), 1600);
+      }
+      if (e.type === "false_win") {
+        const who = this.nameOf(e.seat);
+        toast(`${who} 诈和 · ${who} declared a false win (${e.kind})`, "error", 6000);
+      }
+      if (e.type === "hand_start") {
+        this.closeResult();
+        this.result = null;
+        this.seedHashShown = e.seed_hash;
+        this.nextHandAt = null;
+      }
+      this.model.apply(e);
+      if (STATE_CHANGING.has(e.type)) changes = true;
+    }
+    if (changes) this.prompt = null; // a prompt is always sent after the events it follows
+    this.redraw();
+  }
+
+  /** Ask for a fresh snapshot (sitting again at one's own table answers with one). */
+  resync() {
+    if (this.spectator || !this.tableId) return;
+    this.app.conn.send({ type: "join", table: this.tableId });
+  }
+
+  onPrompt(m) {
+    if (!this.tableId) return;
+    if (m.view) {
+      if (m.hand !== this.handId) {
+        this.handId = m.hand;
+        this.model = new HandModel(this.seat);
+      }
+      this.model.applyView(m.view);
+    }
+    this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms };
+    this.redraw();
+  }
+
+  async onHandEnd(m) {
+    if (!this.tableId) return;
+    this.result = m;
+    this.resultOpen = true;
+    this.prompt = null;
+    this.model.seed = m.seed;
+    this.model.phase = "over";
+    const nextS = this.room ? this.room.next_hand_s : 5;
+    this.nextHandAt = performance.now() + nextS * 1000;
+    this.verified = null;
+    this.redraw();
+    const [hash, me] = await Promise.all([sha256hex(m.seed), this.app.refreshMe()]);
+    this.verified = hash === null ? null : hash === m.seed_hash;
+    this.balanceAfter = me ? me.balance : null;
+    this.redraw();
+  }
+
+  closeResult() {
+    this.resultOpen = false;
+    this.redraw();
+  }
+
+  act(action) {
+    const p = this.prompt;
+    if (!p) return;
+    const ok = this.app.conn.send({ type: "action", seq: p.seq, action });
+    if (!ok) {
+      toast("连接中断，正在重连… · Not connected; reconnecting…", "error");
+      return;
+    }
+    this.lastPrompt = p;
+    this.prompt = null;
+    this.sentAt = performance.now();
+    this.redraw();
+  }
+
+  discard(tile) {
+    const p = this.prompt;
+    if (!p) return;
+    const a = p.legal.find((x) => x.type === "discard" && x.tile === tile);
+    if (a) this.act(a);
+  }
+
+  setAuto(on) {
+    this.userAuto = on;
+    this.app.conn.send({ type: "auto", on });
+  }
+
+  stand() {
+    const playing = this.table && this.table.state === "playing" && !this.spectator;
+    if (playing) {
+      const pen = this.room ? (this.room.escape_penalty || 20 * this.room.coefficient + this.room.fee) : "?";
+      if (!window.confirm(`对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局。确定离开？\n` +
+        `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out. Leave?`)) return;
+    }
+    this.app.conn.send({ type: "stand" });
+    this.forget();
+    this.app.go("lobby");
+  }
+}
+
+export const session = new TableSession();
+
+/** The word called at the table for an event: 吃 碰 杠 补花 和. */
+function callWord(e) {
+  switch (e.type) {
+    case "chow": return ["吃", "Chow"];
+    case "pung": return ["碰", "Pung"];
+    case "kong": return ["杠", "Kong"];
+    case "add_kong_declared": return ["加杠", "Kong"];
+    case "flower": return ["补花", "Flower"];
+    case "win": return ["和", e.from === null || e.from === undefined ? "Self-drawn" : "Win"];
+    default: return null;
+  }
+}
+
+function callsEl() {
+  const now = performance.now();
+  session.calls = session.calls.filter((c) => c.until > now);
+  return session.calls.map((c) => {
+    const r = session.seat === null ? c.seat : (c.seat - session.seat + 4) % 4;
+    return h(`div.call.pos${r}${c.word[0] === "和" ? ".win" : ""}`, { dataset: { call: c.word[0] } },
+      h("span.zh", c.word[0]), h("span.en", c.word[1]));
+  });
+}
+
+// ---- the page ------------------------------------------------------------------------------------------
+
+function countdownEl() {
+  return h("span.countdown", { title: "剩余时间 time left" }, "");
+}
+
+function tickCountdowns() {
+  const p = session.prompt;
+  for (const el of document.querySelectorAll(".countdown")) {
+    if (!p) {
+      el.textContent = "";
+      continue;
+    }
+    const left = Math.max(0, (p.deadline - performance.now()) / 1000);
+    el.textContent = `${Math.ceil(left)}s`;
+    el.classList.toggle("urgent", left < 3.5);
+  }
+  const nx = document.getElementById("next-hand-in");
+  if (nx && session.nextHandAt) {
+    const left = Math.max(0, Math.ceil((session.nextHandAt - performance.now()) / 1000));
+    nx.textContent = left > 0 ? `下一局 ${left} 秒后开始 · next hand in ${left}s` : "下一局即将开始 · next hand starting";
+  }
+}
+
+function relName(seat) {
+  if (session.seat === null) return "";
+  return ["自家", "下家", "对家", "上家"][(seat - session.seat + 4) % 4];
+}
+
+function actionButton(a, label, cls = "") {
+  const [zh, en] = label;
+  const b = h(`button.act${cls ? "." + cls : ""}`, {
+    dataset: { action: a.type, tile: a.tile || "" },
+    title: `${zh} ${en}${a.tile ? " " + tileName(a.tile) : ""}`,
+    on: { click: () => session.act(a) },
+  }, h("span.zh", zh), h("span.en", en));
+  return b;
+}
+
+function renderActionBar() {
+  const p = session.prompt;
+  const m = session.model;
+  const bar = h("div.actionbar#actionbar");
+  if (session.spectator) return null;
+  const inHand = m.started && m.phase !== "over";
+  if (!inHand) {
+    const t = session.table;
+    const free = t ? t.seats.filter((s) => !s).length : 0;
+    if (t && t.state === "waiting" && session.seat !== null) {
+      bar.append(h("span.hint", `等待玩家 ${4 - free}/4 `, h("span.en", `waiting for players ${4 - free}/4`)));
+      if (free) {
+        bar.append(h("button.act#add-bots", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
+          h("span.zh", "添加机器人"), h("span.en", "Add bots")));
+      }
+      return bar;
+    }
+    return null;
+  }
+  if (session.myAuto && !p) {
+    bar.append(h("span.hint", "托管中 ", h("span.en", "auto-play is on")),
+      h("button.act#take-over", { on: { click: () => session.setAuto(false) } }, h("span.zh", "取消托管"),
+        h("span.en", "Take over")));
+    return bar;
+  }
+  if (!p) return null;
+  const legal = p.legal;
+  const discards = legal.filter((a) => a.type === "discard");
+  const chows = legal.filter((a) => a.type === "chow");
+  if (discards.length) {
+    bar.classList.add("turn");
+    bar.append(h("span.hint#your-turn", "轮到你出牌 — 点击一张牌打出 ", h("span.en", "Your turn: click a tile to discard")));
+  } else if (m.pending) {
+    const who = relName(m.pending.seat);
+    const verb = m.phase === "rob" ? "加杠" : "打出";
+    bar.append(h("span.offer", `${who}${verb}`, tileEl(m.pending.tile, { size: "sm" }),
+      h("span.en", m.phase === "rob" ? "adds a kong" : "discarded")));
+  }
+  for (const a of legal) {
+    if (a.type === "win") {
+      bar.append(actionButton(a, discards.length ? ["自摸", "Win (self-drawn)"] : ACTION_LABEL.win, "win"));
+    }
+  }
+  if (chows.length === 1) bar.append(actionButton(chows[0], ACTION_LABEL.chow));
+  if (chows.length > 1) {
+    const box = h("div.chow-choices", h("span.act-label", "吃 Chow:"));
+    for (const a of chows) {
+      box.append(h("span.chow-choice", {
+        dataset: { action: "chow", tiles: a.tiles.join(",") },
+        title: `吃 chow ${a.tiles.map(tileZh).join("")}`,
+        role: "button",
+        tabIndex: 0,
+        on: { click: () => session.act(a) },
+      }, a.tiles.map((t) => tileEl(t, { size: "sm", cls: t === a.tile ? "dim" : "" }))));
+    }
+    bar.append(box);
+  }
+  for (const a of legal) {
+    if (a.type === "pung") bar.append(actionButton(a, ACTION_LABEL.pung));
+    if (a.type === "kong") bar.append(actionButton(a, ACTION_LABEL.kong, "kong"));
+  }
+  for (const a of legal) {
+    if (a.type === "concealed_kong" || a.type === "added_kong") {
+      const b = actionButton(a, ACTION_LABEL[a.type], "kong");
+      b.append(tileEl(a.tile, { size: "xs" }));
+      bar.append(b);
+    }
+  }
+  for (const a of legal) if (a.type === "pass") bar.append(actionButton(a, ACTION_LABEL.pass, "pass"));
+  bar.append(countdownEl());
+  return bar;
+}
+
+function fanRows(fans) {
+  const rows = [];
+  for (const f of fans || []) {
+    const zh = f.zh || f.name;
+    const en = f.zh ? (f.name || HU_EN[f.zh] || "") : (HU_EN[f.name] || "");
+    if ("points" in f) {
+      rows.push(h("tr.fan", h("td", zh), h("td", en), h("td.num", String(f.points)), h("td.num", `×${f.count || 1}`),
+        h("td.num", String(f.points * (f.count || 1)))));
+    } else {
+      rows.push(h("tr.fan", h("td", zh), h("td", en), h("td.num", `×${f.factor}`), h("td.num", ""), h("td.num", "")));
+    }
+  }
+  return rows;
+}
+
+/** The winner's hand: concealed tiles, melds, the winning tile apart. */
+export function winHandEl(win) {
+  return h("div.winhand",
+    h("div.concealed", (win.hand || []).map((t) => tileEl(t, { size: "md" }))),
+    h("div.melds", (win.melds || []).map((mm) => meldEl(mm, "md"))),
+    h("span.wintile", tileEl(win.tile, { size: "md", title: `和张 winning tile: ${tileName(win.tile)}` })));
+}
+
+function renderResult() {
+  const r = session.result;
+  if (!r || !session.resultOpen) return null;
+  const win = r.result && r.result.win;
+  const names = [0, 1, 2, 3].map((s) => session.nameOf(s));
+  const box = h("div.result#result", { role: "dialog", "aria-label": "本局结果 result" });
+  if (win) {
+    const how = win.from === null || win.from === undefined
+      ? ["自摸", "self-drawn"]
+      : [`点炮：${names[win.from]}`, `on ${names[win.from]}'s discard`];
+    box.append(h("h2", `和了！${names[win.seat]} `, h("span.en", `Win — ${names[win.seat]}, ${how[1]}`)),
+      h("p.how", `${how[0]} · ${win.points} ${session.model.rules === "nanchang" ? "倍 multiplier" : "番 fan"}`),
+      winHandEl(win));
+    const isMcr = (win.fans || []).some((f) => "points" in f);
+    box.append(h("table.fans#fans",
+      h("thead", h("tr", h("th", "番种"), h("th", "Fan"), h("th.num", isMcr ? "番数 points" : "倍数 factor"),
+        h("th.num", isMcr ? "次数 count" : ""), h("th.num", isMcr ? "小计 subtotal" : ""))),
+      h("tbody", fanRows(win.fans)),
+      h("tfoot", h("tr.total", h("td", "合计"), h("td", "Total"), h("td.num", ""), h("td.num", ""),
+        h("td.num#fan-total", String(win.points))))));
+  } else {
+    const moved = (r.scores || []).some((x) => x !== 0);
+    box.append(h("h2", "荒庄 ", h("span.en", "Exhaustive draw — nobody won")),
+      h("p.how", moved ? "本局流局；杠分等照算，台费照收 · No win; kong and other payments stand, the table fee is taken"
+        : "本局流局，不计分；台费照收 · No score moves; the table fee is still taken"));
+  }
+  const seatRows = [0, 1, 2, 3].map((s) => {
+    const sc = r.scores ? r.scores[s] : 0;
+    const co = r.coins ? r.coins[s] : 0;
+    const me = s === session.seat;
+    const w = session.model.seatWind(s);
+    return h(`tr${me ? ".me" : ""}`, { dataset: { seat: s } },
+      h("td", `${WIND_ZH[w]} ${WIND_EN[w]}`),
+      h("td", names[s], me ? " (你 you)" : ""),
+      h(`td.num.score${sc > 0 ? ".pos" : sc < 0 ? ".neg" : ""}`, signed(sc)),
+      h(`td.num.coin-delta${co > 0 ? ".pos" : co < 0 ? ".neg" : ""}`, { dataset: { coins: co } }, signed(co)));
+  });
+  const room = session.room;
+  box.append(h("table.seats-result#seats-result",
+    h("thead", h("tr", h("th", "风位 Seat"), h("th", "玩家 Player"), h("th.num", "分数 Score"),
+      h("th.num", `游戏币 Coins${room ? ` (N=${room.coefficient}, A=${room.fee})` : ""}`))),
+    h("tbody", seatRows)));
+  if (session.seat !== null && r.coins) {
+    const mine = r.coins[session.seat];
+    box.append(h("p.mycoins#my-coins", { dataset: { coins: mine } },
+      `你的游戏币变化 your coins: `, h(`b.${mine >= 0 ? "pos" : "neg"}`, signed(mine)),
+      session.balanceAfter !== undefined && session.balanceAfter !== null
+        ? h("span", ` → 余额 balance ${fmtInt(session.balanceAfter)}`) : null));
+  }
+  const verify = session.verified === true
+    ? h("span.verify.ok", "✓ sha256(seed) = seed hash：洗牌公平可验证 · the shuffle was committed before the hand")
+    : session.verified === false ? h("span.verify.bad", "✗ seed does not match its hash!") : null;
+  box.append(h("div.seed",
+    h("div", h("b", "种子哈希 seed hash (shown at the start): "), h("span#seed-hash", r.seed_hash)),
+    h("div", h("b", "种子 seed (revealed): "), h("span#seed", r.seed)),
+    verify));
+  box.append(h("div.buttons",
+    h("span.next#next-hand-in", ""),
+    r.hand ? h("a.btn#replay-link", { href: `#replay/${r.hand}`, target: "_blank", rel: "noopener" },
+      bi("回放", "Replay")) : null,
+    h("button.btn.primary#close-result", { on: { click: () => session.closeResult() } }, bi("继续", "Continue"))));
+  return h("div.overlay", box);
+}
+
+function renderSide(side) {
+  clear(side);
+  const t = session.table;
+  const room = session.room;
+  const m = session.model;
+  if (!t) {
+    side.append(h("p.empty", "不在牌桌上 · Not at a table"), h("a.btn", { href: "#lobby" }, bi("回大厅", "Lobby")));
+    return;
+  }
+  const rules = room ? (RULES_NAME[room.rules] || [room.rules, ""]) : ["", ""];
+  side.append(h("div.card.table-card",
+    h("h3", room ? room.name : t.room),
+    h("div.small", `${rules[0]} ${rules[1]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`),
+    h("div.small", `桌 table #${t.id}${t.private ? " · 私人桌 private" : ""} · ${t.hands} 局 hands played`),
+    session.code ? h("div.code#table-code", "房号 code ", h("b", session.code), h("span.small", " 发给好友 share it with friends")) : null,
+    t.private && !session.code ? h("div.small", "私人桌 private table") : null,
+    session.spectator ? h("div.flag.auto", `观战中 spectating (delay ${room ? room.spectate_delay_s : "?"}s)`) : null,
+    (m.seedHash || session.seedHashShown)
+      ? h("div.small.mono", { title: "本局开始时公布的种子哈希；局后公布种子以验证 seed commitment" },
+        "种子哈希 seed hash: ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
+      : null));
+  const seats = h("div.card.seat-list#seat-list", h("h3", bi("座位", "Seats")));
+  t.seats.forEach((s, i) => {
+    const w = m.started ? m.seatWind(i) : "ESWN"[i];
+    seats.append(h(`div.seat-line${i === session.seat ? ".me" : ""}`,
+      h("span.wind", WIND_ZH[w]),
+      h("span.sname", s ? s.name : "空位 empty"),
+      s && s.bot ? h("span.flag.bot", "机器人") : null,
+      s && s.auto && !s.bot ? h("span.flag.auto", "托管") : null,
+      s && !s.online ? h("span.flag.off", "离线") : null,
+      m.started ? h("span.score", String(m.scores[i])) : null));
+  });
+  side.append(seats);
+  const buttons = h("div.card.controls");
+  if (!session.spectator) {
+    const autoBtn = h(`button.btn.toggle#auto-toggle${session.myAuto ? ".on" : ""}`, {
+      "aria-pressed": session.myAuto ? "true" : "false",
+      title: "托管：服务器替你打出摸到的牌、放弃吃碰 · auto-play discards the drawn tile and passes claims",
+      on: { click: () => session.setAuto(!session.myAuto) },
+    }, bi(session.myAuto ? "托管中" : "托管", session.myAuto ? "Auto-play ON" : "Auto-play"));
+    buttons.append(autoBtn);
+    if (t.state === "waiting" && t.seats.some((s) => !s)) {
+      buttons.append(h("button.btn#add-bots-side", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
+        bi("添加机器人", "Add bots")));
+    }
+  }
+  buttons.append(h("button.btn.danger#stand", { on: { click: () => session.stand() } },
+    bi(session.spectator ? "离开" : "离座", session.spectator ? "Leave" : "Stand up")));
+  side.append(buttons);
+  const log = h("div.chat-log#table-chat-log");
+  const input = h("input#table-chat-input", { maxLength: 200, placeholder: "牌桌聊天 table chat" });
+  const send = () => {
+    const text = input.value.trim();
+    if (!text) return;
+    session.app.conn.send({ type: "chat", scope: "table", text });
+    input.value = "";
+  };
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") send();
+  });
+  side.append(h("div.card.chat", h("h3", bi("聊天", "Chat")), log,
+    h("div.row", input, h("button.btn#table-chat-send", { on: { click: send } }, bi("发送", "Send")))));
+  renderChat(log);
+}
+
+function renderChat(log) {
+  if (!log) return;
+  clear(log);
+  for (const c of session.chat.slice(-50)) {
+    log.append(h("div.chat-line", h("span.t", timeText(c.at)),
+      h("b", {
+        title: "点击屏蔽 click to mute",
+        on: {
+          click: () => {
+            if (session.app.me && c.account === session.app.me.id) return;
+            if (window.confirm(`屏蔽 ${c.from}？ Mute ${c.from}?`)) {
+              session.app.conn.send({ type: "mute", account: c.account, on: true });
+            }
+          },
+        },
+      }, c.from), ": ", c.text));
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+export function mount(root, _arg, app) {
+  const stageBox = h("div.stage-box#stage-box");
+  const side = h("aside.table-side#table-side");
+  root.append(h("section.table-page", stageBox, side));
+  let stage = null;
+  let chatFocus = false;
+
+  function drawStage() {
+    const m = session.model;
+    const p = session.prompt;
+    const canDiscard = p ? new Set(p.legal.filter((a) => a.type === "discard").map((a) => a.tile)) : null;
+    const names = session.table ? session.table.seats : [null, null, null, null];
+    const inHand = m.started && m.phase !== "over";
+    const waiting = session.table && session.table.state === "waiting" && !inHand;
+    const free = session.table ? session.table.seats.filter((s) => !s).length : 4;
+    const next = renderStage(m, {
+      bottom: session.seat ?? 0,
+      noRel: session.spectator,
+      names,
+      canDiscard: canDiscard && canDiscard.size ? canDiscard : null,
+      onDiscard: (t) => session.discard(t),
+      countdown: p ? countdownEl() : null,
+      waiting: waiting ? `等待玩家 ${4 - free}/4` : m.started ? null : "等待开局",
+      waitingEn: waiting ? "Waiting for players" : "Waiting to start",
+      deltas: session.result && session.resultOpen ? session.result.scores : null,
+    });
+    if (canDiscard && canDiscard.size) next.querySelector(".strip.pos0")?.classList.add("myturn");
+    next.append(...callsEl());
+    if (stage) stage.replaceWith(next);
+    else stageBox.append(next);
+    stage = next;
+    fitStage(stageBox, stage);
+  }
+
+  function drawOverlays() {
+    for (const el of stageBox.querySelectorAll(".actionbar, .overlay, .conn-banner")) el.remove();
+    const bar = renderActionBar();
+    if (bar) stage.append(bar); // inside the stage: it scales with the table, just above our hand
+    const res = renderResult();
+    if (res) stageBox.append(res);
+    drawBanner();
+    tickCountdowns();
+  }
+
+  function drawBanner() {
+    for (const el of stageBox.querySelectorAll(".conn-banner")) el.remove();
+    const s = session.connState;
+    if (s === "waiting" || s === "connecting") {
+      stageBox.append(h("div.conn-banner#reconnecting", "连接断开，正在重连… Reconnecting…"));
+    } else if (s === "stopped") {
+      stageBox.append(h("div.conn-banner", "已断开 Disconnected — 请刷新页面 reload the page"));
+    }
+  }
+
+  session.view = {
+    redraw(what) {
+      if (what === "chat") {
+        renderChat(document.getElementById("table-chat-log"));
+        return;
+      }
+      if (what === "calls") {
+        if (!stage) return;
+        for (const el of stage.querySelectorAll(".call")) el.remove();
+        stage.append(...callsEl());
+        return;
+      }
+      if (what === "banner") {
+        drawBanner();
+        return;
+      }
+      drawStage();
+      drawOverlays();
+      const active = document.activeElement;
+      chatFocus = active && active.id === "table-chat-input";
+      const draft = chatFocus ? active.value : null;
+      renderSide(side);
+      if (chatFocus) {
+        const input = document.getElementById("table-chat-input");
+        input.value = draft;
+        input.focus();
+      }
+    },
+  };
+
+  if (!session.tableId) {
+    stageBox.append(h("div.empty-table",
+      h("p", bi("你还没有坐下", "You are not at a table")),
+      h("a.btn.primary", { href: "#lobby" }, bi("去大厅", "Go to the lobby"))));
+    renderSide(side);
+  } else {
+    session.view.redraw();
+  }
+  const onResize = () => stage && fitStage(stageBox, stage);
+  window.addEventListener("resize", onResize);
+  const ticker = setInterval(tickCountdowns, 250);
+  const onKey = (e) => {
+    if (e.target && ["INPUT", "TEXTAREA"].includes(e.target.tagName)) return;
+    const p = session.prompt;
+    if (!p) return;
+    if (e.key === "Escape" || e.key === "p") {
+      const pass = p.legal.find((a) => a.type === "pass");
+      if (pass) session.act(pass);
+    }
+  };
+  window.addEventListener("keydown", onKey);
+  return () => {
+    session.view = null;
+    clearInterval(ticker);
+    window.removeEventListener("resize", onResize);
+    window.removeEventListener("keydown", onKey);
+  };
+}

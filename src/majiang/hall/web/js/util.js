@@ -1,0 +1,94 @@
+// Small DOM helpers shared by every page (no framework).
+
+/** h("div.card#id", {attrs, on: {click}}, ...children) → Element */
+export function h(tag, attrs, ...children) {
+  const m = /^([a-z0-9-]+)?((?:[.#][\w-]+)*)$/i.exec(tag);
+  const el = document.createElement((m && m[1]) || "div");
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === ".") el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === "class") el.className += (el.className ? " " : "") + v;
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k in el && typeof v !== "string") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** A bilingual label: Chinese first, English after (smaller). */
+export function bi(zh, en, cls = "") {
+  return h("span.bi" + (cls ? "." + cls : ""), h("span.zh", zh), " ", h("span.en", en));
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+let toastBox = null;
+/** A message in words at the top right; kind: info | error | ok. */
+export function toast(text, kind = "info", ms = 4000) {
+  if (!toastBox) {
+    toastBox = h("div.toasts", { role: "status", "aria-live": "polite" });
+    document.body.append(toastBox);
+  }
+  const t = h("div.toast." + kind, text);
+  toastBox.append(t);
+  setTimeout(() => t.classList.add("gone"), ms);
+  setTimeout(() => t.remove(), ms + 400);
+  return t;
+}
+
+export function fmtInt(n) {
+  if (n === null || n === undefined) return "–";
+  return Number(n).toLocaleString("en-US");
+}
+
+export function signed(n) {
+  if (n === null || n === undefined) return "–";
+  return (n > 0 ? "+" : n < 0 ? "−" : "±") + fmtInt(Math.abs(n));
+}
+
+export function pct(x) {
+  return (100 * (x || 0)).toFixed(1) + "%";
+}
+
+export function timeText(at) {
+  const d = typeof at === "number" ? new Date(at * 1000) : new Date(at);
+  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+export function dateText(at) {
+  const d = new Date(at);
+  return d.toLocaleString([], { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+}
+
+export const WIND_ZH = { E: "东", S: "南", W: "西", N: "北" };
+export const WIND_EN = { E: "East", S: "South", W: "West", N: "North" };
+export const RULES_NAME = {
+  gb: ["国标", "MCR"], botzone: ["国标 Botzone", "MCR (Botzone)"], nanchang: ["南昌", "Nanchang"],
+};
+
+/** Relative seat names from `me`: 0 self, 1 下家, 2 对家, 3 上家. */
+export const REL_ZH = ["自家", "下家", "对家", "上家"];
+export const REL_EN = ["You", "Right", "Across", "Left"];

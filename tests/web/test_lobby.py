@@ -1,0 +1,95 @@
+"""Logging in (errors in words, guests, a kept session), private tables joined by code, lobby and
+table chat between two players."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
+expect = sync_api.expect
+
+
+def test_login_errors_guest_and_session(page: Any, signup: Any) -> None:
+    page.goto("/")
+    page.fill("#username", "nobody-here")
+    page.fill("#password", "wrong password")
+    page.click("#submit")
+    expect(page.locator("#login-error")).to_be_visible()
+    expect(page.locator("#login-error")).not_to_be_empty()
+    page.click("#tab-register")
+    page.fill("#username", "ab")
+    page.fill("#password", "short")
+    page.click("#submit")
+    expect(page.locator("#login-error")).to_contain_text("at least 3 characters")
+    page.click("#guest")
+    page.wait_for_selector(".room-card")
+    expect(page.locator("#account .badge.guest")).to_be_visible()
+    # the token is kept in localStorage: a reload stays logged in
+    page.reload()
+    page.wait_for_selector(".room-card")
+    assert page.evaluate("localStorage.getItem('majiang.token')")
+    page.click("#logout")
+    page.wait_for_url(re.compile("#login$"))
+    assert page.evaluate("localStorage.getItem('majiang.token')") is None
+
+
+def test_private_table_by_code_and_chat(new_page: Any, signup: Any) -> None:
+    host = new_page()
+    guest = new_page()
+    host_name = signup(host, "host")
+    guest_name = signup(guest, "friend")
+    # the host opens a private table: its code is shown at the table
+    host.click(".room-card[data-room=fast] .btn.ghost")
+    host.click("#create-private")
+    host.wait_for_url(re.compile("#table$"))
+    code = host.locator("#table-code b").inner_text()
+    assert re.fullmatch(r"\d{6}", code)
+    # a private table is not listed in the lobby; the friend joins by code
+    guest.fill("#join-code", code)
+    guest.click("#join-code-btn")
+    guest.wait_for_url(re.compile("#table$"))
+    for p in (host, guest):
+        expect(p.locator("#seat-list")).to_contain_text(host_name)
+        expect(p.locator("#seat-list")).to_contain_text(guest_name)
+    expect(host.locator(".plate.pos0 .pname")).to_have_text(host_name)
+    # table chat reaches the other player
+    guest.fill("#table-chat-input", "你好 hi")
+    guest.click("#table-chat-send")
+    expect(host.locator("#table-chat-log")).to_contain_text("你好 hi")
+    # a wrong code is refused in words
+    host.click("#stand")
+    host.wait_for_url(re.compile("#lobby$"))
+    host.fill("#join-code", "000000")
+    host.click("#join-code-btn")
+    expect(host.locator(".toast.error")).to_contain_text("000000")
+
+
+def test_spectate_a_table(new_page: Any, signup: Any) -> None:
+    player = new_page()
+    watcher = new_page()
+    player_name = signup(player, "watched")
+    signup(watcher, "watcher")
+    player.click(".room-card[data-room=fast] .btn.ghost")
+    player.click("#create-table")
+    player.wait_for_url(re.compile("#table$"))
+    player.click("#add-bots")
+    expect(player.locator(".strip.pos0 .concealed .tile").first).to_be_visible()
+    # the watcher finds the table in the room's list and watches it
+    watcher.click(".room-card[data-room=fast] .btn.ghost")
+    row = watcher.locator(".table-row", has_text=player_name)
+    expect(row).to_be_visible()
+    row.locator("button", has_text="观战").click()
+    watcher.wait_for_url(re.compile("#table$"))
+    expect(watcher.locator(".table-card")).to_contain_text("观战中")
+    expect(watcher.locator(".table-card")).to_contain_text("倍数 N ×10")
+    expect(watcher.locator("#seat-list")).to_contain_text(player_name)
+    expect(watcher.locator("#actionbar")).to_have_count(0)  # a spectator is never prompted
+    watcher.click("#stand")
+    watcher.wait_for_url(re.compile("#lobby$"))
+    # the player leaves too (an escape during a hand: confirmed), so the table ends
+    player.once("dialog", lambda d: d.accept())
+    player.click("#stand")
+    player.wait_for_url(re.compile("#lobby$"))
