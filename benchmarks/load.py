@@ -69,11 +69,14 @@ def metrics(base: str) -> dict[str, float]:
     return out
 
 
-def histogram_p99(m: dict[str, float], name: str = "majiang_prompt_latency_seconds") -> float | None:
-    total = m.get(f"{name}_count", 0)
+def histogram_p99(m: dict[str, float], name: str = "majiang_prompt_latency_seconds",
+                  m0: dict[str, float] | None = None) -> float | None:
+    """The bucket bound under which 99 % of the observations made between ``m0`` and ``m`` fall."""
+    m0 = m0 or {}
+    total = m.get(f"{name}_count", 0) - m0.get(f"{name}_count", 0)
     if not total:
         return None
-    buckets = sorted((float(k.split('le="')[1].rstrip('"}')), v) for k, v in m.items()
+    buckets = sorted((float(k.split('le="')[1].rstrip('"}')), v - m0.get(k, 0)) for k, v in m.items()
                      if k.startswith(f"{name}_bucket") and "+Inf" not in k)
     for le, cum in buckets:
         if cum >= 0.99 * total:
@@ -135,14 +138,17 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         tokens = [http("POST", base + "/api/guest")["token"] for _ in range(n)]
         lat: list[float] = []
         clients = [Client(f"ws://127.0.0.1:{port}", t, 0.0 if args.fast else 1.0, lat) for t in tokens]
+        stop = time.monotonic() + args.warmup + seconds
+        runs = asyncio.gather(*(c.run(stop) for c in clients), return_exceptions=True)
+        await asyncio.sleep(args.warmup)  # connections, seats and first deals are not what we measure
+        lat.clear()
         m0 = metrics(base)
         start = time.monotonic()
-        stop = start + seconds
-        results = await asyncio.gather(*(c.run(stop) for c in clients), return_exceptions=True)
+        results = await runs
+        elapsed = time.monotonic() - start
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
             print(f"  {len(errors)} client(s) failed, e.g. {errors[0]!r}", file=sys.stderr)
-        elapsed = time.monotonic() - start
         m1 = metrics(base)
     finally:
         server.terminate()
@@ -155,7 +161,7 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
             "hands_per_s": hands / elapsed,
             "client_p50_ms": 1000 * statistics.median(lat) if lat else None,
             "client_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
-            "server_p99_ms": (1000 * p) if (p := histogram_p99(m1)) is not None else None,
+            "server_p99_ms": (1000 * p) if (p := histogram_p99(m1, m0=m0)) is not None else None,
             "samples": len(lat)}
 
 
@@ -176,7 +182,8 @@ async def main_async(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", default="50,100,200", help="comma-separated table counts")
-    ap.add_argument("--seconds", type=float, default=30.0, help="seconds per level")
+    ap.add_argument("--seconds", type=float, default=30.0, help="seconds measured per level")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds of play before measuring")
     ap.add_argument("--bots", default="eff", help="server bot kind (rand, eff, fan)")
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file per level)")
     ap.add_argument("--fast", action="store_true", help="no thinking delays: measures hands settled per second")

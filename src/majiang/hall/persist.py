@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from majiang.engine.view import tiles_to_json
 from majiang.hall.coins import CoinSettlement, settle_coins
@@ -64,23 +64,40 @@ class EventWriter:
             while not self.queue.empty() and len(batch) < 500:
                 batch.append(self.queue.get_nowait())
             try:
-                await loop.run_in_executor(self.executor, self._commit, batch)
-            except Exception as e:
-                for p in batch:
-                    if not p.done.done():
-                        p.done.set_exception(e)
-                continue
-            for p in batch:
-                if not p.done.done():
+                errors = await loop.run_in_executor(self.executor, self._commit, batch)
+            except Exception as e:  # hand every waiter the failure
+                errors = [e] * len(batch)
+            for p, err in zip(batch, errors, strict=True):
+                if p.done.done():
+                    continue
+                if err is None:
                     p.done.set_result(None)
+                else:
+                    p.done.set_exception(err)
 
-    def _commit(self, batch: list[PendingWrite]) -> None:
+    def _insert(self, pending: list[PendingWrite]) -> None:
+        rows = [{"hand_id": h, "seq": q, "event": ev} for p in pending for h, q, ev in p.rows]
         with self.db.session() as s:
+            s.execute(insert(HandEvent), rows)  # one executemany, not an ORM object per event
+
+    def _commit(self, batch: list[PendingWrite]) -> list[Exception | None]:
+        """One transaction for the whole batch.  If it fails — an event already written, e.g. by a
+        process that lost its table to another — each write is tried alone so only the offender
+        fails (events are never overwritten)."""
+        try:
+            self._insert(batch)
+            self.commits += 1
+            self.rows_written += sum(len(p.rows) for p in batch)
+            return [None] * len(batch)
+        except Exception:
+            out: list[Exception | None] = []
             for p in batch:
-                for hand_id, seq, ev in p.rows:
-                    s.merge(HandEvent(hand_id=hand_id, seq=seq, event=ev))
-        self.commits += 1
-        self.rows_written += sum(len(p.rows) for p in batch)
+                try:
+                    self._insert([p])
+                    out.append(None)
+                except Exception as e:
+                    out.append(e)
+            return out
 
 
 class HandStore:
