@@ -494,6 +494,35 @@ class Hand:
         event["seed"] = self.seed.hex()
         self.emit(event)
 
+    # ---- the hook for items -------------------------------------------------------------------------
+    def intervene(self, seat: int, event: dict[str, Any], exchange: tuple[Tile, int] | None = None) -> None:
+        """The one hook through which items (:mod:`majiang.engine.items`) act, between two decisions
+        on ``seat``'s turn: optionally exchange the concealed tile ``exchange[0]`` with the wall tile
+        at position ``exchange[1]`` (the wall tile goes into the hand, the given tile takes its place
+        in the wall: the tile multiset never changes), append ``event`` (the log records the use, and
+        the replay re-applies it) and offer the turn again (the legal actions follow the new hand).
+        Raises :class:`IllegalAction` (nothing changed) when it is not ``seat``'s turn."""
+        if self.phase is not Phase.TURN or seat != self.current:
+            raise IllegalAction(f"seat {seat} is not on its turn")
+        if exchange is not None:
+            give, index = exchange
+            st, w = self.seats[seat], self.wall
+            if not (0 <= give < NUM_KINDS and st.counts[give]):
+                raise IllegalAction(f"seat {seat} holds no {_tile_text(give)} to exchange")
+            if not 0 <= index < len(w.tiles) or w.taken[index] or index in w.reserved:
+                raise IllegalAction(f"wall position {index} cannot be exchanged")
+            take = w.tiles[index]
+            if self.rules.is_bonus(take):
+                raise IllegalAction("a bonus tile cannot be exchanged into a hand")
+            w.tiles[index] = give
+            st.counts[give] -= 1
+            st.counts[take] += 1
+            if st.drawn == give and not st.counts[give]:
+                st.drawn = take  # the drawn tile itself was given back: its replacement counts as drawn
+        self.emit(event)
+        if exchange is not None:
+            self._enter_turn()
+
     # ---- helpers for rulesets and bots -----------------------------------------------------------
     def default_action(self, seat: int) -> Action:
         """托管: discard the drawn tile (else the last concealed tile), pass every claim, never

@@ -2,7 +2,8 @@
 
 A log is the hand's events in order (the first line is ``hand_start`` with the seed and the
 ruleset).  Tiles are written as strings (``5p``).  :func:`replay` rebuilds the hand from its seed
-and the recorded decisions; :func:`verify` checks that this reproduces every event exactly.
+and the recorded decisions (and item uses, :mod:`majiang.engine.items`); :func:`verify` checks that
+this reproduces every event exactly, and that a 乾坤大挪移 arrangement follows from the seed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from majiang.engine import items as _items
 from majiang.engine.hand import Hand, Phase
 from majiang.engine.protocol import (
     ADDED_KONG,
@@ -48,7 +50,7 @@ def _tiles_from_json(x: Any, key: str = "") -> Any:
     if isinstance(x, list):
         return [_tiles_from_json(v, key) for v in x]
     if isinstance(x, str) and key in ("tile", "tiles", "hands", "replacement", "hand", "indicator", "jing",
-                                      "concealed", "drawn", "discards", "flowers", "zheng", "fu"):
+                                      "concealed", "drawn", "discards", "flowers", "zheng", "fu", "give"):
         return parse_tile(x)
     return x
 
@@ -100,6 +102,9 @@ _HEAD_KEYS = {"type", "rules", "ruleset", "seed", "seed_hash", "dealer", "preval
 
 def _step(hand: Hand, e: dict[str, Any]) -> None:
     et = e["type"]
+    if et == "item":  # an item used between decisions (majiang.engine.items): re-applied from the seed
+        _items.replay_item(hand, e)
+        return
     if hand.phase is Phase.TURN:
         seat = hand.current
         if et == "discard":
@@ -141,4 +146,7 @@ def verify(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], 
             return False, f"event {i} differs: replay {a} vs log {b}"
     if len(got) != len(want):
         return False, f"replay has {len(got)} events, the log {len(want)}"
+    problem = _items.start_problem(events[0], hand.rules)
+    if problem is not None:
+        return False, problem
     return True, f"ok: {len(got)} events reproduced"

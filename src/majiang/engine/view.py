@@ -3,6 +3,8 @@
 :class:`SeatView` is what bots decide on and what the hall sends (``to_dict``); :func:`event_view`
 filters the event log for one seat.  Other seats' concealed tiles, their draws, the faces of their
 concealed kongs, the wall order and the seed (until the hand is over) never pass through here.
+An event ``private_to`` one seat (an item's answer, :mod:`majiang.engine.items`) reaches that seat
+whole; the others get at most its public part (of an item use: who used which item).
 """
 
 from __future__ import annotations
@@ -203,7 +205,9 @@ def action_json(a: Action) -> dict[str, Any]:
 
 # ---- the event log, per seat ---------------------------------------------------------------------
 _TILE_KEYS = frozenset({"tile", "tiles", "hands", "replacement", "hand", "indicator", "jing", "concealed", "drawn",
-                        "discards", "flowers", "wall_tiles", "zheng", "fu"})
+                        "discards", "flowers", "wall_tiles", "zheng", "fu", "give"})
+#: what the other seats see of an event ``private_to`` one seat (anything not listed: nothing at all)
+_PUBLIC_KEYS = {"item": ("type", "seat", "item")}
 
 
 def tiles_to_json(x: Any, key: str = "") -> Any:
@@ -222,9 +226,16 @@ def event_view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
     et = event["type"]
     owner = event.get("seat")
     if "private_to" in event:
-        return event if event["private_to"] == seat else None
+        if event["private_to"] == seat:
+            return event
+        keys = _PUBLIC_KEYS.get(et)
+        return {k: event[k] for k in keys if k in event} if keys else None
     if et == "hand_start":
-        return {k: v for k, v in event.items() if k != "seed"}
+        out = {k: v for k, v in event.items() if k not in ("seed", "arrange")}  # wall order stays hidden
+        if "items" in out:  # start-of-hand items: their owner sees the use, the others who used which
+            out["items"] = [u if u.get("seat") == seat else {"seat": u.get("seat"), "item": u.get("item")}
+                            for u in out["items"]]
+        return out
     if et == "deal":
         return {"type": "deal", "hands": [h if s == seat else [] for s, h in enumerate(event["hands"])],
                 "counts": [len(h) for h in event["hands"]]}

@@ -20,8 +20,9 @@ from sqlalchemy import select
 
 from majiang.hall.accounts import AuthError, Principal
 from majiang.hall.hub import Connection
+from majiang.hall.items import ItemError, shop_list
 from majiang.hall.ledger import audit
-from majiang.hall.messages import BadMessage, Credentials, NewTable, parse_client_message
+from majiang.hall.messages import BadMessage, Credentials, NewTable, Purchase, parse_client_message
 from majiang.hall.rooms import Room
 from majiang.hall.service import Hall, HallError
 from majiang.store import Database
@@ -180,6 +181,26 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         except HallError as e:
             raise HTTPException(404, str(e)) from None
         return {"table": t.id, "code": t.code}
+
+    # ---- items (道具) ----------------------------------------------------------------------------------
+    @app.get("/api/shop", summary="the item shop: every item with its price (coins), moment and parameters")
+    async def shop() -> list[dict[str, Any]]:
+        return shop_list(the_hall().items.prices)
+
+    @app.get("/api/inventory", summary="your items, your coin balance and your latest purchases and uses")
+    async def inventory(p: Authed) -> dict[str, Any]:
+        h = the_hall()
+        return await h.run_db(h.items.summary, p.account_id)
+
+    @app.post("/api/shop/buy", summary="buy items with coins (paid to the house through the ledger)")
+    async def buy(body: Purchase, p: Authed) -> dict[str, Any]:
+        h = the_hall()
+        try:
+            got = await h.run_db(h.items.buy, p.account_id, body.item, body.count, body.id)
+        except ItemError as e:
+            raise HTTPException(402 if e.code == "funds" else 400, str(e)) from None
+        await items_changed(h, p.account_id)
+        return got
 
     # ---- hands, replays, calculator -------------------------------------------------------------
     @app.get("/api/hands/{hand_id}", summary="a finished hand: its log (JSON events) and result")
@@ -350,11 +371,33 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     return app
 
 
+async def items_changed(h: Hall, account: int) -> None:
+    """After a purchase: the table the player sits at refreshes what it may use."""
+    table = await h.where_of(account)
+    if table is not None:
+        h.route(table, "items_changed", account)
+
+
 async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
     acc = p.account_id
     t = msg.type
     if t == "ping":
         conn.send({"type": "pong", "at": time.time()})
+        return
+    if t == "shop":
+        conn.send({"type": "shop", "items": shop_list(h.items.prices)})
+        return
+    if t == "inventory":
+        conn.send({"type": "inventory", **await h.run_db(h.items.summary, acc)})
+        return
+    if t == "buy":
+        try:
+            got = await h.run_db(h.items.buy, acc, msg.item, msg.count, msg.id)
+        except ItemError as e:
+            conn.send({"type": "error", "code": e.code, "message": str(e), "item": msg.item})
+            return
+        conn.send({"type": "bought", **got})
+        await items_changed(h, acc)
         return
     if t == "hello":
         conn.send({"type": "error", "code": "already", "message": "already authenticated"})
@@ -403,3 +446,5 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         h.route(current, "action", acc, seq=msg.seq, action=msg.action.model_dump(exclude_none=True))
     elif t == "chat":
         h.route(current, "chat", acc, text=msg.text)
+    elif t == "use_item":
+        h.route(current, "use_item", acc, item=msg.item, tile=msg.tile, target=msg.target)

@@ -51,10 +51,10 @@ def post(s: Session, key: str, kind: str, amounts: Mapping[int, int], memo: dict
             s.flush()
     except IntegrityError:
         return False  # already posted
-    for account_id, amount in sorted(moves.items()):
-        s.add(LedgerEntry(txn_id=txn.id, account_id=account_id, amount=amount))
-        s.execute(update(Account).where(Account.id == account_id).values(balance=Account.balance + amount))
     try:
+        for account_id, amount in sorted(moves.items()):
+            s.add(LedgerEntry(txn_id=txn.id, account_id=account_id, amount=amount))
+            s.execute(update(Account).where(Account.id == account_id).values(balance=Account.balance + amount))
         s.flush()
     except IntegrityError as e:
         raise LedgerError(f"transaction {key!r} would make a balance negative") from e

@@ -91,8 +91,35 @@ class Ping(_M):
     type: Literal["ping"]
 
 
+# ---- items (道具, docs/items.md) ----------------------------------------------------------------------
+ItemId = Literal["qiankun", "toutian", "yihua", "qianliyan", "shunfenger", "jinshouzhi"]  # engine.items.ITEMS
+
+
+class ShopList(_M):
+    type: Literal["shop"]
+
+
+class Buy(_M):
+    type: Literal["buy"]
+    item: ItemId
+    count: int = Field(default=1, ge=1, le=99)
+    id: str | None = Field(default=None, min_length=1, max_length=64)  # makes a retried purchase a no-op
+
+
+class Inventory(_M):
+    type: Literal["inventory"]
+
+
+class UseItem(_M):
+    type: Literal["use_item"]
+    item: ItemId
+    tile: str | None = Field(default=None, max_length=3)  # a tile of your hand to give back
+    target: str | None = Field(default=None, max_length=20)  # the tile wanted / sought, or 乾坤大挪移's pattern
+
+
 ClientMessage = Annotated[
-    Hello | Lobby | Tables | QuickJoin | Create | Join | Spectate | Stand | AddBots | Act | Auto | Chat | Mute | Ping,
+    Hello | Lobby | Tables | QuickJoin | Create | Join | Spectate | Stand | AddBots | Act | Auto | Chat | Mute | Ping
+    | ShopList | Buy | Inventory | UseItem,
     Field(discriminator="type"),
 ]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -124,3 +151,9 @@ class Credentials(_M):
 class NewTable(_M):
     room: str = Field(max_length=40)
     private: bool = False
+
+
+class Purchase(_M):
+    item: ItemId
+    count: int = Field(default=1, ge=1, le=99)
+    id: str | None = Field(default=None, min_length=1, max_length=64)

@@ -21,6 +21,7 @@ from majiang.engine.log import events_from_json
 from majiang.hall.accounts import Accounts
 from majiang.hall.cluster import Cluster, LocalCluster
 from majiang.hall.hub import Hub
+from majiang.hall.items import ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
@@ -47,6 +48,7 @@ class Hall:
         self.hub = Hub(remote=self._send_remote if self.cluster.multi else None)
         self.accounts = Accounts(db, signup_grant=signup_grant)
         self.store = HandStore(db)
+        self.items = ItemStore(db)  # 道具: the shop, inventories, the audit log
         self.executor = fresh_executor(db)
         self.events = EventWriter(db, self.executor)
         self.metrics = Metrics()

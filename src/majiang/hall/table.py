@@ -24,6 +24,7 @@ from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, event_view, tiles_to_json
+from majiang.hall.items import TableItems
 from majiang.hall.rooms import Room
 from majiang.rulesets import make_ruleset
 
@@ -41,6 +42,7 @@ class SeatInfo:
     auto: bool = False  # 托管
     timeouts: int = 0
     escaped: bool = False
+    golden: bool = False  # 金手指: the discard marker is a golden finger while at this table
 
     @property
     def human(self) -> bool:
@@ -48,7 +50,7 @@ class SeatInfo:
 
     def public(self, online: bool) -> dict[str, Any]:
         return {"name": self.name, "bot": not self.human, "auto": self.auto, "online": online or not self.human,
-                "account": self.account_id}
+                "account": self.account_id, "golden_finger": self.golden}
 
 
 @dataclass
@@ -91,6 +93,8 @@ class TableRunner:
         self.actions = 0
         self.pending_sits = 0  # sits routed here but not yet processed (so quick-join does not overfill)
         self.fenced = False  # another process took this table over: stop without writing anything
+        self.items = TableItems(self)  # 道具 (majiang.hall.items): only in rooms that allow them
+        self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -148,6 +152,7 @@ class TableRunner:
         acc = m.account
         if self.seat_of(acc) is not None:
             self.send_snapshot(acc)
+            await self.items.seated(acc)
             return
         if self.state not in ("waiting", "between"):
             self.error(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
@@ -171,6 +176,7 @@ class TableRunner:
         self.hall.joined(acc, self)
         self.broadcast_table()
         self.send_snapshot(acc)
+        await self.items.seated(acc)
         if self.free_seats() and self.fill_timer is None:
             self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
         await self.maybe_start()
@@ -205,6 +211,7 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        self.items.left(seat)
         if self.state == "playing" and self.hand is not None and not self.hand.over:
             # 逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand
             info.escaped = True
@@ -233,6 +240,7 @@ class TableRunner:
         if seat is not None:
             self.send_snapshot(m.account)
             self.broadcast_table()
+            await self.items.seated(m.account)
 
     async def on_disconnected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
@@ -246,6 +254,7 @@ class TableRunner:
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
         elif self.state == "waiting":
+            self.items.left(seat)
             self.seats[seat] = None
             self.hall.left(m.account, self)
             if not self.humans():
@@ -283,6 +292,7 @@ class TableRunner:
         self.session.seat_of = [0, 1, 2, 3]
         hand = self.session.new_hand()
         assert hand is not None
+        hand = await self.items.before_hand(hand)  # 乾坤大挪移: the same hand, dealt with the item's swaps
         self.hand = hand
         self.sent = 0
         self.state = "playing"
@@ -291,6 +301,7 @@ class TableRunner:
                                               self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
         self.hall.table_changed(self)
         await self.flush()
+        self.items.notify()
 
     async def flush(self) -> None:
         """Persist the new events, send each seat its view of them, then prompt whoever must act."""
@@ -331,6 +342,9 @@ class TableRunner:
             self.seq += 1
             legal = hand.legal(seat)
             timeout = self._timeout_for(seat)
+            kept = self.keep_deadline.pop(seat, None)
+            if kept is not None:
+                timeout = max(0.5, kept - time.monotonic())
             prompt = Prompt(self.seq, legal, time.monotonic() + timeout)
             self.prompts[seat] = prompt
             loop = asyncio.get_running_loop()
@@ -345,11 +359,22 @@ class TableRunner:
                                                partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
             else:
                 prompt.timer = loop.call_later(timeout, partial(self.put, "timeout", seat=seat, seq=prompt.seq))
-                self.send(info.account_id, {"type": "prompt", "seq": prompt.seq, "hand": self.hand_id,
-                                            "legal": [action_json(a) for a in legal],
-                                            "timeout_ms": int(timeout * 1000),
-                                            "view": SeatView(hand, seat).to_dict()})
+                msg = {"type": "prompt", "seq": prompt.seq, "hand": self.hand_id,
+                       "legal": [action_json(a) for a in legal], "timeout_ms": int(timeout * 1000),
+                       "view": SeatView(hand, seat).to_dict()}
+                if self.items.enabled:
+                    msg["items"] = self.items.usable(seat)
+                self.send(info.account_id, msg)
                 self.hall.metrics.prompt_sent(self.id, seat)
+
+    def reprompt(self, seat: int) -> None:
+        """Withdraw ``seat``'s prompt so that the next flush asks again (with the legal actions of the
+        changed hand) under a new seq, keeping the old deadline."""
+        p = self.prompts.pop(seat, None)
+        if p is not None:
+            if p.timer is not None:
+                p.timer.cancel()
+            self.keep_deadline[seat] = p.deadline
 
     def _timeout_for(self, seat: int) -> float:
         hand = self.hand
@@ -484,6 +509,7 @@ class TableRunner:
                 self.seats[i] = None
         self.state = "between"
         self.broadcast_table()
+        self.items.notify()
         if not self.humans() or session_done:
             self.state = "ended"
             return
@@ -526,6 +552,14 @@ class TableRunner:
     async def on_close(self, m: Msg) -> None:
         self.state = "ended"
 
+    async def on_use_item(self, m: Msg) -> None:
+        await self.items.on_use(m)
+
+    async def on_items_changed(self, m: Msg) -> None:
+        """The player bought items (elsewhere): refresh what it may use here."""
+        if self.seat_of(m.account) is not None:
+            await self.items.seated(m.account)
+
     async def on_resume(self, m: Msg) -> None:
         """After a takeover: finish a hand that ended in the dead process (the settlement is
         idempotent), or ask again whoever must act; send everyone the table as it stands."""
@@ -552,11 +586,13 @@ class TableRunner:
             "id": self.id, "room": self.room.id, "code": self.code, "private": self.private, "state": self.state,
             "seats": [None if s is None else {"account": s.account_id, "name": s.name,
                                               "bot": s.bot.name if s.bot is not None else None,
-                                              "auto": s.auto, "escaped": s.escaped} for s in self.seats],
+                                              "auto": s.auto, "escaped": s.escaped, "golden": s.golden}
+                      for s in self.seats],
             "session": None if ses is None else {
                 "seed": ses.seed.hex(), "scores": ses.scores, "round": ses.round, "dealer": ses.dealer,
                 "passes": ses.passes, "hand_no": ses.hand_no, "over": ses.over},
             "hand_id": self.hand_id, "hands_played": self.hands_played, "seq": self.seq,
+            "items": self.items.snapshot(),
         }
 
     @classmethod
@@ -573,7 +609,9 @@ class TableRunner:
         for i, s in enumerate(snap["seats"]):
             if s is not None:
                 bot = make_bot(s["bot"], seed=hash((t.id, i)) & 0xFFFF, rules=room.rules) if s["bot"] else None
-                t.seats[i] = SeatInfo(s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"])
+                t.seats[i] = SeatInfo(s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"],
+                                      golden=bool(s.get("golden")))
+        t.items.restore(snap.get("items"))
         ses = snap.get("session")
         if ses is not None:
             t.session = Session(make_ruleset(room.rules, room.options or None), bytes.fromhex(ses["seed"]))
@@ -621,19 +659,24 @@ class TableRunner:
             msg["view"] = SeatView(self.hand, seat).to_dict()
             msg["events"] = [tiles_to_json(v) for e in self.hand.events[:self.sent]
                              if (v := event_view(e, seat)) is not None]
+        if seat is not None and self.items.enabled:
+            msg["items"] = self.items.status(seat)
         self.send(account, msg)
         if seat is not None and seat in self.prompts and self.hand is not None:
             p = self.prompts[seat]
-            self.send(account, {"type": "prompt", "seq": p.seq, "hand": self.hand_id,
-                                "legal": [action_json(a) for a in p.legal],
-                                "timeout_ms": max(0, int((p.deadline - time.monotonic()) * 1000)),
-                                "view": SeatView(self.hand, seat).to_dict(), "resent": True})
+            again = {"type": "prompt", "seq": p.seq, "hand": self.hand_id, "legal": [action_json(a) for a in p.legal],
+                     "timeout_ms": max(0, int((p.deadline - time.monotonic()) * 1000)),
+                     "view": SeatView(self.hand, seat).to_dict(), "resent": True}
+            if self.items.enabled:
+                again["items"] = self.items.usable(seat)
+            self.send(account, again)
 
     def _cancel_prompts(self) -> None:
         for p in self.prompts.values():
             if p.timer is not None:
                 p.timer.cancel()
         self.prompts.clear()
+        self.keep_deadline.clear()
 
     def _cancel_timers(self) -> None:
         self._cancel_prompts()

@@ -140,7 +140,7 @@ def best_discards(counts: Counts, melds: int, unseen: Sequence[int]) -> list[tup
     player has not seen."""
     fast = getattr(_fast, "best_discards", None)
     if fast is not None:
-        rows = fast(counts, melds, unseen)
+        rows: list[tuple[int, int, int]] = fast(counts, melds, unseen)
         rows.sort(key=lambda r: (-r[1], r[2]))
         return rows
     c = list(counts)

@@ -42,6 +42,7 @@ class Database:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "begin", _sqlite_begin)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @property
@@ -88,8 +89,15 @@ class Database:
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # let SQLAlchemy decide where transactions begin (pysqlite's own handling would turn a
+    # SAVEPOINT outside BEGIN into a transaction that RELEASE commits on its own)
+    dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    conn.exec_driver_sql("BEGIN")
