@@ -118,57 +118,98 @@ class Client:
 
 
 async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
-    port = free_port()
     tmp = tempfile.mkdtemp()
     rooms = Path(tmp) / "rooms.toml"
     rooms.write_text(ROOMS.format(bots=args.bots))
-    db = args.db or f"sqlite:///{tmp}/load.db"
     delay = "0" if args.fast else "0.7,1.3"
-    server = subprocess.Popen([sys.executable, "-m", "majiang.cli", "serve", "--port", str(port), "--db", db,
-                               "--rooms", str(rooms), "--bot-delay", delay, "--log-level", "error"],
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
+    nodes = args.nodes
+    if nodes > 1 or args.redis:
+        db = args.db or create_pg_database()
+        redis = f"{args.redis or 'redis://127.0.0.1:6379/0'}?prefix=load{os.getpid()}{n}"
+        from majiang.store import Database
+
+        Database(db).migrate()
+    else:
+        db = args.db or f"sqlite:///{tmp}/load.db"
+        redis = None
+    ports = [free_port() for _ in range(nodes)]
+    servers = []
+    for port in ports:
+        cmd = [sys.executable, "-m", "majiang.cli", "serve", "--port", str(port), "--db", db, "--rooms", str(rooms),
+               "--bot-delay", delay, "--log-level", "error"]
+        if redis:
+            cmd += ["--redis", redis]
+        servers.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+    bases = [f"http://127.0.0.1:{p}" for p in ports]
     try:
-        for _ in range(200):
-            try:
-                http("GET", base + "/healthz")
-                break
-            except OSError:
-                await asyncio.sleep(0.1)
-        tokens = [http("POST", base + "/api/guest")["token"] for _ in range(n)]
+        for base in bases:
+            for _ in range(300):
+                try:
+                    http("GET", base + "/healthz")
+                    break
+                except OSError:
+                    await asyncio.sleep(0.1)
+        tokens = [http("POST", bases[i % nodes] + "/api/guest")["token"] for i in range(n)]
         lat: list[float] = []
-        clients = [Client(f"ws://127.0.0.1:{port}", t, 0.0 if args.fast else 1.0, lat) for t in tokens]
+        clients = [Client(f"ws://127.0.0.1:{ports[i % nodes]}", t, 0.0 if args.fast else 1.0, lat)
+                   for i, t in enumerate(tokens)]
         stop = time.monotonic() + args.warmup + seconds
         runs = asyncio.gather(*(c.run(stop) for c in clients), return_exceptions=True)
         await asyncio.sleep(args.warmup)  # connections, seats and first deals are not what we measure
         lat.clear()
-        m0 = metrics(base)
+        m0 = [metrics(b) for b in bases]
         start = time.monotonic()
         results = await runs
         elapsed = time.monotonic() - start
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
             print(f"  {len(errors)} client(s) failed, e.g. {errors[0]!r}", file=sys.stderr)
-        m1 = metrics(base)
+        m1 = [metrics(b) for b in bases]
     finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(10)
-    actions = m1.get("majiang_actions_total", 0) - m0.get("majiang_actions_total", 0)
-    hands = m1.get("majiang_hands_total", 0) - m0.get("majiang_hands_total", 0)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                server.wait(10)
+        if (nodes > 1 or args.redis) and not args.db:
+            drop_pg_database(db)
+
+    def total(key: str) -> float:
+        return sum(b.get(key, 0) - a.get(key, 0) for a, b in zip(m0, m1, strict=True))
+
+    merged1 = {k: sum(m.get(k, 0) for m in m1) for k in m1[0]}
+    merged0 = {k: sum(m.get(k, 0) for m in m0) for k in m0[0]}
     lat.sort()
-    return {"tables": n, "seconds": round(elapsed, 1), "actions_per_s": actions / elapsed, "hands": int(hands),
-            "hands_per_s": hands / elapsed,
+    return {"tables": n, "seconds": round(elapsed, 1), "actions_per_s": total("majiang_actions_total") / elapsed,
+            "hands": int(total("majiang_hands_total")), "hands_per_s": total("majiang_hands_total") / elapsed,
             "client_p50_ms": 1000 * statistics.median(lat) if lat else None,
             "client_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
-            "server_p99_ms": (1000 * p) if (p := histogram_p99(m1, m0=m0)) is not None else None,
+            "server_p99_ms": (1000 * p) if (p := histogram_p99(merged1, m0=merged0)) is not None else None,
             "samples": len(lat)}
+
+
+def create_pg_database() -> str:
+    import psycopg
+
+    name = f"majiang_load_{os.getpid()}_{int(time.time())}"
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        c.execute(f'CREATE DATABASE "{name}"')
+    return f"postgresql://postgres@127.0.0.1:5432/{name}"
+
+
+def drop_pg_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def main_async(args: argparse.Namespace) -> None:
     levels = [int(x) for x in args.tables.split(",")]
     print(f"# hall load · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
-          f"{os.cpu_count()} cores · bots {args.bots} · {'no delay' if args.fast else 'human pace'}")
+          f"{os.cpu_count()} cores · {args.nodes} process(es) · bots {args.bots} · "
+          f"{'no delay' if args.fast else 'human pace'}")
     print("| tables | decisions/s | hands | hands/s | client p50 ms | client p99 ms | server p99 ms (bucket) |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for n in levels:
@@ -185,7 +226,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0, help="seconds measured per level")
     ap.add_argument("--warmup", type=float, default=10.0, help="seconds of play before measuring")
     ap.add_argument("--bots", default="eff", help="server bot kind (rand, eff, fan)")
-    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file per level)")
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file per level; a scratch "
+                                               "PostgreSQL database with --nodes > 1)")
+    ap.add_argument("--nodes", type=int, default=1, help="hall processes sharing PostgreSQL + Redis (default 1)")
+    ap.add_argument("--redis", default=None, help="Redis URL (default redis://127.0.0.1:6379/0 when --nodes > 1)")
     ap.add_argument("--fast", action="store_true", help="no thinking delays: measures hands settled per second")
     asyncio.run(main_async(ap.parse_args()))
 

@@ -345,12 +345,8 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         except WebSocketDisconnect:
             pass
         finally:
-            await conn.close()
-            if h.hub.detach(conn):
-                await h.cluster.unlisten_account(p.account_id)
-                tid = await h.where_of(p.account_id)
-                if tid is not None:
-                    h.route(tid, "disconnected", p.account_id)
+            # a task of its own: this one may be cancelled (server shutdown, a test client leaving)
+            h.spawn(_gone(h, p.account_id, conn))
 
     from majiang.tournament.web import router as tournament_router
 
@@ -369,6 +365,16 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         return JSONResponse({"detail": str(exc)}, status_code=400)
 
     return app
+
+
+async def _gone(h: Hall, account: int, conn: Connection) -> None:
+    """A connection ended: flush and close it; if it was the account's, tell its table."""
+    await conn.close()
+    if h.hub.detach(conn):
+        await h.cluster.unlisten_account(account)
+        table = await h.where_of(account)
+        if table is not None:
+            h.route(table, "disconnected", account)
 
 
 async def items_changed(h: Hall, account: int) -> None:

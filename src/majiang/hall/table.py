@@ -43,6 +43,7 @@ class SeatInfo:
     timeouts: int = 0
     escaped: bool = False
     golden: bool = False  # 金手指: the discard marker is a golden finger while at this table
+    online: bool = True  # the player's connection (on any process) is open
 
     @property
     def human(self) -> bool:
@@ -93,6 +94,7 @@ class TableRunner:
         self.actions = 0
         self.pending_sits = 0  # sits routed here but not yet processed (so quick-join does not overfill)
         self.fenced = False  # another process took this table over: stop without writing anything
+        self.spectator_sent = 0  # events of the current hand already released to spectators
         self.items = TableItems(self)  # 道具 (majiang.hall.items): only in rooms that allow them
         self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
 
@@ -105,7 +107,7 @@ class TableRunner:
 
     def info(self) -> dict[str, Any]:
         return {"id": self.id, "room": self.room.id, "private": self.private, "state": self.state,
-                "seats": [s.public(self.hall.hub.online(s.account_id)) if s else None for s in self.seats],
+                "seats": [s.public(s.online) if s else None for s in self.seats],
                 "hands": self.hands_played, "spectators": len(self.spectators)}
 
     def seat_of(self, account: int) -> int | None:
@@ -232,12 +234,22 @@ class TableRunner:
     async def on_spectate(self, m: Msg) -> None:
         self.spectators.add(m.account)
         self.hall.joined(m.account, self, spectator=True)
-        self.send(m.account, {"type": "table", "table": self.info(), "seat": None, "spectator": True,
-                              "delay_s": self.room.spectate_delay_s, "chat": self.chat_log[-30:]})
+        msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": None, "spectator": True,
+                               "room": self.room.to_dict(), "delay_s": self.room.spectate_delay_s,
+                               "chat": self.chat_log[-30:]}
+        if self.hand is not None:
+            # what spectators have been shown so far: the events older than the spectating delay
+            shown = self.hand.events[:self.spectator_sent]
+            msg["hand"] = self.hand_id
+            msg["events"] = [tiles_to_json(v) for e in shown if (v := event_view(e, -1)) is not None]
+        self.send(m.account, msg)
 
     async def on_connected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
         if seat is not None:
+            info = self.seats[seat]
+            assert info is not None
+            info.online = True
             self.send_snapshot(m.account)
             self.broadcast_table()
             await self.items.seated(m.account)
@@ -249,11 +261,12 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        info.online = False
         if self.state == "playing":
             info.auto = True  # 托管 until the player acts again
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
-        elif self.state == "waiting":
+        elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
             self.items.left(seat)
             self.seats[seat] = None
             self.hall.left(m.account, self)
@@ -295,11 +308,12 @@ class TableRunner:
         hand = await self.items.before_hand(hand)  # 乾坤大挪移: the same hand, dealt with the item's swaps
         self.hand = hand
         self.sent = 0
+        self.spectator_sent = 0
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
         self.hand_id = await self.hall.run_db(self.hall.store.start_hand, self.id, self.room.id,
                                               self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
-        self.hall.table_changed(self)
+        self.broadcast_table()
         await self.flush()
         self.items.notify()
 
@@ -317,19 +331,21 @@ class TableRunner:
             out = [tiles_to_json(v) for e in new if (v := event_view(e, seat)) is not None]
             if out:
                 self.send(info.account_id, {"type": "events", "hand": self.hand_id, "from": first, "events": out})
-        if self.spectators:
-            public = [tiles_to_json(v) for e in new if (v := event_view(e, -1)) is not None]
-            if public:
-                msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
-                asyncio.get_running_loop().call_later(self.room.spectate_delay_s, self._to_spectators, msg)
+        # spectators see the same public events, delayed
+        public = [tiles_to_json(v) for e in new if (v := event_view(e, -1)) is not None]
+        msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
+        asyncio.get_running_loop().call_later(self.room.spectate_delay_s, self._to_spectators, msg, self.sent)
         if hand.over:
             await self.end_hand()
             return
         await self.prompt_all()
 
-    def _to_spectators(self, msg: dict[str, Any]) -> None:
-        for a in list(self.spectators):
-            self.send(a, msg)
+    def _to_spectators(self, msg: dict[str, Any], upto: int) -> None:
+        if msg["hand"] == self.hand_id:
+            self.spectator_sent = max(self.spectator_sent, upto)
+        if msg["events"]:
+            for a in list(self.spectators):
+                self.send(a, msg)
 
     async def prompt_all(self) -> None:
         hand = self.hand
@@ -354,7 +370,7 @@ class TableRunner:
                     self.put("bot", seat=seat, seq=prompt.seq)
                 else:
                     prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
-            elif info.auto or not self.hall.hub.online(info.account_id):
+            elif info.auto or not info.online:
                 prompt.timer = loop.call_later(self.hall.auto_delay_s,
                                                partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
             else:
@@ -505,7 +521,11 @@ class TableRunner:
         self.broadcast(msg)
         self.hall.metrics.hand_settled(self)
         for i, s in enumerate(self.seats):
-            if s is not None and s.escaped:
+            if s is not None and (s.escaped or (s.human and not s.online)):
+                # those who left, and those whose connection is gone, give up their seats between hands
+                if s.human and not s.escaped:
+                    self.hall.left(s.account_id, self)
+                self.items.left(i)
                 self.seats[i] = None
         self.state = "between"
         self.broadcast_table()
@@ -535,6 +555,12 @@ class TableRunner:
         self.broadcast_table()
         if info.auto and seat in self.prompts:
             await self.act_for(seat, default=True)
+        elif not info.auto and seat in self.prompts and self.hand is not None:
+            # the auto-play timer was running: give the decision back to the player, with a full timer
+            old = self.prompts.pop(seat)
+            if old.timer is not None:
+                old.timer.cancel()
+            await self.prompt_all()
 
     async def on_chat(self, m: Msg) -> None:
         text = str(m.data.get("text", ""))[:200].strip()
@@ -654,6 +680,8 @@ class TableRunner:
         seat = self.seat_of(account)
         msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": seat, "room": self.room.to_dict(),
                                "chat": self.chat_log[-30:]}
+        if seat is not None and self.code:
+            msg["code"] = self.code  # for friends: only the players at the table learn it
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()

@@ -1,0 +1,87 @@
+"""Table behaviour the web client relies on: state broadcasts, private codes, spectators, 托管 and
+tables whose humans are gone."""
+
+import time
+
+from hall_helpers import FAST, make_client, register
+from majiang.hall.rooms import Room
+
+
+def _until(ws, kind, limit=2000, pred=lambda m: True):
+    for _ in range(limit):
+        m = ws.receive_json()
+        if m["type"] == kind and pred(m):
+            return m
+    raise AssertionError(f"no {kind}")
+
+
+def test_private_code_reaches_the_player_and_a_friend_joins_with_it(tmp_path):
+    with make_client(tmp_path) as c:
+        a, b = register(c, "alice"), register(c, "bobby")
+        with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
+            wa.receive_json()
+            wb.receive_json()
+            wa.send_json({"type": "create", "room": "t", "private": True})
+            snap = _until(wa, "table")
+            assert snap["code"] and len(snap["code"]) == 6
+            public = c.get("/api/rooms/t/tables").json()
+            assert public == []  # private tables are not listed, nor is their code anywhere public
+            wb.send_json({"type": "join", "code": snap["code"]})
+            assert _until(wb, "table")["table"]["id"] == snap["table"]["id"]
+
+
+def test_tables_announce_that_they_are_playing(tmp_path):
+    with make_client(tmp_path) as c:
+        tok = register(c)
+        with c.websocket_connect(f"/ws?token={tok}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "quick_join", "room": "t"})
+            info = _until(ws, "table_info", pred=lambda m: m["table"]["state"] == "playing")
+            assert all(s is not None for s in info["table"]["seats"])
+
+
+def test_spectator_snapshot_has_the_room_and_the_public_events(tmp_path):
+    with make_client(tmp_path) as c:
+        p, s = register(c, "player"), register(c, "watcher")
+        with c.websocket_connect(f"/ws?token={p}") as wp:
+            wp.receive_json()
+            wp.send_json({"type": "quick_join", "room": "t"})
+            prompt = _until(wp, "prompt")
+            table_id = prompt["view"] and _until(wp, "table_info")["table"]["id"]
+            with c.websocket_connect(f"/ws?token={s}") as ws:
+                ws.receive_json()
+                ws.send_json({"type": "spectate", "table": table_id})
+                snap = _until(ws, "table")
+                assert snap["spectator"] and snap["room"]["id"] == "t" and "events" in snap
+                for e in snap["events"]:
+                    assert e["type"] != "deal" or all(not h for h in e["hands"])
+
+
+def test_turning_auto_off_gives_the_prompt_back(tmp_path):
+    rooms = [Room(id="t", name="t", rules="gb", **{**FAST, "timers": "relaxed"})]
+    with make_client(tmp_path, rooms) as c:
+        tok = register(c)
+        with c.websocket_connect(f"/ws?token={tok}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "quick_join", "room": "t"})
+            _until(ws, "prompt")
+            ws.send_json({"type": "auto", "on": True})
+            _until(ws, "auto", pred=lambda m: m["on"])
+            ws.send_json({"type": "auto", "on": False})
+            _until(ws, "auto", pred=lambda m: not m["on"])
+            again = _until(ws, "prompt")
+            assert again["timeout_ms"] > 5000  # a full timer, not the auto-play delay
+
+
+def test_a_table_whose_human_left_between_hands_ends(tmp_path):
+    with make_client(tmp_path) as c:
+        tok = register(c)
+        with c.websocket_connect(f"/ws?token={tok}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "quick_join", "room": "t"})
+            _until(ws, "prompt")
+        hall = c.app.state.hall
+        t0 = time.time()
+        while hall.tables and time.time() - t0 < 60:
+            time.sleep(0.2)
+        assert not hall.tables  # the hand finished in 托管, then the table ended
