@@ -71,11 +71,9 @@ def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | N
     the default (托管) action."""
     while not hand.over:
         for s in hand.prompted():
-            if hand.over:
-                break
-            if s not in hand.prompted():
-                continue
             view = SeatView(hand, s)
+            if not view.legal:  # no longer asked (the claim window closed)
+                continue
             action = bots[s].choose(view, view.legal)
             try:
                 hand.act(s, action)
@@ -83,6 +81,8 @@ def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | N
                 if on_illegal:
                     on_illegal(s)
                 hand.act(s, hand.default_action(s))
+            if hand.over:
+                break
 
 
 def simulate(hands: int, seed: int, bots: list[str], rules: str = "gb", duplicate: bool = False,

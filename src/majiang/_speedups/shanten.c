@@ -13,6 +13,9 @@
  *   forms(counts, melds)            per-form tuple (None where a form does not apply)
  *   useful(counts, melds, form)     bit mask of useful tiles (form -1 = overall), 13-tile hands
  *   discards(counts, melds)         [(tile, shanten after, useful mask)] for 14-tile hands
+ *   best_discards(counts, melds, unseen)  the bots' discard choice in one call
+ * Trying each tile in turn (useful tiles, discards) changes one group only: the other three groups'
+ * profile and the special forms' counts are tallied once (tally_t) and updated per tile.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -258,10 +261,88 @@ static int form_value(unsigned char *c, int melds, int form) {
     return NA;
 }
 
+static const int GROUP_AT[4] = {0, 9, 18, 27}, GROUP_LEN[4] = {9, 9, 9, 7};
+
+/* What the special forms count, kept so that changing one tile updates them in O(1). */
+typedef struct {
+    prof_t rest[4]; /* the other three groups' combined profile, per group */
+    int pairs, orphan_kinds, orphan_pairs, honors, held[6];
+} tally_t;
+
+static int is_orphan(int t) { return t >= 27 || t % 9 == 0 || t % 9 == 8; }
+
+static void tally(unsigned char *c, tally_t *s) {
+    prof_t g[4], ab, cd;
+    for (int i = 0; i < 4; i++) group_profile(c + GROUP_AT[i], GROUP_LEN[i], i < 3, &g[i]);
+    combine(&g[0], &g[1], &ab);
+    combine(&g[2], &g[3], &cd);
+    combine(&g[1], &cd, &s->rest[0]);
+    combine(&g[0], &cd, &s->rest[1]);
+    combine(&ab, &g[3], &s->rest[2]);
+    combine(&ab, &g[2], &s->rest[3]);
+    s->pairs = 6 - seven_pairs(c);
+    s->orphan_kinds = s->orphan_pairs = s->honors = 0;
+    for (int i = 0; i < 13; i++) {
+        s->orphan_kinds += c[ORPHANS[i]] > 0;
+        s->orphan_pairs += c[ORPHANS[i]] >= 2;
+    }
+    for (int t = 27; t < NK; t++) s->honors += c[t] > 0;
+    for (int i = 0; i < 6; i++) s->held[i] = knitted_held(c, i);
+}
+
+/* overall() of c, where c differs from the tallied hand only in tile t (which had `old` copies).
+ * Stops at the first form below `bound` (pass NEG for the exact value). */
+static int overall_changed(unsigned char *c, int melds, const tally_t *s, int t, int old, int bound) {
+    int g = t < 27 ? t / 9 : 3, had = old > 0, has = c[t] > 0;
+    prof_t mine, all;
+    group_profile(c + GROUP_AT[g], GROUP_LEN[g], g < 3, &mine);
+    combine(&mine, &s->rest[g], &all);
+    int best = shanten_after(&all, melds);
+    if (best < bound || melds > 1 || best < 0) return best;
+    int held[6], most = 0;
+    for (int i = 0; i < 6; i++) {
+        held[i] = s->held[i] + ((t < 27 && t % 9 % 3 == PATTERNS[i][t / 9]) ? has - had : 0);
+        if (held[i] > most) most = held[i];
+    }
+    if (!melds) {
+        int kinds = s->orphan_kinds, opairs = s->orphan_pairs;
+        if (is_orphan(t)) {
+            kinds += has - had;
+            opairs += (c[t] >= 2) - (old >= 2);
+        }
+        int forms[3] = {6 - (s->pairs - old / 2 + c[t] / 2), 13 - kinds - (opairs > 0),
+                        13 - (s->honors + (t >= 27 ? has - had : 0)) - most};
+        for (int i = 0; i < 3; i++) {
+            if (forms[i] < best) best = forms[i];
+            if (best < bound) return best;
+        }
+    }
+    int floor = shanten_after(&all, melds + 3);
+    for (int i = 0; i < 6; i++)
+        if (9 - held[i] + floor < best) {
+            int v = knitted_one(c, melds, i);
+            if (v < best) best = v;
+            if (best < bound) return best;
+        }
+    return best;
+}
+
 /* Tiles whose draw lowers the shanten; a fifth copy only as the wait of a ready hand. */
 static unsigned long long useful_mask(unsigned char *c, int melds, int form) {
     int now = form_value(c, melds, form);
     if (now == NA) return 0;
+    if (form == -1) {
+        tally_t s;
+        tally(c, &s);
+        unsigned long long mask = 0;
+        for (int t = 0; t < NK; t++) {
+            if (c[t] >= 4 && now > 0) continue;
+            c[t]++;
+            if (overall_changed(c, melds, &s, t, c[t] - 1, now) < now) mask |= 1ULL << t;
+            c[t]--;
+        }
+        return mask;
+    }
     unsigned long long mask = 0;
     for (int t = 0; t < NK; t++) {
         if (c[t] >= 4 && now > 0) continue;
@@ -437,11 +518,13 @@ static PyObject *py_best_discards(PyObject *self, PyObject *const *args, Py_ssiz
     Py_DECREF(seq);
     if (ensure_tables()) return NULL;
     int low = 99;
+    tally_t whole;
+    tally(c, &whole);
     for (int t = 0; t < NK; t++) {
         after[t] = 99;
         if (!c[t]) continue;
         c[t]--;
-        after[t] = overall(c, melds);
+        after[t] = overall_changed(c, melds, &whole, t, c[t] + 1, NEG);
         c[t]++;
         if (after[t] < low) low = after[t];
     }

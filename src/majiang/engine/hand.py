@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import compress
 from typing import Any
 
 from majiang.engine.melds import CHOW as CHOW_SET
@@ -237,7 +238,7 @@ class Hand:
                 if 4 in c:
                     opts.extend(Action(CONCEALED_KONG, t) for t in range(NUM_KINDS) if c[t] == 4)
                 opts.extend(Action(ADDED_KONG, m.tile) for m in st.melds if m.kind == PUNG_SET and c[m.tile])
-        opts.extend([DISCARDS[t] for t in range(NUM_KINDS) if c[t]])
+        opts.extend(compress(DISCARDS, c))
         self.options = {s: opts}
         self.responses = {}
         self.phase = Phase.TURN
@@ -344,13 +345,18 @@ class Hand:
         rules = self.rules
         live = self.wall.live > 0
         can_kong = live and rules.can_kong(self)
+        could_win = rules.could_win
+        # a chow needs a neighbour in the suit (honour chows, where a ruleset has them, are its own check)
+        r = tile % 9
+        chow_maybe = tile >= 27 or (r and self.seats[(discarder + 1) % 4].counts[tile - 1]) or (
+            r < 8 and self.seats[(discarder + 1) % 4].counts[tile + 1])
         opts: dict[int, list[Action]] = {}
         for k in (1, 2, 3):
             s = (discarder + k) % 4
             st = self.seats[s]
             c = st.counts
             mine: list[Action] = []
-            if not st.barred and rules.could_win(self, s, tile, False) and rules.check_win(
+            if not st.barred and could_win(self, s, tile, False) and rules.check_win(
                     self, s, tile, self.win_context(s, tile, discarder)) is not None:
                 mine.append(WINS[tile])
             if live:
@@ -359,8 +365,7 @@ class Hand:
                     mine.append(PUNGS[tile])
                     if n == 3 and can_kong:
                         mine.append(KONGS[tile])
-                if (k == 1 and tile < 27 and (c[tile - 1] if tile % 9 else 0) + (c[tile + 1] if tile % 9 < 8 else 0)) \
-                        or (k == 1 and tile >= 27):
+                if k == 1 and chow_maybe:
                     for tiles in rules.chows(c, tile):
                         mine.append(Action(CHOW, tile, tiles))
             if mine:
