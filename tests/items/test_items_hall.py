@@ -442,3 +442,20 @@ def test_client_messages_name_exactly_the_engine_items():
 
     assert set(get_args(ItemId)) == set(I.ITEMS)
     assert set(PRICES) == set(I.ITEMS)
+
+
+def test_turn_items_end_with_the_turn(client):
+    tok = register(client, "carol")
+    assert client.post("/api/shop/buy", json={"item": "shunfenger"}, headers=auth(tok)).status_code == 200
+    with client.websocket_connect(f"/ws?token={tok}") as ws:
+        sit(ws)
+        ws.send_json({"type": "add_bots"})
+        turn = receive_until(ws, is_turn)
+        assert [x["item"] for x in turn["items"]] == ["shunfenger"]
+        ws.send_json({"type": "action", "seq": turn["seq"],
+                      "action": next(a for a in turn["legal"] if a["type"] == "discard")})
+        # the turn is over: the client is told before the next prompt that nothing is usable now
+        m = receive_until(ws, lambda m: m["type"] == "items" or is_turn(m))
+        assert m["type"] == "items" and m["usable"] == [] and m["inventory"]["shunfenger"] == 1
+        again = receive_until(ws, is_turn)
+        assert [x["item"] for x in again["items"]] == ["shunfenger"]

@@ -217,6 +217,7 @@ class TableItems:
         self.t = table
         self.inv: dict[int, dict[str, int]] = {}
         self.queued: dict[str, Any] | None = None  # {"seat", "account", "pattern"}: 乾坤大挪移 next hand
+        self.told: dict[int, list[dict[str, Any]]] = {}  # the usable list each seat was last sent
 
     @property
     def enabled(self) -> bool:
@@ -264,7 +265,19 @@ class TableItems:
         for s in seats:
             info = self.t.seats[s]
             if info is not None and info.human and not info.escaped:
-                self.t.send(info.account_id, self.status(s))
+                msg = self.status(s)
+                self.told[s] = msg["usable"]
+                self.t.send(info.account_id, msg)
+
+    def changed(self) -> None:
+        """After a step of the hand: tell each seat whose usable items changed (a turn's items end
+        with the turn)."""
+        if not self.enabled:
+            return
+        for s in range(4):
+            info = self.t.seats[s]
+            if info is not None and info.human and not info.escaped and self.usable(s) != self.told.get(s, []):
+                self.notify(s)
 
     async def load(self, account: int) -> dict[str, int]:
         inv = await self.t.hall.run_db(self.t.hall.items.inventory, account)

@@ -314,8 +314,8 @@ class TableRunner:
         self.hand_id = await self.hall.run_db(self.hall.store.start_hand, self.id, self.room.id,
                                               self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
         self.broadcast_table()
-        await self.flush()
         self.items.notify()
+        await self.flush()
 
     async def flush(self) -> None:
         """Persist the new events, send each seat its view of them, then prompt whoever must act."""
@@ -339,6 +339,7 @@ class TableRunner:
             await self.end_hand()
             return
         await self.prompt_all()
+        self.items.changed()
 
     def _to_spectators(self, msg: dict[str, Any], upto: int) -> None:
         if msg["hand"] == self.hand_id:
@@ -379,7 +380,7 @@ class TableRunner:
                        "legal": [action_json(a) for a in legal], "timeout_ms": int(timeout * 1000),
                        "view": SeatView(hand, seat).to_dict()}
                 if self.items.enabled:
-                    msg["items"] = self.items.usable(seat)
+                    msg["items"] = self.items.told[seat] = self.items.usable(seat)
                 self.send(info.account_id, msg)
                 self.hall.metrics.prompt_sent(self.id, seat)
 
@@ -696,7 +697,7 @@ class TableRunner:
                      "timeout_ms": max(0, int((p.deadline - time.monotonic()) * 1000)),
                      "view": SeatView(self.hand, seat).to_dict(), "resent": True}
             if self.items.enabled:
-                again["items"] = self.items.usable(seat)
+                again["items"] = self.items.told[seat] = self.items.usable(seat)
             self.send(account, again)
 
     def _cancel_prompts(self) -> None:

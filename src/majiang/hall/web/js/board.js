@@ -125,8 +125,9 @@ function strip(model, seat, r, opts) {
   return h(`div.strip.pos${r}${cls}`, { dataset: { seat } }, ...handTiles(model, seat, r, opts), melds);
 }
 
-function pond(model, seat, r) {
+function pond(model, seat, r, opts) {
   const st = model.seats[seat];
+  const golden = !!(opts.names && opts.names[seat] && opts.names[seat].golden_finger); // 金手指 (an item)
   const el = h(`div.pond.pos${r}`, { dataset: { seat } });
   st.discards.forEach((t, i) => {
     let cls = st.claimed[i] ? "taken" : "";
@@ -134,7 +135,8 @@ function pond(model, seat, r) {
     if (last) cls += " last";
     if (last && model.pending && model.pending.seat === seat && model.phase !== "turn") cls += " pending";
     const tile = tileEl(t, { size: "sm", cls, title: tileName(t) + (st.claimed[i] ? " · 被吃碰杠 claimed" : "") });
-    el.append(last ? h("span.lastwrap", tile, h("span.marker", "▼")) : tile);
+    const marker = golden ? h("span.marker.golden", { title: "金手指 golden finger" }, "☟") : h("span.marker", "▼");
+    el.append(last ? h("span.lastwrap", tile, marker) : tile);
   });
   return el;
 }
@@ -146,6 +148,7 @@ function plate(model, seat, r, opts) {
   if (info && info.bot) flags.push(h("span.flag.bot", { title: "机器人 bot" }, "机器人 bot"));
   if (info && info.auto && !info.bot) flags.push(h("span.flag.auto", { title: "托管 auto-play" }, "托管"));
   if (info && !info.online) flags.push(h("span.flag.off", { title: "离线 offline" }, "离线"));
+  if (info && info.golden_finger) flags.push(h("span.flag.golden", { title: "金手指 golden finger (item)" }, "☟ 金手指"));
   const dealer = model.started && model.dealer === seat;
   const active = model.started && model.current === seat && model.phase !== "over";
   const st = model.seats[seat];
@@ -204,7 +207,7 @@ export function renderStage(model, opts = {}) {
   const felt = h("div.felt");
   stage.append(felt);
   const center = h("div.center");
-  for (let s = 0; s < 4; s++) center.append(pond(model, s, rel(s, bottom)));
+  for (let s = 0; s < 4; s++) center.append(pond(model, s, rel(s, bottom), opts));
   center.append(centerBox(model, bottom, opts));
   felt.append(center);
   for (let s = 0; s < 4; s++) {

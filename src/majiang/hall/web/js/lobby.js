@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { RULES_NAME, bi, clear, fmtInt, h, timeText, toast } from "./util.js";
 import { session } from "./table.js";
+import { shopCard } from "./items.js";
 
 const TIMERS = { standard: ["标准", "standard"], relaxed: ["宽松", "relaxed"], fast: ["快速", "fast"], blitz: ["闪电", "blitz"] };
 
@@ -24,6 +25,7 @@ export function mount(root, _arg, app) {
   const codeInput = h("input#join-code", { inputMode: "numeric", maxLength: 12, placeholder: "6 位房号 6-digit code" });
   const balanceBox = h("div.balance-card#balance-card");
   const seatedBox = h("div#seated-banner");
+  const shop = shopCard(app);
 
   const sendChat = () => {
     const text = chatInput.value.trim();
@@ -51,6 +53,7 @@ export function mount(root, _arg, app) {
       tablesBox),
     h("aside.lobby-side",
       balanceBox,
+      shop.el,
       h("div.card",
         h("h3", bi("好友房", "Join friends")),
         h("p.small", "输入好友私人桌的房号 · Enter the code of a friend's private table"),
@@ -317,6 +320,7 @@ export function mount(root, _arg, app) {
   const poll = setInterval(askTables, 5000);
   return () => {
     clearInterval(poll);
+    shop.off();
     offs.forEach((off) => off());
   };
 }

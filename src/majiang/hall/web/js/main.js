@@ -10,6 +10,7 @@ import * as tablePage from "./table.js";
 import * as replayPage from "./replay.js";
 import * as calcPage from "./calc.js";
 import * as playerPage from "./player.js";
+import { itemErrorText } from "./items.js";
 
 const PAGES = {
   login: { mod: loginPage, auth: false },
@@ -147,7 +148,7 @@ app.conn.on("_closed", (e) => {
 app.conn.on("error", (m) => {
   if (m.code === "stale") return; // a late reply to an answered prompt: nothing to say
   if (m.code === "rate_limited") return;
-  toast(m.message || m.code, "error", 6000);
+  toast(itemErrorText(m) || m.message || m.code, "error", 6000);
 });
 
 window.addEventListener("hashchange", render);

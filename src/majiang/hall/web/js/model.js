@@ -218,6 +218,16 @@ export class HandModel {
       case "false_win":
         this.falseWins.push(e);
         break;
+      case "item":
+        // 偷天换日 / 移花接木, seen whole by their owner and in replays: a concealed tile exchanged with
+        // the wall (others get only {seat, item}: nothing to change)
+        if (st && st.hand && e.give && e.tile && e.found !== false) {
+          removeOne(st.hand, e.give);
+          st.hand.push(e.tile);
+          if (st.drawn === e.give && !st.hand.includes(e.give)) st.drawn = e.tile;
+          st.hand = sortTiles(st.hand);
+        }
+        break;
       case "payment":
         if (e.deltas) this.scores = this.scores.map((x, i) => x + (e.deltas[i] || 0));
         break;

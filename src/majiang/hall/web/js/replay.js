@@ -7,13 +7,16 @@ import { fitStage, renderStage } from "./board.js";
 import { WIND_ZH, bi, clear, h, signed } from "./util.js";
 import { tileZh } from "./tiles.js";
 import { winHandEl } from "./table.js";
+import { replayText } from "./items.js";
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 
 function describe(e, names) {
   const n = (s) => (s === null || s === undefined ? "" : names[s] || `#${s}`);
   switch (e.type) {
-    case "hand_start": return `开局 hand starts · 庄 dealer ${n(e.dealer)} · ${WIND_ZH["ESWN"[e.prevalent]] || ""}风圈`;
+    case "hand_start": return `开局 hand starts · 庄 dealer ${n(e.dealer)} · ${WIND_ZH["ESWN"[e.prevalent]] || ""}风圈` +
+      (e.items || []).map((u) => ` · ${replayText(u, n(u.seat))}`).join("");
+    case "item": return replayText(e, n(e.seat));
     case "dice": return `掷骰 dice ${(e.dice || []).join(" ")}`;
     case "deal": return "配牌 deal";
     case "jing": return `翻精 jing: ${tileZh(e.indicator)} → 正精 ${tileZh(e.zheng)} 副精 ${tileZh(e.fu)}`;

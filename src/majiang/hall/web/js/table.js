@@ -5,7 +5,9 @@ import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { fitStage, meldEl, renderStage } from "./board.js";
 import { RULES_NAME, WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
-import { tileEl, tileName, tileZh } from "./tiles.js";
+import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
+import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh, resultText, tileChoices,
+  usedText } from "./items.js";
 
 const STATE_CHANGING = new Set(["hand_start", "draw", "discard", "chow", "pung", "kong", "add_kong_declared",
   "robbed", "win", "exhausted", "hand_end"]);
@@ -60,6 +62,11 @@ class TableSession {
     this.nextHandAt = null;
     this.balanceBefore = null;
     this.calls = []; // recent calls (碰, 杠 …) shown big next to the seat for a moment
+    this.items = null; // at an items table: the server's latest {usable, inventory, golden_finger, queued}
+    this.itemPick = null; // an item being set up in the picker: {item, tile, target}
+    this.itemInfo = null; // what our last use did (item_used: only we see it)
+    this.itemError = null;
+    this.itemLog = []; // public lines: who used which item
     this.updateNav();
   }
 
@@ -103,11 +110,25 @@ class TableSession {
     c.on("table", (m) => this.onSnapshot(m));
     c.on("table_info", (m) => {
       if (!this.tableId || m.table.id !== this.tableId) return;
+      m.table.seats.forEach((s, i) => { // 金手指 is public: a seat's golden_finger turning on is its use
+        const before = this.table && this.table.seats[i];
+        if (s && s.golden_finger && before && before.account === s.account && !before.golden_finger) {
+          this.logItem(i, "jinshouzhi");
+        }
+      });
       this.table = m.table;
       this.syncAuto();
       this.redraw();
     });
     c.on("events", (m) => this.onEvents(m));
+    c.on("items", (m) => {
+      if (!this.tableId || this.spectator) return;
+      const { type: _type, ...status } = m;
+      this.items = status;
+      this.checkPick();
+      this.redraw();
+    });
+    c.on("item_used", (m) => this.onItemUsed(m));
     c.on("prompt", (m) => this.onPrompt(m));
     c.on("hand_end", (m) => this.onHandEnd(m));
     c.on("auto", (m) => {
@@ -142,6 +163,11 @@ class TableSession {
       if (this.expect && ["full", "seat_taken", "balance", "busy", "not_found", "seated"].includes(m.code)) {
         this.expect = false;
       }
+      const itemText = this.tableId && m.code !== "funds" ? itemErrorText(m) : null;
+      if (itemText) {
+        this.itemError = { code: m.code, text: itemText };
+        this.redraw();
+      }
     });
   }
 
@@ -166,7 +192,12 @@ class TableSession {
       this.resultOpen = false;
       this.userAuto = false;
       this.myAuto = false;
+      this.itemLog = [];
+      this.itemInfo = null;
     }
+    this.items = this.spectator ? null : m.items || null; // no items field: a table without items
+    this.itemPick = null;
+    this.itemError = null;
     if (this.pendingCode && m.table.private) this.code = this.pendingCode;
     this.pendingCode = null;
     if (m.view) {
@@ -241,7 +272,9 @@ class TableSession {
         const who = this.nameOf(e.seat);
         toast(`${who} 诈和 · ${who} declared a false win (${e.kind})`, "error", 6000);
       }
+      if (e.type === "item") this.logItem(e.seat, e.item);
       if (e.type === "hand_start") {
+        for (const u of e.items || []) this.logItem(u.seat, u.item); // 乾坤大挪移 acts in the deal
         this.closeResult();
         this.result = null;
         this.seedHashShown = e.seed_hash;
@@ -250,7 +283,10 @@ class TableSession {
       this.model.apply(e);
       if (STATE_CHANGING.has(e.type)) changes = true;
     }
-    if (changes) this.prompt = null; // a prompt is always sent after the events it follows
+    if (changes) {
+      this.prompt = null; // a prompt is always sent after the events it follows
+      this.dropTurnItems(); // … and it lists the turn's items again
+    }
     this.redraw();
   }
 
@@ -270,6 +306,10 @@ class TableSession {
       this.model.applyView(m.view);
     }
     this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms };
+    if (m.items && !this.spectator) {
+      this.items = { inventory: {}, golden_finger: false, queued: null, ...this.items, usable: m.items };
+      this.checkPick();
+    }
     this.redraw();
   }
 
@@ -305,8 +345,61 @@ class TableSession {
     }
     this.lastPrompt = p;
     this.prompt = null;
+    this.dropTurnItems();
     this.sentAt = performance.now();
     this.redraw();
+  }
+
+  // ---- items (道具) ----------------------------------------------------------------------------------
+  /** The turn's items were listed by the prompt that just closed; the next prompt lists them again. */
+  dropTurnItems() {
+    if (!this.items) return;
+    this.items.usable = (this.items.usable || []).filter((u) => !TURN_ITEMS.has(u.item));
+    this.checkPick();
+  }
+
+  usableItem(id) {
+    return this.items ? (this.items.usable || []).find((u) => u.item === id) || null : null;
+  }
+
+  checkPick() {
+    if (this.itemPick && !this.usableItem(this.itemPick.item)) this.itemPick = null;
+  }
+
+  /** An item button: straight away when it needs nothing, else the picker. */
+  clickItem(id) {
+    const u = this.usableItem(id);
+    if (!u) return;
+    if (!u.needs.length && !u.optional.length) {
+      this.useItem(id, {});
+      return;
+    }
+    this.itemPick = this.itemPick && this.itemPick.item === id ? null : { item: id, tile: null, target: null };
+    this.redraw();
+  }
+
+  useItem(item, { tile = null, target = null }) {
+    const msg = { type: "use_item", item };
+    if (tile) msg.tile = tile;
+    if (target) msg.target = target;
+    this.itemError = null;
+    this.app.conn.send(msg);
+  }
+
+  onItemUsed(m) {
+    if (!this.tableId) return;
+    this.itemInfo = { item: m.item, text: resultText(m.item, m.result || m) };
+    this.itemError = null;
+    this.itemPick = null;
+    if (m.item === "toutian" || m.item === "yihua") this.prompt = null; // withdrawn: a new prompt follows
+    this.redraw();
+  }
+
+  logItem(seat, item) {
+    const text = usedText(this.nameOf(seat), item);
+    this.itemLog.push({ at: Date.now() / 1000, seat, item, text });
+    this.itemLog = this.itemLog.slice(-30);
+    if (this.view) this.view.banner(text);
   }
 
   discard(tile) {
@@ -607,6 +700,8 @@ function renderSide(side) {
   buttons.append(h("button.btn.danger#stand", { on: { click: () => session.stand() } },
     bi(session.spectator ? "离开" : "离座", session.spectator ? "Leave" : "Stand up")));
   side.append(buttons);
+  const items = renderItems();
+  if (items) side.append(items);
   const log = h("div.chat-log#table-chat-log");
   const input = h("input#table-chat-input", { maxLength: 200, placeholder: "牌桌聊天 table chat" });
   const send = () => {
@@ -621,6 +716,85 @@ function renderSide(side) {
   side.append(h("div.card.chat", h("h3", bi("聊天", "Chat")), log,
     h("div.row", input, h("button.btn#table-chat-send", { on: { click: send } }, bi("发送", "Send")))));
   renderChat(log);
+}
+
+/** The item card: the bar of owned items (enabled exactly when the server lists them as usable), the
+ * picker, what our last use did, item errors, and the public log of uses. */
+function renderItems() {
+  const st = session.items;
+  if (!st && !session.itemLog.length) return null;
+  const card = h("div.card.items-card#item-card", h("h3", bi("道具", "Items"),
+    st && st.golden_finger ? h("span.flag.golden#golden-on", { title: "金手指 golden finger" }, "☟ 金手指") : null));
+  if (st) {
+    const inv = st.inventory || {};
+    const bar = h("div.item-bar#item-bar");
+    for (const id of Object.keys(ITEM_NAMES)) {
+      const u = session.usableItem(id);
+      const n = u ? u.count : inv[id] || 0;
+      if (!n) continue;
+      bar.append(h(`button.item-btn${session.itemPick && session.itemPick.item === id ? ".on" : ""}`, {
+        dataset: { item: id, count: n },
+        disabled: !u,
+        title: u ? `使用 use ${itemLabel(id)}` : `${itemLabel(id)}：现在不能用 · not usable now`,
+        on: { click: () => session.clickItem(id) },
+      }, h("span.zh", itemZh(id)), h("span.en", ITEM_NAMES[id][1]), h("span.n", `×${n}`)));
+    }
+    if (!bar.childElementCount) bar.append(h("span.small", "没有道具 — 到大厅的商店购买 · no items: buy some in the lobby's shop"));
+    card.append(bar);
+    if (st.queued) {
+      const [zh, en] = PATTERN_NAMES[st.queued.pattern] || ["随机", "random"];
+      card.append(h("div.small#item-queued", `下一局：乾坤大挪移 ${zh} · next hand: Great Shift (${en})`));
+    }
+    const picker = session.itemPick && pickerEl(session.itemPick);
+    if (picker) card.append(picker);
+  }
+  if (session.itemInfo) card.append(h("div.item-info#item-info", { dataset: { item: session.itemInfo.item } }, session.itemInfo.text));
+  if (session.itemError) card.append(h("div.form-error#item-error", { dataset: { code: session.itemError.code } }, session.itemError.text));
+  if (session.itemLog.length) {
+    card.append(h("div.item-log#item-log", session.itemLog.slice(-8).map((l) =>
+      h("div.chat-line", { dataset: { item: l.item } }, h("span.t", timeText(l.at)), l.text))));
+  }
+  return card;
+}
+
+function pickerEl(p) {
+  const u = session.usableItem(p.item);
+  if (!u) return null;
+  const wants = [...u.needs, ...u.optional];
+  const set = (k, v) => {
+    p[k] = v;
+    session.redraw();
+  };
+  const box = h("div.item-picker#item-picker", { dataset: { item: p.item } }, h("b", `使用 ${itemLabel(p.item)}`));
+  if (wants.includes("tile")) {
+    const mine = (session.model.seats[session.seat] || {}).hand || [];
+    box.append(h("div.small", "交出哪张牌 · the tile of your hand to give"),
+      tileChoices("pick-give", [...new Set(mine.filter(Boolean))], p.tile, (t) => set("tile", t)));
+  }
+  if (wants.includes("target") && p.item === "qiankun") {
+    box.append(h("div.small", "选一个牌型 · pick a pattern"), h("div.pick-row.pick-pattern",
+      [null, ...Object.keys(PATTERN_NAMES)].map((id) => h(`button.btn.small${p.target === id ? ".on" : ""}`, {
+        dataset: { pattern: id || "" }, on: { click: () => set("target", id) },
+      }, id ? bi(...PATTERN_NAMES[id]) : bi("随机", "Random")))));
+  } else if (wants.includes("target")) {
+    const toutian = p.item === "toutian";
+    box.append(h("div.small", toutian ? "想要哪张牌 · the tile you want" : "找哪张牌 · the tile you look for"),
+      tileChoices("pick-target", toutian ? ALL_KINDS.filter((t) => t !== p.tile) : ALL_KINDS, p.target,
+        (t) => set("target", t)));
+  }
+  const ready = u.needs.every((k) => p[k]);
+  box.append(h("div.row",
+    h("button.btn.primary.small#item-confirm", { disabled: !ready, on: { click: () => session.useItem(p.item, p) } },
+      bi("使用", "Use")),
+    h("button.btn.small.ghost#item-cancel", {
+      on: {
+        click: () => {
+          session.itemPick = null;
+          session.redraw();
+        },
+      },
+    }, bi("取消", "Cancel"))));
+  return box;
 }
 
 function renderChat(log) {
@@ -698,6 +872,11 @@ export function mount(root, _arg, app) {
   }
 
   session.view = {
+    banner(text) { // an item was used: a line over the table for a few seconds
+      const el = h("div.item-banner", text);
+      stageBox.append(el);
+      setTimeout(() => el.remove(), 4000);
+    },
     redraw(what) {
       if (what === "chat") {
         renderChat(document.getElementById("table-chat-log"));
