@@ -451,8 +451,10 @@ class Hand:
     # ---- false wins and the end ----------------------------------------------------------------
     def _false_win(self, seat: int, a: Action) -> None:
         if self.phase is Phase.TURN:
-            drawn = self.seats[seat].drawn
-            tile = drawn if drawn is not None else a.tile
+            st = self.seats[seat]
+            tile = st.drawn if st.drawn is not None else a.tile
+            if not (isinstance(tile, int) and 0 <= tile < NUM_KINDS and st.counts[tile]):
+                raise IllegalAction(f"seat {seat} cannot win on a tile it does not hold ({tile!r})")
             ctx = self.win_context(seat, tile, None)
         else:
             assert self.pending is not None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
@@ -36,6 +37,11 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                                "connect-src 'self' ws: wss:; script-src 'self'",
 }
+# FastAPI's /docs and /redoc pages load their scripts from a CDN and start them with an inline script
+DOCS_CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data: https://fastapi.tiangolo.com "
+            "https://cdn.jsdelivr.net; style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net "
+            "https://fonts.googleapis.com; font-src 'self' https://fonts.gstatic.com; "
+            "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; worker-src 'self' blob:")
 
 
 def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
@@ -49,6 +55,7 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
 
 
 Authed = Annotated[Principal, Depends(principal)]
+RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id")]
 
 
 class RateLimit:
@@ -106,6 +113,8 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
         response: Response = await call_next(request)
+        if request.url.path in ("/docs", "/redoc"):
+            response.headers.setdefault("Content-Security-Policy", DOCS_CSP)
         for k, v in SECURITY_HEADERS.items():
             response.headers.setdefault(k, v)
         return response
@@ -142,6 +151,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     async def logout(p: Authed) -> dict[str, bool]:
         h = the_hall()
         await h.run_db(h.accounts.revoke, p.account_id)
+        await h.sign_out(p.account_id)
         return {"ok": True}
 
     @app.get("/api/me")
@@ -152,7 +162,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         return d
 
     @app.get("/api/players/{account_id}", summary="a player's statistics")
-    async def player(account_id: int) -> dict[str, Any]:
+    async def player(account_id: RowId) -> dict[str, Any]:
         h = the_hall()
         try:
             return await h.run_db(h.profile, account_id)
@@ -204,7 +214,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
 
     # ---- hands, replays, calculator -------------------------------------------------------------
     @app.get("/api/hands/{hand_id}", summary="a finished hand: its log (JSON events) and result")
-    async def hand(hand_id: int) -> dict[str, Any]:
+    async def hand(hand_id: RowId) -> dict[str, Any]:
         h = the_hall()
 
         def load() -> dict[str, Any] | None:
@@ -224,7 +234,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         return d
 
     @app.get("/api/players/{account_id}/hands", summary="a player's recent hands")
-    async def player_hands(account_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    async def player_hands(account_id: RowId, limit: int = 20) -> list[dict[str, Any]]:
         from majiang.store.models import PlayerHand
 
         h = the_hall()
@@ -245,14 +255,16 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         if len(json.dumps(body)) > 4000:
             raise HTTPException(413, "hand too large")
         if body.get("rules") == "nanchang":
-            try:
-                from majiang.nanchang import settle_dict
-            except ImportError:
-                raise HTTPException(501, "the Nanchang calculator is not available") from None
-            return settle_dict(body)
-        from majiang.mcr import score_dict
+            from majiang.nanchang import settle_dict
 
-        return score_dict(body, explain=True)
+            result = settle_dict(body)
+        else:
+            from majiang.mcr import score_dict
+
+            result = score_dict(body, explain=True)
+        if "error" in result:  # not a hand, or not a win: the reason, as for any invalid body
+            raise HTTPException(422, result["error"])
+        return result
 
     @app.get("/api/ledger/audit", summary="prove coin conservation (every transaction balances)")
     async def ledger_audit() -> dict[str, Any]:
@@ -298,7 +310,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         token = websocket.query_params.get("token")
         try:
             if token is None:
-                first = parse_client_message(await asyncio.wait_for(websocket.receive_text(), 10))
+                first = parse_frame(await asyncio.wait_for(receive_frame(websocket), 10))
                 if first.type != "hello":
                     raise AuthError("send {\"type\": \"hello\", \"token\": …} first")
                 token = first.token
@@ -326,7 +338,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         account_limit = h.account_limits.setdefault(p.account_id, RateLimit(rate=30.0, burst=90.0))
         try:
             while True:
-                text = await websocket.receive_text()
+                frame = await receive_frame(websocket)
                 if not limit.allow() or not account_limit.allow():
                     conn.send({"type": "error", "code": "rate_limited", "message": "too many messages; slow down"})
                     if limit.dropped > 200:
@@ -334,7 +346,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
                         break
                     continue
                 try:
-                    msg = parse_client_message(text)
+                    msg = parse_frame(frame)
                 except BadMessage as e:
                     conn.send({"type": "error", "code": "bad_message", "message": str(e)})
                     continue
@@ -365,6 +377,21 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         return JSONResponse({"detail": str(exc)}, status_code=400)
 
     return app
+
+
+async def receive_frame(websocket: WebSocket) -> str | None:
+    """The next frame's text (``None`` for a binary frame)."""
+    m = await websocket.receive()
+    if m["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(m.get("code", 1000), m.get("reason"))
+    text = m.get("text")
+    return text if isinstance(text, str) else None
+
+
+def parse_frame(frame: str | None) -> Any:
+    if frame is None:
+        raise BadMessage("binary frames are not accepted: send each message as a JSON text frame")
+    return parse_client_message(frame)
 
 
 async def _gone(h: Hall, account: int, conn: Connection) -> None:
@@ -431,6 +458,11 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
                 return
             h.route(current, "sit", acc, name=p.username)
             return
+        if t != "join":  # no table is opened for a player the room would refuse
+            ok, why = await h.may_enter(acc, h.room(msg.room))
+            if not ok:
+                conn.send({"type": "error", "code": "balance", "message": why})
+                return
         if t == "quick_join":
             table_id = await h.quick_join_table(msg.room)
         elif t == "create":
@@ -439,7 +471,11 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
             table_id = await h.find_table(msg.table, msg.code)
         h.route(table_id, "sit", acc, name=p.username, seat=getattr(msg, "seat", None))
     elif t == "spectate":
-        h.route(await h.find_table(msg.table), "spectate", acc)
+        target = await h.find_table(msg.table)
+        if current is None or current == target:
+            h.route(target, "spectate", acc)
+        else:  # the table the account is at decides: a spectator moves, a seated player is refused
+            h.route(current, "spectate_elsewhere", acc, table=target)
     elif current is None:
         conn.send({"type": "error", "code": "not_seated", "message": "join a table first"})
     elif t == "stand":

@@ -97,9 +97,10 @@ class Hall:
         lo, hi = self._bot_delay
         return random.uniform(lo, hi) if hi > 0 else 0.0
 
-    def bot_account(self, kind: str) -> int:
+    async def bot_account(self, kind: str) -> int:
+        """The coin account of this kind of bot (created on first use, off the event loop)."""
         if kind not in self._bot_accounts:
-            self._bot_accounts[kind] = self.accounts.bot_account(kind)
+            self._bot_accounts[kind] = await self.run_db(self.accounts.bot_account, kind)
         return self._bot_accounts[kind]
 
     def name_of(self, account: int) -> str:
@@ -148,12 +149,24 @@ class Hall:
         if conn is None:
             return
         if d.get("type") == "_kick":
-            if d.get("node") != self.cluster.node:
+            if d.get("logout"):
+                await self.sign_out(account, everywhere=False)
+            elif d.get("node") != self.cluster.node:
                 conn.send({"type": "kicked", "reason": "you logged in somewhere else"})
                 await conn.close(4000, "logged in elsewhere")
                 self.hub.detach(conn)
             return
         conn.send(d)
+
+    async def sign_out(self, account: int, everywhere: bool = True) -> None:
+        """After a logout: the account's open connection (on any process) is told and closed."""
+        if everywhere and self.cluster.multi:
+            await self.cluster.to_account(account, {"type": "_kick", "node": self.cluster.node, "logout": True})
+            return
+        conn = self.hub.conns.get(account)
+        if conn is not None:
+            conn.send({"type": "kicked", "reason": "you logged out"})
+            await conn.close(4401, "logged out")
 
     def _lobby_message(self, msg: dict[str, Any]) -> None:
         self.lobby_chat.append(msg)

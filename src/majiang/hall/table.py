@@ -199,7 +199,7 @@ class TableRunner:
             if self.seats[i] is None:
                 kind = self.room.bots
                 name = f"{kind}-bot-{i}"
-                self.seats[i] = SeatInfo(self.hall.bot_account(kind), name,
+                self.seats[i] = SeatInfo(await self.hall.bot_account(kind), name,
                                          bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF, rules=self.room.rules))
         self.broadcast_table()
         await self.maybe_start()
@@ -232,6 +232,9 @@ class TableRunner:
             self.state = "ended"
 
     async def on_spectate(self, m: Msg) -> None:
+        if self.seat_of(m.account) is not None:
+            self.error(m.account, "seated", "you are seated here; stand up to watch a table")
+            return
         self.spectators.add(m.account)
         self.hall.joined(m.account, self, spectator=True)
         msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": None, "spectator": True,
@@ -243,6 +246,15 @@ class TableRunner:
             msg["hand"] = self.hand_id
             msg["events"] = [tiles_to_json(v) for e in shown if (v := event_view(e, -1)) is not None]
         self.send(m.account, msg)
+
+    async def on_spectate_elsewhere(self, m: Msg) -> None:
+        """The account is mapped to this table and asked to watch another: only a spectator may go."""
+        if self.seat_of(m.account) is not None:
+            self.error(m.account, "seated", "leave your table first (stand) to watch another")
+            return
+        self.spectators.discard(m.account)
+        self.hall.left(m.account, self)
+        self.hall.route(m.data["table"], "spectate", m.account)
 
     async def on_connected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
@@ -257,7 +269,9 @@ class TableRunner:
     async def on_disconnected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
         if seat is None:
-            self.spectators.discard(m.account)
+            if m.account in self.spectators:
+                self.spectators.discard(m.account)
+                self.hall.left(m.account, self)
             return
         info = self.seats[seat]
         assert info is not None

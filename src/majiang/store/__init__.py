@@ -100,4 +100,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(conn: Any) -> None:
-    conn.exec_driver_sql("BEGIN")
+    # IMMEDIATE: take the write lock up front, so that a transaction that reads and then writes waits
+    # for another writer (the 30 s busy timeout) instead of failing with "database is locked" when
+    # its snapshot went stale (SQLITE_BUSY_SNAPSHOT, which no busy timeout retries)
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
