@@ -139,7 +139,9 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
                "--bot-delay", delay, "--log-level", "error"]
         if redis:
             cmd += ["--redis", redis]
-        servers.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+        # the server's log goes to a file (a pipe nobody reads would block the server once full)
+        log = open(Path(tmp) / f"server-{port}.log", "wb")  # noqa: SIM115
+        servers.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log))
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     try:
         for base in bases:
@@ -157,14 +159,14 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         runs = asyncio.gather(*(c.run(stop) for c in clients), return_exceptions=True)
         await asyncio.sleep(args.warmup)  # connections, seats and first deals are not what we measure
         lat.clear()
-        m0 = [metrics(b) for b in bases]
+        m0 = await asyncio.gather(*(asyncio.to_thread(metrics, b) for b in bases))
         start = time.monotonic()
         results = await runs
         elapsed = time.monotonic() - start
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
             print(f"  {len(errors)} client(s) failed, e.g. {errors[0]!r}", file=sys.stderr)
-        m1 = [metrics(b) for b in bases]
+        m1 = await asyncio.gather(*(asyncio.to_thread(metrics, b) for b in bases))
     finally:
         for server in servers:
             server.terminate()
@@ -173,6 +175,11 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
                 server.wait(10)
         if (nodes > 1 or args.redis) and not args.db:
             drop_pg_database(db)
+        for port in ports:
+            text = (Path(tmp) / f"server-{port}.log").read_text(errors="replace")
+            if text.strip():
+                print(f"  server :{port} logged {len(text.splitlines())} line(s), the last:\n{text[-1500:]}",
+                      file=sys.stderr)
 
     def total(key: str) -> float:
         return sum(b.get(key, 0) - a.get(key, 0) for a, b in zip(m0, m1, strict=True))

@@ -189,7 +189,10 @@ class RedisCluster:
         params = dict(p.split("=", 1) for p in query.split("&") if "=" in p)
         self.p = params.pop("prefix", "mj")
         rest = "&".join(f"{k}={v}" for k, v in params.items())
-        self.redis = aioredis.from_url(base + (f"?{rest}" if rest else ""), decode_responses=True)
+        # a blocking pool: under load a command waits for a free connection instead of failing
+        pool = aioredis.BlockingConnectionPool.from_url(base + (f"?{rest}" if rest else ""), max_connections=64,
+                                                       timeout=20, decode_responses=True)
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.node = f"node-{secrets.token_hex(4)}"
         self.lease_ms = lease_ms
         self._owned: set[str] = set()

@@ -87,7 +87,12 @@ class Hall:
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (e := task.exception()) is not None:
+            log.error("background task %s failed", task.get_name(), exc_info=e)
 
     # ---- plumbing ----------------------------------------------------------------------------
     async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
