@@ -28,7 +28,12 @@ NUM_ZH = "一二三四五六七八九"
 HONOR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
 
 
+FLOWER_ZH = "春夏秋冬梅兰竹菊"
+
+
 def zh(tile: str) -> str:
+    if tile[0] == "f":  # 顺风耳 may well foretell a flower
+        return FLOWER_ZH[int(tile[1]) - 1]
     return HONOR_ZH.get(tile) or NUM_ZH[int(tile[0]) - 1] + {"m": "万", "p": "饼", "s": "条"}[tile[1]]
 
 
