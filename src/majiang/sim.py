@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
-from majiang.engine.hand import Hand, IllegalAction
+from majiang.engine.hand import OVER, Hand, IllegalAction
 from majiang.engine.log import write_log
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
@@ -69,19 +69,20 @@ class SimResult:
 def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | None = None) -> None:
     """Run a hand to its end, asking ``bots[seat]``; an illegal choice is counted and replaced by
     the default (托管) action."""
-    while not hand.over:
+    while hand.phase is not OVER:
         for s in hand.prompted():
             view = SeatView(hand, s)
-            if not view.legal:  # no longer asked (the claim window closed)
+            legal = view.legal
+            if not legal:  # no longer asked (the claim window closed)
                 continue
-            action = bots[s].choose(view, view.legal)
+            action = bots[s].choose(view, legal)
             try:
                 hand.act(s, action)
             except IllegalAction:
                 if on_illegal:
                     on_illegal(s)
                 hand.act(s, hand.default_action(s))
-            if hand.over:
+            if hand.phase is OVER:
                 break
 
 

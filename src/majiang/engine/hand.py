@@ -58,6 +58,11 @@ class Phase(Enum):
     OVER = "over"
 
 
+# the members as plain names: an Enum attribute costs ~100 ns in Python 3.11, and the state machine
+# asks for the phase several times an action
+TURN, CLAIM, ROB, OVER = Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.OVER
+
+
 @dataclass(slots=True)
 class Seat:
     counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
@@ -95,7 +100,7 @@ class Hand:
         self.deltas = [0, 0, 0, 0]
         self.events: list[dict[str, Any]] = []
         self.seats = [Seat() for _ in range(4)]
-        self.phase = Phase.TURN
+        self.phase = TURN
         self.current = dealer
         self.turn_drawn = True  # the current seat drew this turn (so may kong or self-draw)
         self.after_kong = False  # the current draw is a kong replacement (杠上开花)
@@ -182,7 +187,7 @@ class Hand:
         st.passed_win = False
         self.current = seat
         self.turn_drawn = True
-        self.phase = Phase.TURN
+        self.phase = TURN
         self._enter_turn()
 
     # ---- queries -------------------------------------------------------------------------------
@@ -207,22 +212,22 @@ class Hand:
         return self.rules.check_win(self, seat, tile, self.win_context(seat, tile, discarder, robbing))
 
     def prompted(self) -> list[int]:
-        if self.phase is Phase.TURN:
+        if self.phase is TURN:
             return [self.current]
-        if self.phase in (Phase.CLAIM, Phase.ROB):
+        if self.phase in (CLAIM, ROB):
             return [s for s in self.options if s not in self.responses]
         return []
 
     def legal(self, seat: int) -> list[Action]:
-        if self.phase is Phase.TURN:
+        if self.phase is TURN:
             return self.options.get(seat, []) if seat == self.current else []
-        if self.phase in (Phase.CLAIM, Phase.ROB) and seat not in self.responses:
+        if self.phase in (CLAIM, ROB) and seat not in self.responses:
             return self.options.get(seat, [])
         return []
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is OVER
 
     # ---- the turn ------------------------------------------------------------------------------
     def _enter_turn(self) -> None:
@@ -232,35 +237,38 @@ class Hand:
         opts: list[Action] = []
         if self.turn_drawn:
             tile = st.drawn if st.drawn is not None else max(t for t in range(NUM_KINDS) if c[t])
-            if self._try_win(s, tile, None) is not None:
+            rules = self.rules
+            if not st.barred and rules.could_win(self, s, tile, True) and rules.check_win(
+                    self, s, tile, self.win_context(s, tile, None)) is not None:
                 opts.append(WINS[tile])
-            if self.rules.can_kong(self):
+            if rules.can_kong(self):
                 if 4 in c:
                     opts.extend(Action(CONCEALED_KONG, t) for t in range(NUM_KINDS) if c[t] == 4)
-                opts.extend(Action(ADDED_KONG, m.tile) for m in st.melds if m.kind == PUNG_SET and c[m.tile])
+                if st.melds:
+                    opts.extend(Action(ADDED_KONG, m.tile) for m in st.melds if m.kind == PUNG_SET and c[m.tile])
         opts.extend(compress(DISCARDS, c))
         self.options = {s: opts}
         self.responses = {}
-        self.phase = Phase.TURN
+        self.phase = TURN
 
     def act(self, seat: int, action: Action) -> None:
         """Apply one decision of ``seat``.  Raises :class:`IllegalAction` (state unchanged)."""
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             raise IllegalAction("the hand is over")
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
-        if self.phase is Phase.TURN and action.type == DISCARD and seat == self.current \
-                and 0 <= action.tile < NUM_KINDS and self.seats[seat].counts[action.tile] and len(action) == 3 \
-                and not action.tiles:
-            self._turn_action(seat, DISCARDS[action.tile])  # the common case, without a list search
-            return
+        if self.phase is TURN and action.type == DISCARD and seat == self.current:
+            t = action.tile
+            if 0 <= t < NUM_KINDS and self.seats[seat].counts[t] and not action.tiles and len(action) == 3:
+                self._discard(seat, t)  # the common case, without a list search
+                return
         opts = self.legal(seat)
         if action not in opts:
             if action.type == WIN and self._may_declare(seat):
                 self._false_win(seat, action)
                 return
             raise IllegalAction(self._why_illegal(seat, action))
-        if self.phase is Phase.TURN:
+        if self.phase is TURN:
             self._turn_action(seat, action)
         else:
             self.responses[seat] = action
@@ -268,9 +276,9 @@ class Hand:
                 self._resolve()
 
     def _may_declare(self, seat: int) -> bool:
-        if self.phase is Phase.TURN:
+        if self.phase is TURN:
             return seat == self.current and self.turn_drawn
-        return self.phase in (Phase.CLAIM, Phase.ROB) and self.pending is not None and seat != self.pending[0] \
+        return self.phase in (CLAIM, ROB) and self.pending is not None and seat != self.pending[0] \
             and seat not in self.responses
 
     def _why_illegal(self, seat: int, action: Action) -> str:
@@ -283,17 +291,21 @@ class Hand:
         return f"{action.type} {_tile_text(action.tile)} is not a legal choice now; legal: " + ", ".join(
             f"{a.type} {_tile_text(a.tile)}".strip() for a in self.legal(seat))
 
+    def _discard(self, seat: int, tile: Tile) -> None:
+        st = self.seats[seat]
+        st.counts[tile] -= 1
+        st.discards.append(tile)
+        st.claimed.append(False)
+        st.drawn = None
+        self.after_kong = False
+        self.visible[tile] += 1
+        self.events.append({"type": "discard", "seat": seat, "tile": tile})
+        self._open_claims(seat, tile)
+
     def _turn_action(self, seat: int, a: Action) -> None:
         st = self.seats[seat]
         if a.type == DISCARD:
-            st.counts[a.tile] -= 1
-            st.discards.append(a.tile)
-            st.claimed.append(False)
-            st.drawn = None
-            self.after_kong = False
-            self.visible[a.tile] += 1
-            self.events.append({"type": "discard", "seat": seat, "tile": a.tile})
-            self._open_claims(seat, a.tile)
+            self._discard(seat, a.tile)
         elif a.type == WIN:
             win = self._try_win(seat, a.tile, None)
             assert win is not None
@@ -311,7 +323,7 @@ class Hand:
                     robbers[s] = [Action(WIN, a.tile), Action(PASS)]
             self.emit({"type": "add_kong_declared", "seat": seat, "tile": a.tile})
             if robbers:
-                self.phase = Phase.ROB
+                self.phase = ROB
                 self.options = robbers
                 self.responses = {}
             else:
@@ -344,16 +356,16 @@ class Hand:
     def _open_claims(self, discarder: int, tile: Tile) -> None:
         rules = self.rules
         live = self.wall.live > 0
-        can_kong = live and rules.can_kong(self)
         could_win = rules.could_win
+        seats = self.seats
         # a chow needs a neighbour in the suit (honour chows, where a ruleset has them, are its own check)
         r = tile % 9
-        chow_maybe = tile >= 27 or (r and self.seats[(discarder + 1) % 4].counts[tile - 1]) or (
-            r < 8 and self.seats[(discarder + 1) % 4].counts[tile + 1])
+        nc = seats[(discarder + 1) % 4].counts
+        chow_maybe = tile >= 27 or (r and nc[tile - 1]) or (r < 8 and nc[tile + 1])
         opts: dict[int, list[Action]] = {}
         for k in (1, 2, 3):
             s = (discarder + k) % 4
-            st = self.seats[s]
+            st = seats[s]
             c = st.counts
             mine: list[Action] = []
             if not st.barred and could_win(self, s, tile, False) and rules.check_win(
@@ -363,7 +375,7 @@ class Hand:
                 n = c[tile]
                 if n >= 2:
                     mine.append(PUNGS[tile])
-                    if n == 3 and can_kong:
+                    if n == 3 and rules.can_kong(self):
                         mine.append(KONGS[tile])
                 if k == 1 and chow_maybe:
                     for tiles in rules.chows(c, tile):
@@ -373,7 +385,7 @@ class Hand:
                 opts[s] = mine
         self.pending = (discarder, tile)
         if opts:
-            self.phase = Phase.CLAIM
+            self.phase = CLAIM
             self.options = opts
             self.responses = {}
         else:
@@ -388,7 +400,7 @@ class Hand:
         for s in order:  # the seats that let a win go by: 过手胡 for rulesets that use it
             if s in resp and resp[s].type != WIN and any(a.type == WIN for a in self.options[s]):
                 self.seats[s].passed_win = True
-        robbing = self.phase is Phase.ROB
+        robbing = self.phase is ROB
         for s in order:
             if s in resp and resp[s].type == WIN:
                 win = self._try_win(s, tile, src, robbing=robbing)
@@ -450,7 +462,7 @@ class Hand:
 
     # ---- false wins and the end ----------------------------------------------------------------
     def _false_win(self, seat: int, a: Action) -> None:
-        if self.phase is Phase.TURN:
+        if self.phase is TURN:
             st = self.seats[seat]
             tile = st.drawn if st.drawn is not None else a.tile
             if not (isinstance(tile, int) and 0 <= tile < NUM_KINDS and st.counts[tile]):
@@ -459,7 +471,7 @@ class Hand:
         else:
             assert self.pending is not None
             tile = self.pending[1]
-            ctx = self.win_context(seat, tile, self.pending[0], robbing=self.phase is Phase.ROB)
+            ctx = self.win_context(seat, tile, self.pending[0], robbing=self.phase is ROB)
         ruling = self.rules.false_win(self, seat, tile, ctx)
         if ruling is None:
             raise IllegalAction(f"seat {seat} cannot win with {tile_str(tile)} now")
@@ -474,7 +486,7 @@ class Hand:
         if seat not in self.options:
             return  # a seat that was not asked: the penalty is all there is
         self.options[seat] = [o for o in self.options[seat] if o.type != WIN]
-        if self.phase in (Phase.CLAIM, Phase.ROB) and self.options[seat] == [PASS_ACTION]:
+        if self.phase in (CLAIM, ROB) and self.options[seat] == [PASS_ACTION]:
             # nothing left to claim: the seat's answer counts as a pass
             self.responses[seat] = PASS_ACTION
             if len(self.responses) == len(self.options):
@@ -494,7 +506,7 @@ class Hand:
                    "parts": settlement.parts, **settlement.detail})
 
     def _end(self, event: dict[str, Any]) -> None:
-        self.phase = Phase.OVER
+        self.phase = OVER
         self.options = {}
         self.responses = {}
         event["deltas"] = list(self.deltas)
@@ -509,7 +521,7 @@ class Hand:
         in the wall: the tile multiset never changes), append ``event`` (the log records the use, and
         the replay re-applies it) and offer the turn again (the legal actions follow the new hand).
         Raises :class:`IllegalAction` (nothing changed) when it is not ``seat``'s turn."""
-        if self.phase is not Phase.TURN or seat != self.current:
+        if self.phase is not TURN or seat != self.current:
             raise IllegalAction(f"seat {seat} is not on its turn")
         if exchange is not None:
             give, index = exchange
@@ -537,7 +549,7 @@ class Hand:
         opts = self.legal(seat)
         if not opts:
             raise IllegalAction(f"seat {seat} has nothing to decide")
-        if self.phase is Phase.TURN:
+        if self.phase is TURN:
             st = self.seats[seat]
             if st.drawn is not None and st.counts[st.drawn]:
                 return Action(DISCARD, st.drawn)

@@ -130,10 +130,14 @@ class Wall:
         return self.tiles[index]
 
     def draw_head(self) -> Tile:
-        while self.taken[self.head]:
-            self.head += 1
-        self.head += 1
-        return self.take(self.head - 1)
+        taken, i = self.taken, self.head
+        while taken[i]:
+            i += 1
+        taken[i] = True  # what take() does, without the call: this runs on every draw
+        self.head = i + 1
+        self.remaining -= 1
+        self.live = max(0, self.remaining - self.dead)
+        return self.tiles[i]
 
     def tail_index(self) -> int:
         """The next replacement tile: the top of the last stack first, then its bottom."""
