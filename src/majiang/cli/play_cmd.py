@@ -57,6 +57,10 @@ class TerminalPlayer:
         say = self.say
         say("")
         say(f"— hand {v.hand_no + 1} · 圈风 {WINDS_ZH[v.prevalent]} · wall {v.wall} · scores {v.scores}")
+        jing = v.public.get("jing")
+        if jing:  # a wild-tile ruleset (Nanchang): the indicator and the two jing
+            say(f"  精 jing: 正精 {self.t(jing['zheng'])} · 副精 {self.t(jing['fu'])} "
+                f"(indicator {self.t(jing['indicator'])})")
         for s in range(4):
             if s == v.seat:
                 continue
@@ -152,7 +156,9 @@ def _report(me: TerminalPlayer, hand: Any, rec: Any, session: Any) -> None:
     else:
         who = "you" if session.player_at(w.seat) == 0 else f"player {session.player_at(w.seat)}"
         how = "自摸 self-drawn" if w.discarder is None else f"on seat {w.discarder}'s discard"
-        me.say(f"和 {who} win with {me.t(w.tile)} ({how}) — {w.points} fan")
+        fans = all("points" in f for f in w.names)  # MCR fans; Nanchang's 胡 carry a factor instead
+        me.say(f"和 {who} win with {me.t(w.tile)} ({how}) — " + (f"{w.points} fan" if fans else f"×{w.points}"))
         for f in w.names:
-            me.say(f"   {f['zh']:<6} {f['name']:<32} {f['points']:>3} × {f['count']}")
+            value = f"{f['points']:>3} × {f['count']}" if "points" in f else f"×{f['factor']}"
+            me.say(f"   {f['zh']:<6} {f['name']:<32} {value}")
     me.say("score change (players): " + ", ".join(f"{p}: {d:+d}" for p, d in enumerate(rec.deltas)))
