@@ -204,3 +204,24 @@ def test_escape_pays_the_penalty(client):
             pass
         assert m["penalty"] == 20 * 10 + 5
     assert client.get("/api/ledger/audit").json()["ok"]
+
+
+def test_a_hand_cut_off_by_a_server_stop_is_void_after_the_restart(tmp_path):
+    """The server stops mid-hand (here: the app shuts down; a crash leaves the same rows): on the next
+    start the hand is void — no score, no coins, not even the fee — and its seed is revealed."""
+    with make_client(tmp_path) as c:
+        tok = register(c)
+        with c.websocket_connect(f"/ws?token={tok}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "quick_join", "room": "t"})
+            while (m := ws.receive_json())["type"] != "prompt":
+                pass
+            hand_id = m["hand"]
+            balance = c.get("/api/me", headers={"Authorization": f"Bearer {tok}"}).json()["balance"]
+        assert c.get(f"/api/hands/{hand_id}").status_code == 404  # a hand in play is not public
+    with make_client(tmp_path) as c:
+        d = c.get(f"/api/hands/{hand_id}").json()
+        assert "void" in d["result"] and d["result"]["coins"] == [0, 0, 0, 0]
+        assert hashlib.sha256(bytes.fromhex(d["seed"])).hexdigest() == d["seed_hash"]
+        assert c.get("/api/me", headers={"Authorization": f"Bearer {tok}"}).json()["balance"] == balance
+        assert c.get("/api/ledger/audit").json()["ok"]

@@ -56,3 +56,75 @@ def test_coin_settlement_is_zero_sum_and_caps_at_the_balance():
     assert c.changes[1] == -100 and c.shortfall[0] == 180 - 100
     balances = [0, 100, 10**6, 10**6]
     assert sum(c.changes) + c.house == 0 and all(x >= -b for x, b in zip(c.changes, balances, strict=True))
+
+
+def _players(db, *balances):
+    ids = []
+    for i, b in enumerate(balances):
+        with db.session() as s:
+            a = Account(username=f"p{i}", kind="player")
+            s.add(a)
+            s.flush()
+            ids.append(a.id)
+        if b:
+            grant(db, ids[-1], b, f"g{i}")
+    return ids
+
+
+def _balance(db, account):
+    with db.session() as s:
+        return s.scalar(select(Account.balance).where(Account.id == account))
+
+
+def test_escape_pays_the_penalty_and_compensates_out_of_it(db):
+    from majiang.hall.persist import HandStore
+
+    runner, a, b = _players(db, 1000, 0, 0)
+    paid, each = HandStore(db).escape("t1", 7, runner, 205, [a, b], 50)
+    assert (paid, each) == (205, 50)
+    assert [_balance(db, x) for x in (runner, a, b)] == [795, 50, 50]
+    # the same escape posted again (a retried request) moves nothing more
+    assert HandStore(db).escape("t1", 7, runner, 205, [a, b], 50) == (205, 50)
+    assert [_balance(db, x) for x in (runner, a, b)] == [795, 50, 50]
+    with db.session() as s:
+        house = system_account(s, "house").balance
+    assert house == 105  # the house keeps the rest of the penalty
+    rep = audit(db)
+    assert rep.ok and rep.in_circulation == 1000
+
+
+def test_escape_compensation_never_exceeds_what_was_paid(db):
+    from majiang.hall.persist import HandStore
+
+    poor, a, b, c = _players(db, 30, 0, 0, 0)
+    paid, each = HandStore(db).escape("t2", 1, poor, 205, [a, b, c], 50)
+    assert (paid, each) == (30, 10)  # a player cannot go below 0; the others share what was paid
+    assert [_balance(db, x) for x in (poor, a, b, c)] == [0, 10, 10, 10]
+    assert audit(db).ok
+
+
+def test_room_escape_amounts_and_competition_tables():
+    from majiang.hall.rooms import Room
+
+    room = Room(id="r", name="r", coefficient=10, fee=5)
+    assert (room.penalty(), room.compensation()) == (205, 50)
+    assert room.to_dict()["escape_penalty"] == 205 and room.to_dict()["escape_compensation"] == 50
+    assert Room(id="r", name="r", escape_penalty=0, escape_compensation=0).penalty() == 0
+    event = Room(id="e", name="e", coefficient=10, competition=True)
+    assert (event.penalty(), event.compensation()) == (0, 0)  # no coins move at a competition table
+
+
+def test_ledger_audit_command(db, capsys):
+    import json
+
+    from majiang.cli import main
+
+    _players(db, 500, 0)
+    assert main(["ledger", "audit", "--db", db.url, "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["ok"] and rep["in_circulation"] == 500 and rep["total"] == 0
+    with db.session() as s:  # a balance changed behind the ledger's back is caught
+        s.execute(Account.__table__.update().where(Account.username == "p1").values(balance=7))
+    assert main(["ledger", "audit", "--db", db.url]) == 1
+    out = capsys.readouterr().out
+    assert "PROBLEMS" in out and "p1" in out

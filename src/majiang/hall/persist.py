@@ -120,6 +120,22 @@ class HandStore:
             got = dict(s.execute(select(Account.id, Account.balance).where(Account.id.in_(account_ids))).all())
         return [int(got.get(a, 0)) for a in account_ids]
 
+    def void_orphans(self, live_tables: set[str]) -> list[int]:
+        """Hands left unfinished by a process that stopped (a crash, a restart) at tables no process
+        holds: each is void — no score, no coins, not even the fee — and its seed is revealed (from
+        the hand's own log), so the commitment can still be checked.  Returns their ids."""
+        voided = []
+        with self.db.session() as s:
+            for row in s.scalars(select(HandRow).where(HandRow.ended_at.is_(None))):
+                if row.table_id in live_tables:
+                    continue  # another process owns it, or will take it over
+                head = s.scalar(select(HandEvent).where(HandEvent.hand_id == row.id).order_by(HandEvent.seq).limit(1))
+                row.seed = head.event.get("seed") if head is not None else None
+                row.result = {"void": "the server stopped during this hand: no score, no coins", "coins": [0] * 4}
+                row.ended_at = datetime.now(UTC)
+                voided.append(row.id)
+        return voided
+
     def finish_hand(self, hand_id: int, table_id: str, seed: str, result: dict[str, Any], accounts: list[int],
                     score_deltas: list[int], coefficient: int, fee: int, stats: list[dict[str, Any]]) -> CoinSettlement:
         """Reveal the seed, store the result and statistics, and settle the coins — one database
@@ -161,23 +177,24 @@ class HandStore:
             post(s, f"refill:{account_id}:{hand_id}", "refill", {mint.id: -top_up, account_id: top_up})
 
     def escape(self, table_id: str, hand_id: int, account: int, penalty: int, others: list[int],
-               compensation: int) -> int:
-        """A player left a running hand: pays the room's penalty to the house, the house compensates
-        the remaining humans.  Returns what the player actually paid."""
+               compensation: int) -> tuple[int, int]:
+        """A player left a running hand: pays the room's penalty to the house, which passes
+        ``compensation`` to each remaining human out of what was paid (never more: no coins are
+        invented).  Returns (paid, paid to each of the others)."""
         with self.db.session() as s:
             paid = min(penalty, s.scalar(select(Account.balance).where(Account.id == account)) or 0)
+            each = min(compensation, paid // len(others)) if others else 0
+            if paid == 0:
+                return 0, 0
             house = system_account(s, HOUSE)
             amounts = {account: -paid, house.id: paid}
             post(s, f"escape:{table_id}:{hand_id}:{account}", "escape", amounts, {"table": table_id, "hand": hand_id})
-            if compensation and others:
-                comp = {o: compensation for o in others}
-                comp[house.id] = -compensation * len(others)
-                # the house pays only from what it holds: no coins are invented
-                house_balance = s.scalar(select(Account.balance).where(Account.id == house.id)) or 0
-                if house_balance >= compensation * len(others):
-                    post(s, f"compensate:{table_id}:{hand_id}:{account}", "compensation", comp,
-                         {"table": table_id, "hand": hand_id, "escaped": account})
-            return paid
+            if each:
+                comp: dict[int, int] = {o: each for o in others}
+                comp[house.id] = -each * len(others)
+                post(s, f"compensate:{table_id}:{hand_id}:{account}", "compensation", comp,
+                     {"table": table_id, "hand": hand_id, "escaped": account})
+            return paid, each
 
 
 def fresh_executor(db: Database) -> ThreadPoolExecutor:

@@ -32,8 +32,8 @@ class Room:
     bots: str = "fan"  # the kind of bot that fills seats
     bot_fill_s: float = 15.0  # empty seats get bots after this wait (or at once on request)
     auto_after_timeouts: int = 2  # consecutive timeouts before 托管
-    escape_penalty: int = 0  # coins a player pays for leaving a running hand (default 20·N + A)
-    escape_compensation: int = 0  # paid by the house to each remaining human
+    escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
+    escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
     next_hand_s: float = 5.0
     spectate_delay_s: float = 10.0
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
@@ -43,10 +43,20 @@ class Room:
         return TIMER_PRESETS[self.timers][name]
 
     def penalty(self) -> int:
-        return self.escape_penalty or 20 * self.coefficient + self.fee
+        """What an escape (逃跑) costs; nothing at a competition table, where no coins move."""
+        if self.competition:
+            return 0
+        return 20 * self.coefficient + self.fee if self.escape_penalty is None else self.escape_penalty
+
+    def compensation(self) -> int:
+        """What each remaining human gets after an escape (paid out of the penalty, never more)."""
+        if self.competition:
+            return 0
+        return 5 * self.coefficient if self.escape_compensation is None else self.escape_compensation
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d["escape_penalty"], d["escape_compensation"] = self.penalty(), self.compensation()
         d["timer_values"] = TIMER_PRESETS[self.timers]
         return d
 
@@ -61,8 +71,8 @@ def _room(d: dict[str, Any]) -> Room:
     room = Room(**d)
     if room.timers not in TIMER_PRESETS:
         raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
-    if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0:
-        raise ValueError(f"room {room.id!r}: coefficient ≥ 1, fee ≥ 0, min_balance ≥ 0")
+    if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0 or room.penalty() < 0 or room.compensation() < 0:
+        raise ValueError(f"room {room.id!r}: coefficient ≥ 1, fee ≥ 0, min_balance ≥ 0, escape amounts ≥ 0")
     return room
 
 

@@ -76,6 +76,10 @@ class Hall:
         if hasattr(self.cluster, "on_lost"):
             self.cluster.on_lost(self._lost)
         await self.cluster.start(self._table_message, self._account_message, self.take_over)
+        live = {t["id"] for t in await self.cluster.all_tables()}
+        voided = await self.run_db(self.store.void_orphans, live)
+        if voided:
+            log.warning("voided %d hand(s) left unfinished by a stopped server: %s", len(voided), voided)
 
     async def close(self) -> None:
         for t in list(self.tables.values()):

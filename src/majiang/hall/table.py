@@ -219,9 +219,9 @@ class TableRunner:
             info.escaped = True
             info.auto = True
             others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
-            paid = await self.hall.run_db(self.hall.store.escape, self.id, self.hand_id or 0, acc,
-                                          self.room.penalty(), others, self.room.escape_compensation)
-            self.broadcast({"type": "escape", "seat": seat, "penalty": paid})
+            paid, each = await self.hall.run_db(self.hall.store.escape, self.id, self.hand_id or 0, acc,
+                                                self.room.penalty(), others, self.room.compensation())
+            self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
         else:

@@ -99,6 +99,8 @@ export function mount(root, arg, app) {
       box.append(h("h3", `和 ${names[win.seat]} · ${win.points}`), winHandEl(win),
         h("table.fans", h("tbody", (win.fans || []).map((f) => h("tr",
           h("td", f.zh || ""), h("td", f.name || ""), h("td.num", "points" in f ? `${f.points}×${f.count || 1}` : `×${f.factor}`))))));
+    } else if (r.void) {
+      box.append(h("h3", "作废 Void"), h("p.muted", r.void));
     } else {
       box.append(h("h3", "荒庄 Exhaustive draw"));
     }

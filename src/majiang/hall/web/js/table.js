@@ -142,7 +142,9 @@ class TableSession {
     });
     c.on("escape", (m) => {
       const name = this.nameOf(m.seat);
-      toast(`${name} 逃跑，罚 ${m.penalty} 游戏币 · ${name} left the hand (penalty ${m.penalty} coins)`, "info", 6000);
+      const comp = m.compensation ? `，其余玩家各得补偿 ${m.compensation} · the others get ${m.compensation} each` : "";
+      toast(`${name} 逃跑，罚 ${m.penalty} 游戏币 · ${name} left the hand (penalty ${m.penalty} coins)${comp}`,
+        "info", 6000);
     });
     c.on("chat", (m) => {
       if (m.scope !== "table") return;
@@ -417,7 +419,7 @@ class TableSession {
   stand() {
     const playing = this.table && this.table.state === "playing" && !this.spectator;
     if (playing) {
-      const pen = this.room ? (this.room.escape_penalty || 20 * this.room.coefficient + this.room.fee) : "?";
+      const pen = this.room ? this.room.escape_penalty : "?";
       if (!window.confirm(`对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局。确定离开？\n` +
         `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out. Leave?`)) return;
     }
