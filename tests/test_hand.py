@@ -90,3 +90,10 @@ def test_random_hands_round_trip_and_score(seed):
     r = score(h)
     assert r.total == sum(fc.points * fc.count for fc in r.fans)
     assert r.total > 0
+
+
+def test_compact_string_keeps_the_flowers():
+    h = WinningHand.from_string("[123m1][EEE2]{9999s}456pC C f1f2", self_drawn=True)
+    assert h.flowers == 2 and h.to_string() == "[123m1][EEE2]{9999s}456pC C f1f2"
+    again = WinningHand.from_string(h.to_string(), self_drawn=True)
+    assert again == h and score(again).total == score(h).total

@@ -68,3 +68,18 @@ def test_round_trip_compact(ts):
 @given(st.integers(0, 41))
 def test_single_tile_round_trip(t):
     assert parse_tile(tile_str(t)) == t
+
+
+def test_one_exception_type_for_bad_input_naming_the_bad_token():
+    from majiang.mcr import InvalidHandError, WinningHand, score
+
+    assert issubclass(InvalidHandError, NotationError)
+    for text in ("[12m1]456p789s123s1p 1p", "[EEE5]123m456p789s1p1p 1p", "123m x 1p", "1m1m1m1m1m 1m"):
+        with pytest.raises(NotationError):
+            score(WinningHand.from_string(text))  # a bad token, or a hand that cannot be scored
+    with pytest.raises(NotationError, match="'x' is not a suit"):
+        parse_tiles("12x3m")
+    with pytest.raises(NotationError, match="flowers are f1–f8"):
+        parse_tiles("f9")
+    with pytest.raises(NotationError, match="need a suit letter"):
+        parse_tiles("123")

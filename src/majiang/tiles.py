@@ -61,7 +61,9 @@ _FLOWER_GLYPHS = (0x1F026, 0x1F027, 0x1F028, 0x1F029, 0x1F022, 0x1F023, 0x1F024,
 
 
 class NotationError(ValueError):
-    """Malformed tile or hand notation; the message names the offending token."""
+    """Malformed input (a tile, a hand string, a hand object); the message names the offending
+    token.  The one exception type for bad input: :class:`majiang.mcr.InvalidHandError` (a hand
+    that is well written but cannot be scored) derives from it."""
 
 
 def suit_of(tile: Tile) -> int:
@@ -134,7 +136,12 @@ def _tokens(text: str) -> Iterable[tuple[str, list[Tile]]]:
         if junk is not None:
             # name the whole unreadable word, not just its first character
             word = re.match(r"[^\s,]+", text[pos:])
-            raise NotationError(f"unknown tile {word.group(0) if word else junk!r} in {text!r}")
+            w = word.group(0) if word else junk
+            bad = re.match(r"\d*(.?)", w).group(1)  # type: ignore[union-attr]  # always matches
+            why = ("flowers are f1–f8" if re.fullmatch(r"f\d+", w)
+                   else f"{bad!r} is not a suit (m p s z), an honour (E S W N C F P) or a flower (f1–f8)" if bad
+                   else "digits need a suit letter after them (m p s z)")
+            raise NotationError(f"unknown tile {w!r} in {text!r}: {why}")
         if honor is not None:
             yield token, [HONOR_LETTERS.index(honor) + 27]
         elif flower is not None:

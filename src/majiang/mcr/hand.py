@@ -29,8 +29,10 @@ from majiang.tiles import (
 )
 
 
-class InvalidHandError(ValueError):
-    """A hand that cannot be scored: wrong tile count, five copies, not a win, contradictory flags."""
+class InvalidHandError(NotationError):
+    """A hand that cannot be scored: wrong tile count, five copies, not a win, contradictory flags.
+    A :class:`~majiang.tiles.NotationError`, so that ``except NotationError`` catches every
+    malformed input, from a bad tile token to an impossible hand."""
 
 
 class MeldKind(StrEnum):
@@ -278,8 +280,10 @@ class WinningHand:
         }
 
     def to_string(self) -> str:
+        """The compact form; flowers (only their number is kept) are written as f1, f2, …"""
+        flowers = " " + "".join(f"f{i + 1}" for i in range(min(self.flowers, 8))) if self.flowers else ""
         return "".join(m.compact() for m in self.melds) + format_compact(sorted(self.hand)) + " " + tile_str(
-            self.win_tile)
+            self.win_tile) + flowers
 
     # ---- derived --------------------------------------------------------------------------
     def all_tiles(self) -> list[Tile]:
