@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import Any
 from majiang.bots.base import Bot, make_bot
 from majiang.engine.hand import OVER, Hand, IllegalAction
 from majiang.engine.log import write_log
+from majiang.engine.protocol import Ruleset
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
 
@@ -56,13 +57,15 @@ class SimResult:
     false_wins: int = 0
     zero_sum_violations: int = 0
     replay_mismatches: int = 0
+    verified: bool = False  # replay_mismatches is a count only when every hand was replayed
     seats: list[SeatStats] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"hands": self.hands, "hands_per_s": self.hands / self.seconds if self.seconds else 0.0,
                 "draw_rate": self.draws / self.hands if self.hands else 0.0,
                 "illegal_actions": self.illegal_actions, "false_wins": self.false_wins,
-                "zero_sum_violations": self.zero_sum_violations, "replay_mismatches": self.replay_mismatches,
+                "zero_sum_violations": self.zero_sum_violations,
+                "replay_mismatches": self.replay_mismatches if self.verified else None,
                 "seats": [s.to_dict() for s in self.seats]}
 
 
@@ -84,6 +87,32 @@ def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | N
                 hand.act(s, hand.default_action(s))
             if hand.phase is OVER:
                 break
+    hand_over(hand, bots)
+
+
+def hand_over(hand: Hand, bots: Sequence[Bot]) -> None:
+    """Show each bot that has the optional ``hand_over`` hook (:class:`~majiang.bots.base.Bot`) its
+    view of the finished hand: the result and the seed."""
+    for s, bot in enumerate(bots):
+        hook = getattr(bot, "hand_over", None)
+        if hook is not None:
+            hook(SeatView(hand, s))
+
+
+def close_bots(bots: Sequence[Bot]) -> None:
+    """Call the optional ``close`` hook of each bot once (an external bot ends its program)."""
+    seen: set[int] = set()
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close is not None and id(bot) not in seen:
+            seen.add(id(bot))
+            close()
+
+
+def bot_faults(bots: Sequence[Bot]) -> int:
+    """Bad replies a bot replaced by a legal default itself (an external bot's ``faults``): the
+    engine never sees them as illegal actions."""
+    return sum(getattr(bot, "faults", 0) for bot in {id(b): b for b in bots}.values())
 
 
 def simulate(hands: int, seed: int, bots: list[str], rules: str = "gb", duplicate: bool = False,
@@ -93,7 +122,17 @@ def simulate(hands: int, seed: int, bots: list[str], rules: str = "gb", duplicat
         raise ValueError(f"give four bots (e.g. fan,eff,eff,rand), got {len(bots)}")
     ruleset = make_ruleset(rules)
     players = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(bots)]
-    res = SimResult(seats=[SeatStats(spec) for spec in bots])
+    try:
+        res = _run(hands, seed, players, bots, ruleset, duplicate, log_dir, verify, progress)
+    finally:
+        close_bots(players)
+    res.illegal_actions += bot_faults(players)
+    return res
+
+
+def _run(hands: int, seed: int, players: list[Bot], specs: list[str], ruleset: Ruleset, duplicate: bool,
+         log_dir: str | Path | None, verify: bool, progress: Callable[[int], None] | None) -> SimResult:
+    res = SimResult(seats=[SeatStats(spec) for spec in specs], verified=verify)
     seatings = list(permutations(range(4))) if duplicate else [(0, 1, 2, 3)]
     master = seed.to_bytes(8, "big", signed=True)
     if log_dir is not None:

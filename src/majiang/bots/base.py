@@ -11,6 +11,15 @@ from majiang.engine.view import SeatView
 
 
 class Bot(Protocol):
+    """A player behind :meth:`choose`.  Optional, looked up with ``getattr`` by the runners
+    (:func:`majiang.sim.play_hand`, ``simulate``, ``majiang play``):
+
+    - ``hand_over(view: SeatView) -> None``: the seat's view of the finished hand (result, seed);
+    - ``close() -> None``: at the end of a run (an external bot ends its program);
+    - ``faults: int``: bad choices the bot already replaced by a legal one itself; ``simulate``
+      counts them as illegal actions.
+    """
+
     name: str
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:

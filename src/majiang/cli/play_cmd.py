@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | Non
     from majiang.bots import make_bot
     from majiang.engine.session import Session
     from majiang.rulesets import make_ruleset
-    from majiang.sim import play_hand
+    from majiang.sim import close_bots, play_hand
 
     inp = inp or sys.stdin
     out = out or sys.stdout
@@ -144,6 +144,8 @@ def run(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | Non
                 break
     except EOFError:
         me.say("\nbye")
+    finally:
+        close_bots(opponents)
     me.say("final scores: " + ", ".join(f"player {p}: {s}" for p, s in enumerate(session.scores)))
     return 0
 

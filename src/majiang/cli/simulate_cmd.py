@@ -13,7 +13,7 @@ def register(sub: Any) -> None:
         "simulate", help="play many hands between bots and report per-seat statistics",
         description="Play hands between four bots on the real engine (every win scored by the fan calculator) "
                     "and report, per seat: win rate, deal-in rate, average fan on wins, average score per hand "
-                    "with a 95%% confidence interval; the draw rate and hands per second.",
+                    "with a 95% confidence interval; the draw rate and hands per second.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ext:COMMAND (external "
                "program, docs/bot-protocol.md)\n\nexamples:\n"
@@ -25,12 +25,22 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", default="fan,eff,eff,rand", help="four bots, comma-separated (default fan,eff,eff,rand)")
     p.add_argument("--rules", default="gb", help="ruleset: gb (default), botzone, nanchang")
     p.add_argument("--duplicate", action="store_true",
-                   help="play each wall in all 24 seatings of the bots (hands should be a multiple of 24)")
+                   help="play each wall in all 24 seatings of the bots (hands should be a multiple of 24; "
+                        "otherwise the last wall is played in only some seatings, with a warning)")
     p.add_argument("--log", metavar="DIR", help="write every hand's JSON-lines log into DIR")
     p.add_argument("--verify", action="store_true", help="replay every hand from its log and count mismatches")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
+
+
+SEATINGS = 24  # the orders of four bots: --duplicate plays every wall in each
+
+
+def _multiples(hands: int) -> str:
+    below = hands - hands % SEATINGS
+    above = below + SEATINGS
+    return f"{below} or {above}" if below else str(above)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if args.hands <= 0:
         print("error: --hands must be positive", file=sys.stderr)
         return 2
+    if args.duplicate and args.hands % SEATINGS:
+        print(f"warning: --duplicate plays each wall in {SEATINGS} seatings; --hands {args.hands} is not a multiple "
+              f"of {SEATINGS}, so the last wall is played in only {args.hands % SEATINGS} of them and the luck of "
+              f"the deal does not cancel out (use {_multiples(args.hands)})", file=sys.stderr)
     show = not args.no_progress and sys.stderr.isatty()
     try:
         if show:

@@ -1,0 +1,39 @@
+"""``majiang simulate`` on the command line: --json, --help, --duplicate."""
+
+import json
+
+import pytest
+
+from majiang.cli import main
+
+
+def _json(capsys, *args: str) -> tuple[dict, str]:
+    assert main(["simulate", "--bots", "rand,rand,rand,rand", "--json", "--no-progress", *args]) == 0
+    out = capsys.readouterr()
+    return json.loads(out.out), out.err
+
+
+def test_replay_mismatches_is_null_unless_verified(capsys):
+    plain, _ = _json(capsys, "--hands", "2")
+    verified, _ = _json(capsys, "--hands", "2", "--verify")
+    assert "replay_mismatches" in plain and plain["replay_mismatches"] is None
+    assert verified["replay_mismatches"] == 0
+
+
+def test_help_shows_a_plain_percent_sign(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = capsys.readouterr().out
+    assert "95%" in text and "%%" not in text
+
+
+def test_duplicate_warns_when_hands_is_not_a_multiple_of_24(capsys):
+    d, err = _json(capsys, "--hands", "30", "--duplicate")
+    assert d["hands"] == 30
+    assert "warning" in err and "not a multiple of 24" in err and "24 or 48" in err
+    _, err = _json(capsys, "--hands", "10", "--duplicate")
+    assert "use 24)" in err
+    _, err = _json(capsys, "--hands", "24", "--duplicate")
+    assert err == ""
+    _, err = _json(capsys, "--hands", "30")  # without --duplicate any count is whole
+    assert err == ""
