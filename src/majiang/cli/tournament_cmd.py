@@ -101,11 +101,19 @@ def register(sub: Any) -> None:
                     "possible; snake: 蛇形, one player from each quarter of the standings per table.  Starting "
                     "seats (东南西北) are balanced over the sessions.  A session with results cannot be redrawn."),
         formatter_class=RAW,
-        epilog="examples:\n  majiang tournament draw spring-cup\n"
-               "  majiang tournament draw spring-cup --session 5 --method swiss")
+        epilog="redraw (重新编排): session K drawn again for the players present after absences — byes for those\n"
+               "given with --absent (and those recorded before), team-mates apart, as few repeat meetings as\n"
+               "possible; it prints who moved.  Only a session without results; default: the last drawn.\n\n"
+               "examples:\n  majiang tournament draw spring-cup\n"
+               "  majiang tournament draw spring-cup --session 5 --method swiss\n"
+               "  majiang tournament draw spring-cup --session 2 --method redraw --absent P03,P07,P11,P15")
     d.add_argument("event", help="event id")
-    d.add_argument("--session", type=int, default=None, metavar="K", help="session number (default: the next)")
-    d.add_argument("--method", choices=("perfect", "swiss", "snake"), default="perfect", help="default perfect")
+    d.add_argument("--session", type=int, default=None, metavar="K",
+                   help="session number (default: the next; for redraw the last drawn)")
+    d.add_argument("--method", choices=("perfect", "swiss", "snake", "redraw"), default="perfect",
+                   help="default perfect")
+    d.add_argument("--absent", action="append", default=[], metavar="P[,Q…]",
+                   help="redraw only: players who get a bye (缺席) in the session (repeatable)")
     d.add_argument("--json", action="store_true", help="print the tables as JSON")
     d.add_argument("--db", default=None, help=DB_HELP)
     d.set_defaults(func=cmd_draw)
@@ -152,6 +160,11 @@ def register(sub: Any) -> None:
     e.add_argument("--replace", action="store_true", help="correct a hand entered before")
     e.add_argument("--db", default=None, help=DB_HELP)
     e.set_defaults(func=cmd_enter)
+
+    from majiang.cli.tournament_organiser import register_absence, register_online
+
+    register_absence(tsub)
+    register_online(tsub)
 
     s = tsub.add_parser(
         "standings", help="individual and team standings",
@@ -215,6 +228,8 @@ def _wrap(fn: Any) -> Any:
     def run(args: argparse.Namespace) -> int:
         try:
             return int(fn(args) or 0)
+        except BrokenPipeError:  # the reader left (… | head): stop quietly
+            return _pipe_closed()
         except (CliError, ValueError, KeyError) as e:
             msg = e.args[0] if isinstance(e, KeyError) and e.args else e
             print(f"error: {msg}", file=sys.stderr)
@@ -223,6 +238,20 @@ def _wrap(fn: Any) -> Any:
             print(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
             return 2
     return run
+
+
+def _pipe_closed() -> int:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail again; exit status 141
+    (128 + SIGPIPE), as a shell tool killed by the closed pipe would."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a file (captured in tests)
+        pass
+    return 141
 
 
 def _repo(args: argparse.Namespace) -> TournamentRepository:
@@ -257,13 +286,19 @@ def cmd_new(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     event = new_event(event_id, args.name, group, sessions=args.sessions, seed=seed, scheme=args.scheme,
                       rules=args.rules)
-    repo.create(event)
+    from dataclasses import replace
+
+    from majiang.tournament.organiser import issue_token
+
+    token, key = issue_token()
+    repo.create(replace(event, extra={**event.extra, **key}))
     plan = event.extra["plans"][group.id]
     print(event_id)
     teams = f", {len(group.teams)} teams" if group.teams else ""
     print(f"{args.name}: {len(group.players)} players{teams}, {args.sessions} sessions, scheme {args.scheme}, "
           f"seed {seed}; schedule {plan['method']} with {plan['repeats']} repeat meeting(s).  "
           f"Next: majiang tournament draw {event_id}", file=sys.stderr)
+    print(f"organiser token 组委会口令 (shown once; online sessions need it): {token}", file=sys.stderr)
     return 0
 
 
@@ -308,6 +343,13 @@ def _print_session(event: Any, session: Any, group_id: str) -> None:
 def cmd_draw(args: argparse.Namespace) -> int:
     from majiang.tournament.draw import draw_session
 
+    if args.method == "redraw":
+        from majiang.cli.tournament_organiser import cmd_redraw
+
+        return int(cmd_redraw(args))
+    if args.absent:
+        raise CliError("--absent goes with --method redraw (the byes of a re-drawn session); for a substitute use "
+                       "'majiang tournament absent EVENT --session K --player P --substitute NAME'")
     repo = _repo(args)
     event = repo.load(args.event)
     group = event.groups[0]

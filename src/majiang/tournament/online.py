@@ -13,7 +13,7 @@ What works with the hall as it is:
   ``false_win`` events) of the linked tables and enters the ones not entered yet: the first 16 hands
   a hall table plays are the session.  It is idempotent; run it as often as you like.
 * :class:`ResultHook` turns one finished hall hand into the event's :class:`HandRecord` and records it —
-  what the hall should call at the end of every hand (see docs/tournament.md, "Online events").
+  what the hall calls at the end of every hand of a competition table (see docs/tournament.md).
 
 Seats: the hall keeps every player on his chair for the whole session (it does not move players after
 each round), so chair ``i`` holds table player ``i`` throughout and the deal passes E → S → W → N each

@@ -197,6 +197,43 @@ class TournamentRepository:
             self._write_session(s, event_id, group_id, session, method)
             self._touch(s, event_id)
 
+    def add_player(self, event_id: str, group_id: str, player: Player) -> None:
+        """Register one more player (a substitute) in a group; his id must be free in the event."""
+        with self._session() as s:
+            self._group(self._load(s, event_id), group_id)
+            if s.get(TTPlayer, (event_id, player.id)) is not None:
+                raise RepositoryError(f"event {event_id!r} has a player {player.id!r} already")
+            position = s.scalar(select(func.count()).select_from(TTPlayer).where(TTPlayer.event_id == event_id))
+            s.add(TTPlayer(event_id=event_id, player_id=player.id, group_id=group_id, name=player.name,
+                           team_id=player.team, team_slot=None, ranked=player.ranked, ema_id=player.ema_id,
+                           country=player.country, position=int(position or 0)))
+            self._touch(s, event_id)
+
+    def set_seats(self, event_id: str, group_id: str, session: SessionRecord) -> None:
+        """Store who sits where in a drawn session — each table's players and substitutions, and the
+        session's absentees — keeping every hand, total and penalty entered (and the hall links)."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            group = self._group(event, group_id)
+            if not 1 <= session.no <= len(group.sessions):
+                raise RepositoryError(f"session {session.no} is not drawn; draw it first")
+            old = group.sessions[session.no - 1]
+            if [t.no for t in old.tables] != [t.no for t in session.tables]:
+                raise RepositoryError(f"session {session.no}: the tables changed; store a re-draw with put_session")
+            sessions = tuple(session if x.no == session.no else x for x in group.sessions)
+            try:
+                replace(group, sessions=sessions)
+            except ModelError as e:
+                raise RepositoryError(str(e)) from None
+            for t in session.tables:
+                row = self._table_row(s, event_id, group_id, session.no, t.no)
+                row.east, row.south, row.west, row.north = t.players
+                row.substitutions = [x.to_dict() for x in t.substitutions]
+            srow = s.get(TTSession, (event_id, group_id, session.no))
+            if srow is not None:
+                srow.absent = list(session.absent)
+            self._touch(s, event_id)
+
     def table(self, event_id: str, session_no: int, table_no: int, group_id: str | None = None) -> TableRecord:
         event = self.load(event_id)
         return self._table(event, self._group_id(event, group_id), session_no, table_no)

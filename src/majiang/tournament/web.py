@@ -7,6 +7,13 @@
 - ``GET /tournaments/{id}/plot.svg`` — cumulative standard score per session
 - ``GET /tournaments/{id}/standings.csv`` — the standings CSV
 - ``GET /api/tournaments/{id}/standings`` — the standings as JSON (:func:`.repository.standings_json`)
+- ``POST /tournaments/{id}/sessions/{k}/open`` — open session k's tables in the hall and seat the players
+  (:func:`.online.open_session`); ``POST …/sync`` — enter the hands the hall has finished
+  (:func:`.online.sync_session`).  Both want the organiser token (:mod:`.organiser`) as
+  ``Authorization: Bearer TOKEN``: 401 without it, 403 with another.
+
+An event with several groups shows every group (each ranked on its own); the sheet, plot and CSV routes
+take ``?group=ID`` (default: the first group).
 
 The database comes from the :func:`get_db` dependency: ``request.app.state.hall.db`` in the hall, or
 ``request.app.state.tournament_db`` (a plain :class:`~majiang.store.Database`) — or override it with
@@ -19,10 +26,12 @@ from fractions import Fraction
 from html import escape
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel
 
 from majiang.store import Database
+from majiang.tournament.model import Event, Group
 from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.repository import EventNotFound, RepositoryError, TournamentRepository
@@ -69,14 +78,19 @@ def _repo(db: Database) -> TournamentRepository:
     return TournamentRepository(db)
 
 
-def _results(db: Database, event_id: str) -> tuple[Any, GroupResult]:
+def _results(db: Database, event_id: str, group: str | None = None) -> tuple[Any, GroupResult]:
+    """The event and one group's result (``group`` None: the first group)."""
     try:
         event, results = _repo(db).results(event_id)
     except EventNotFound as e:
         raise HTTPException(404, str(e)) from None
     if not event.groups:
         raise HTTPException(404, f"event {event_id!r} has no players")
-    return event, results[event.groups[0].id]
+    gid = event.groups[0].id if group is None else group
+    if gid not in results:
+        raise HTTPException(404, f"event {event_id!r} has no group {gid!r}; groups: "
+                                 f"{', '.join(g.id for g in event.groups)}")
+    return event, results[gid]
 
 
 @router.get("/api/tournaments", summary="the competitions stored in the database")
@@ -111,12 +125,52 @@ def _std(x: Fraction) -> str:
 
 @router.get("/tournaments/{event_id}", response_class=HTMLResponse, summary="live standings (HTML)")
 def page_event(event_id: str, db: DB) -> HTMLResponse:
-    event, result = _results(db, event_id)
-    group = event.groups[0]
+    try:
+        event, results = _repo(db).results(event_id)
+    except EventNotFound as e:
+        raise HTTPException(404, str(e)) from None
+    if not event.groups:
+        raise HTTPException(404, f"event {event_id!r} has no players")
+    players = sum(len(g.players) for g in event.groups)
+    body = [f"<h1>{escape(event.name or event.id)}</h1>",
+            f'<p class="meta">标准分 scheme {escape(event.scheme)} · {players} players'
+            + (f" in {len(event.groups)} groups" if len(event.groups) > 1 else "")
+            + f" · refreshes every {REFRESH_S} s</p>",
+            f'<nav><a href="/tournaments">all competitions</a><a href="/api/tournaments/{escape(event.id)}/standings">'
+            f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a></nav>']
+    for group in event.groups:
+        body += _group_section(event, group, results[group.id], titled=len(event.groups) > 1)
+    return _page(event.name or event.id, "\n".join(body), refresh=True)
+
+
+def _group_section(event: Event, group: Group, result: GroupResult, *, titled: bool) -> list[str]:
+    """One group's standings, team standings, tables and plot (each group is ranked on its own)."""
     names = {p.id: p.name or p.id for p in group.players}
     team_names = {t.id: t.name or t.id for t in group.teams}
     n = len(result.sessions)
-    heads = "".join(f"<th>第{k}局<br><small>S{k}</small></th>" for k in range(1, n + 1))
+    label = f"{group.name or group.id} · " if titled else ""
+    body = [f"<h2>{escape(label)}组 Group {escape(group.id)}</h2>"] if titled else []
+    body.append(f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results</p>')
+    body.append(f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names))
+    if result.teams:
+        trs = "".join(f"<tr><td>{t.rank}</td><td class=\"l\">{escape(team_names.get(t.team, t.team))}</td>"
+                      f"<td class=\"l\">{escape(', '.join(names.get(m, m) for m in t.members))}</td>"
+                      f'<td class="b">{_std(t.standard_total)}</td><td>{t.match_total}</td></tr>' for t in result.teams)
+        body.append(f"<h2>{escape(label)}团体名次 Team standings</h2><table><thead><tr><th>名次<br><small>Rank</small>"
+                    "</th><th>队<br><small>Team</small></th><th>队员<br><small>Members</small></th><th>标准分<br><small>"
+                    "Std total</small></th><th>比赛分<br><small>Score total</small></th></tr></thead>"
+                    f"<tbody>{trs}</tbody></table>")
+    if group.sessions:
+        body.append(_sessions_table(event, group, names))
+    if n:
+        src = f"/tournaments/{escape(event.id)}/plot.svg" + (f"?group={escape(group.id)}" if titled else "")
+        body.append(f'<h2>{escape(label)}走势 Standings by session</h2><img class="plot" alt="standings plot" '
+                    f'src="{src}">')
+    return body
+
+
+def _standings_table(result: GroupResult, names: dict[str, str], team_names: dict[str, str]) -> str:
+    heads = "".join(f"<th>第{k}局<br><small>S{k}</small></th>" for k in range(1, len(result.sessions) + 1))
     rows = []
     for s in result.standings:
         per = "".join(f"<td>{_std(v)}<br><small>{'缺席' if sc is None else sc}</small></td>"
@@ -126,47 +180,37 @@ def page_event(event_id: str, db: DB) -> HTMLResponse:
         rows.append(f"<tr><td>{s.rank}{' DQ' if s.disqualified else ''}</td><td class=\"l\">{label}</td>"
                     f"<td>{escape(team_names.get(s.team or '', s.team or ''))}</td>{per}"
                     f'<td class="b">{_std(s.standard_total)}</td><td>{s.match_total}</td></tr>')
-    body = [f"<h1>{escape(event.name or event.id)}</h1>",
-            f'<p class="meta">标准分 scheme {escape(event.scheme)} · {len(group.players)} players · '
-            f"{n}/{len(group.sessions)} sessions with results · refreshes every {REFRESH_S} s</p>",
-            f'<nav><a href="/tournaments">all competitions</a><a href="/api/tournaments/{escape(event.id)}/standings">'
-            f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a></nav>',
-            "<h2>个人名次 Individual standings</h2>",
-            f"<table><thead><tr><th>名次<br><small>Rank</small></th><th>选手<br><small>Player</small></th>"
+    return (f"<table><thead><tr><th>名次<br><small>Rank</small></th><th>选手<br><small>Player</small></th>"
             f"<th>队<br><small>Team</small></th>{heads}<th>标准分<br><small>Std total</small></th>"
-            f"<th>比赛分<br><small>Score total</small></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"]
-    if result.teams:
-        trs = "".join(f"<tr><td>{t.rank}</td><td class=\"l\">{escape(team_names.get(t.team, t.team))}</td>"
-                      f"<td class=\"l\">{escape(', '.join(names.get(m, m) for m in t.members))}</td>"
-                      f'<td class="b">{_std(t.standard_total)}</td><td>{t.match_total}</td></tr>' for t in result.teams)
-        body.append("<h2>团体名次 Team standings</h2><table><thead><tr><th>名次<br><small>Rank</small></th>"
-                    "<th>队<br><small>Team</small></th><th>队员<br><small>Members</small></th><th>标准分<br><small>"
-                    "Std total</small></th><th>比赛分<br><small>Score total</small></th></tr></thead>"
-                    f"<tbody>{trs}</tbody></table>")
-    if group.sessions:
-        body.append("<h2>场次 Sessions</h2><table><thead><tr><th>局 Session</th><th>桌 Table</th><th>东 E</th>"
-                    "<th>南 S</th><th>西 W</th><th>北 N</th><th>盘 Hands</th><th>记录表 Sheet</th></tr></thead><tbody>")
-        for sess in group.sessions:
-            for tb in sess.tables:
-                done = "totals" if tb.totals is not None else f"{len(tb.hands)}/16"
-                link = f"/tournaments/{escape(event.id)}/sheet/{sess.no}/{tb.no}"
-                body.append(f"<tr><td>{sess.no}</td><td>{tb.no}</td>"
-                            + "".join(f"<td>{escape(names.get(p, p))}</td>" for p in tb.players)
-                            + f'<td>{done}</td><td><a href="{link}">HTML</a> · <a href="{link}.pdf">PDF</a></td></tr>')
-        body.append("</tbody></table>")
-    if n:
-        body.append(f'<h2>走势 Standings by session</h2><img class="plot" alt="standings plot" '
-                    f'src="/tournaments/{escape(event.id)}/plot.svg">')
-    return _page(event.name or event.id, "\n".join(body), refresh=True)
+            f"<th>比赛分<br><small>Score total</small></th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-def _sheet(db: Database, event_id: str, session: int, table: int) -> Any:
+def _sessions_table(event: Event, group: Group, names: dict[str, str]) -> str:
+    out = ["<h2>场次 Sessions</h2><table><thead><tr><th>局 Session</th><th>桌 Table</th><th>东 E</th>"
+           "<th>南 S</th><th>西 W</th><th>北 N</th><th>盘 Hands</th><th>记录表 Sheet</th></tr></thead><tbody>"]
+    for sess in group.sessions:
+        for tb in sess.tables:
+            done = "totals" if tb.totals is not None else f"{len(tb.hands)}/16"
+            link = f"/tournaments/{escape(event.id)}/sheet/{sess.no}/{tb.no}"
+            query = "" if group is event.groups[0] else f"?group={escape(group.id)}"
+            out.append(f"<tr><td>{sess.no}</td><td>{tb.no}</td>"
+                       + "".join(f"<td>{escape(names.get(p, p))}</td>" for p in tb.players)
+                       + f'<td>{done}</td><td><a href="{link}{query}">HTML</a> · '
+                       + f'<a href="{link}.pdf{query}">PDF</a></td></tr>')
+        if sess.absent:
+            out.append(f'<tr><td>{sess.no}</td><td colspan="7" class="l">缺席 absent: '
+                       f"{escape(', '.join(names.get(p, p) for p in sess.absent))}</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _sheet(db: Database, event_id: str, session: int, table: int, group: str | None = None) -> Any:
     from majiang.tournament.sheet import score_sheet
 
     repo = _repo(db)
     try:
         event = repo.load(event_id)
-        result = repo.full_result(event_id)
+        result = repo.full_result(event_id, group)
     except EventNotFound as e:
         raise HTTPException(404, str(e)) from None
     except RepositoryError as e:
@@ -177,34 +221,97 @@ def _sheet(db: Database, event_id: str, session: int, table: int) -> Any:
 
 
 @router.get("/tournaments/{event_id}/sheet/{session}/{table}.pdf", summary="a table's score sheet (PDF)")
-def sheet_pdf(event_id: str, session: int, table: int, db: DB) -> Response:
+def sheet_pdf(event_id: str, session: int, table: int, db: DB, group: str | None = None) -> Response:
     from majiang.tournament.output.pdf import score_sheet_pdf
 
-    data = score_sheet_pdf(_sheet(db, event_id, session, table))
+    data = score_sheet_pdf(_sheet(db, event_id, session, table, group))
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="sheet-{session}-{table}.pdf"'})
 
 
 @router.get("/tournaments/{event_id}/sheet/{session}/{table}", response_class=HTMLResponse,
             summary="a table's score sheet (printable HTML)")
-def sheet_html(event_id: str, session: int, table: int, db: DB) -> HTMLResponse:
+def sheet_html(event_id: str, session: int, table: int, db: DB, group: str | None = None) -> HTMLResponse:
     from majiang.tournament.output.html import score_sheet_html
 
-    return HTMLResponse(score_sheet_html(_sheet(db, event_id, session, table)))
+    return HTMLResponse(score_sheet_html(_sheet(db, event_id, session, table, group)))
 
 
 @router.get("/tournaments/{event_id}/plot.svg", summary="cumulative standard score per session (SVG)")
-def plot_svg(event_id: str, db: DB) -> Response:
+def plot_svg(event_id: str, db: DB, group: str | None = None) -> Response:
     from majiang.tournament.output.plot import standings_plot
 
-    event, result = _results(db, event_id)
+    event, result = _results(db, event_id, group)
     return Response(standings_plot(result, "svg", title=event.name or event.id), media_type="image/svg+xml")
 
 
 @router.get("/tournaments/{event_id}/standings.csv", summary="the standings (CSV)")
-def standings_csv(event_id: str, db: DB) -> Response:
+def standings_csv(event_id: str, db: DB, group: str | None = None) -> Response:
     from majiang.tournament.output.exports import standings_csv as to_csv
 
-    _, result = _results(db, event_id)
+    _, result = _results(db, event_id, group)
     return Response(to_csv(result), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{event_id}-standings.csv"'})
+
+
+# ---- organiser routes (online sessions) -----------------------------------------------------------
+def _organiser(db: Database, event_id: str, authorization: str | None) -> TournamentRepository:
+    """The repository, once ``Authorization: Bearer TOKEN`` carries the event's organiser token."""
+    from majiang.tournament.organiser import is_organiser
+
+    token = authorization.removeprefix("Bearer ").strip() if authorization else ""
+    if not token:
+        raise HTTPException(401, "the organiser token is needed: send 'Authorization: Bearer TOKEN' (the token "
+                                 "'majiang tournament new' printed; a new one: 'majiang tournament token EVENT')")
+    repo = _repo(db)
+    try:
+        event = repo.load(event_id)
+    except EventNotFound as e:
+        raise HTTPException(404, str(e)) from None
+    if not is_organiser(event.extra, token):
+        raise HTTPException(403, f"not the organiser token of event {event_id!r}; issue a new one with "
+                                 f"'majiang tournament token {event_id}'")
+    return repo
+
+
+Organiser = Annotated[str | None, Header()]
+
+
+class OpenRequest(BaseModel):
+    room: str | None = None  # a hall room with the event's rules; default: a room event-RULES made on the fly
+
+
+@router.post("/tournaments/{event_id}/sessions/{session}/open",
+             summary="open a drawn session's tables in the hall and seat the players (organiser token)")
+async def open_online(event_id: str, session: int, request: Request, db: DB, authorization: Organiser = None,
+                      body: OpenRequest | None = None) -> dict[str, Any]:
+    from majiang.tournament.online import open_session
+
+    repo = _organiser(db, event_id, authorization)
+    hall = getattr(request.app.state, "hall", None)
+    if hall is None:
+        raise HTTPException(503, "online sessions need the hall: run 'majiang serve' and call its URL")
+    linked = sorted(t for _, _, s, t in repo.hall_tables(event_id).values() if s == session)
+    if linked:
+        raise HTTPException(409, f"session {session} is open already (tables {', '.join(map(str, linked))} are in "
+                                 "the hall); record its hands with POST …/sync")
+    try:
+        tables = await open_session(hall, repo, event_id, session, room_id=body.room if body else None)
+    except (ValueError, KeyError) as e:  # a session not drawn, an unknown room or one with other rules
+        raise HTTPException(400, str(e.args[0] if isinstance(e, KeyError) else e)) from None
+    return {"event": event_id, "session": session, "tables": [t.to_dict() for t in tables]}
+
+
+@router.post("/tournaments/{event_id}/sessions/{session}/sync",
+             summary="enter the hands the hall has finished at a session's tables (organiser token)")
+def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
+    from majiang.tournament.online import sync_session
+
+    repo = _organiser(db, event_id, authorization)
+    sessions = repo.load(event_id).groups[0].sessions
+    if not 1 <= session <= len(sessions):
+        raise HTTPException(404, f"session {session} is not drawn ({len(sessions)} drawn)")
+    entered = sync_session(repo, event_id, session)
+    tables = repo.load(event_id).groups[0].sessions[session - 1].tables
+    return {"event": event_id, "session": session, "entered": entered,
+            "tables": [{"table": t.no, "hands": len(t.hands)} for t in tables]}
