@@ -57,6 +57,7 @@ class Session:
         self.hand_no = 0
         self.records: list[HandRecord] = []
         self.over = False
+        self.previous: dict[str, Any] = {}  # the last hand's public ruleset state (Nanchang: its jing)
 
     def player_at(self, seat: int) -> int:
         return self.seat_of.index(seat)
@@ -68,9 +69,11 @@ class Session:
         if self.over:
             return None
         seat_scores = [self.scores[self.player_at(s)] for s in range(4)]
+        extra: dict[str, Any] = {"round": self.round, "players": [self.player_at(s) for s in range(4)]}
+        if self.previous:  # what a ruleset may carry over (Nanchang's 回头一笑 looks at the last jing)
+            extra["previous"] = self.previous
         return Hand(self.rules, self.hand_seed(self.hand_no), dealer=self.dealer, prevalent=self.round % 4,
-                    scores=seat_scores, hand_no=self.hand_no,
-                    extra={"round": self.round, "players": [self.player_at(s) for s in range(4)]})
+                    scores=seat_scores, hand_no=self.hand_no, extra=extra)
 
     def finish_hand(self, hand: Hand) -> HandRecord:
         players = [self.player_at(s) for s in range(4)]
@@ -84,6 +87,7 @@ class Session:
                          discarder=players[w.discarder] if w and w.discarder is not None else None,
                          points=w.points if w else 0, events=hand.events)
         self.records.append(rec)
+        self.previous = self.rules.public(hand)
         self.hand_no += 1
         self.dealer, passed = self.rules.next_dealer(self.dealer, w)
         if passed:

@@ -5,6 +5,7 @@ settlement (win payment and jing rounds) computed by the same code as the calcul
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from itertools import combinations
@@ -16,18 +17,62 @@ from majiang.engine.wall import SeedStream
 from majiang.nanchang.jing import JingPair
 from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
+from majiang.nanchang.payment import SEATS
+from majiang.nanchang.ruleset import pass_hu_blocks
 from majiang.nanchang.settle import HandRecord, SeatHand, settle
 from majiang.nanchang.terms import WinMethod
+from majiang.nanchang.win import Win as NanchangWin
 from majiang.nanchang.win import WinSituation, best_win, can_win
 from majiang.tiles import DRAGONS, WINDS, Tile, full_set
 
 if TYPE_CHECKING:
     from majiang.engine.hand import Hand
 
+#: a gain no hand reaches: ``pass_hu_blocks(passed, ANY_GAIN)`` = every discard win is barred
+ANY_GAIN = sys.maxsize
+#: the claims that break the first go-round (抄庄 needs four uninterrupted first discards)
+CLAIM_EVENTS = ("chow", "pung")
+
 
 def nanchang_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
     return tuple(Meld(MeldKind(m.kind), tuple(sorted(m.tiles)), concealed=m.concealed, claimed=m.claimed,
                       source=m.source) for m in melds)
+
+
+def first_discards(events: Sequence[dict[str, Any]], dealer: int) -> tuple[Tile, ...] | None:
+    """抄庄's four first discards: each seat's first discard in turn from the dealer, or None when
+    the hand ended before four discards or a claim (吃, 碰, 明杠) broke the first go-round."""
+    tiles: list[Tile] = []
+    for e in events:
+        kind = e["type"]
+        if kind in CLAIM_EVENTS or (kind == "kong" and e["kind"] == "exposed"):
+            return None
+        if kind == "discard":
+            if e["seat"] != (dealer + len(tiles)) % SEATS:
+                return None
+            tiles.append(e["tile"])
+            if len(tiles) == SEATS:
+                return tuple(tiles)
+    return None
+
+
+def hand_value(win: NanchangWin, options: Options) -> int:
+    """The size 过手胡 compares (``pass_hu_allows_bigger``): the multiplier M, on the flat base for
+    天胡/地胡 (whose M is only the 精钓 factor)."""
+    method = win.situation.method
+    if method is WinMethod.HEAVENLY:
+        return options.tian_hu_base * win.multiplier
+    if method is WinMethod.EARTHLY:
+        return options.di_hu_base * win.multiplier
+    return win.multiplier
+
+
+def previous_indicator(hand: Hand) -> Tile | None:
+    """回头一笑: the previous hand's 上精 indicator, as the hand's header carries it (``previous``:
+    the previous hand's :meth:`Nanchang.public` state); None for a first hand."""
+    previous = hand.events[0].get("previous") or {}
+    indicator: Tile | None = previous.get("jing", {}).get("indicator")
+    return indicator
 
 
 class Nanchang:
@@ -37,6 +82,9 @@ class Nanchang:
     def __init__(self, options: dict[str, Any] | Options | None = None) -> None:
         self.options = options if isinstance(options, Options) else options_from_dict(options or {})
         self.dead_wall = self.options.dead_wall_tiles
+        # (dealer, win, next dealer) of the hand settled last: 抄庄 passes the deal, which
+        # next_dealer(dealer, win) alone cannot see
+        self._settled: tuple[int, Win | None, int] | None = None
 
     def tile_set(self) -> list[Tile]:
         return full_set(flowers=False)
@@ -48,6 +96,7 @@ class Nanchang:
     def setup(self, hand: Hand) -> None:
         """翻精: the dealer throws two dice; counting that many stacks from the tail, the top tile of
         that stack is turned up.  It stays in the (dead) wall; replacement draws skip it."""
+        self._settled = None  # a new hand: the last hand's next dealer has been asked for
         rng = SeedStream(hand.seed, b"jing")
         dice = (rng.below(6) + 1, rng.below(6) + 1)
         k = sum(dice)
@@ -116,8 +165,8 @@ class Nanchang:
 
     def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
         st = hand.seats[seat]
-        if not self_drawn and st.passed_win:
-            return False  # 过手胡: no discard win until the next own draw
+        if not self_drawn and pass_hu_blocks(self._passed_gain(hand, seat), ANY_GAIN, self.options):
+            return False  # 过手胡 barring every discard win until the next own draw
         concealed = st.concealed()
         if self_drawn:
             concealed.remove(tile)
@@ -143,13 +192,33 @@ class Nanchang:
                             method=self._method(hand, seat, ctx), winner=seat, dealer=hand.dealer,
                             discarder=ctx.discarder, others_hold_jing=others)
 
-    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
-        st = hand.seats[seat]
-        if ctx.discarder is not None and st.passed_win:
+    # ---- 过手胡 (pass_hu_furiten / pass_hu_allows_bigger) ------------------------------------------
+    # The engine sets ``passed_win`` on a seat that lets an offered discard win go by and clears it
+    # on the seat's draw.  What it does not keep is the size of the win let go by, which
+    # ``pass_hu_allows_bigger`` compares with: the :func:`hand_value` of every discard win offered is kept
+    # in the hand's ruleset state (``offered``: seat → the largest offered since the seat's last draw).
+    def _passed_gain(self, hand: Hand, seat: int) -> int | None:
+        """The :func:`hand_value` of the biggest discard win ``seat`` let go by since its last draw, or
+        None."""
+        if not hand.seats[seat].passed_win:
             return None
+        offered: dict[int, int] = hand.ruleset_state.get("offered", {})
+        return offered.get(seat, ANY_GAIN)  # unknown size: count it as the biggest (bars every win)
+
+    def _offer(self, hand: Hand, seat: int, gain: int) -> None:
+        """Note a discard win offered to ``seat`` (it becomes the passed win if the seat passes)."""
+        offered: dict[int, int] = hand.ruleset_state.setdefault("offered", {})
+        offered[seat] = max(offered.get(seat, 0), gain) if hand.seats[seat].passed_win else gain
+
+    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
         win = best_win(self._situation(hand, seat, tile, ctx), self.options)
         if win is None:
             return None
+        if ctx.discarder is not None:
+            gain = hand_value(win, self.options)
+            if pass_hu_blocks(self._passed_gain(hand, seat), gain, self.options):
+                return None
+            self._offer(hand, seat, gain)
         names = [{"zh": h.zh, "name": h.en, "factor": h.factor} for h in win.hu]
         return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=win.multiplier, names=names, detail=win,
                    summary={"hu": win.hu_names, "multiplier": win.multiplier, "method": win.situation.method.value})
@@ -175,7 +244,9 @@ class Nanchang:
         return HandRecord(jing_indicator=hand.ruleset_state["indicator"], hands=tuple(seats), dealer=hand.dealer,
                           winner=win.seat if win else None, win_tile=win.tile if win else None, method=method,
                           discarder=win.discarder if win else None,
-                          xia_jing_indicator=hand.ruleset_state.get("under"))
+                          xia_jing_indicator=hand.ruleset_state.get("under"),
+                          previous_jing_indicator=previous_indicator(hand),
+                          first_discards=first_discards(hand.events, hand.dealer))
 
     def settle(self, hand: Hand, win: Win | None) -> Settlement:
         s = settle(self.record(hand, win), self.options)
@@ -186,11 +257,17 @@ class Nanchang:
             if e["type"] == "payment" and e["reason"] == "kong":
                 paid = [a + b for a, b in zip(paid, e["deltas"], strict=True)]
         deltas = [s.deltas[i] - paid[i] for i in range(4)]
-        return Settlement(deltas, parts={"win": list(s.win_deltas), "kong": list(s.kong_deltas),
-                                         "jing": list(s.jing_deltas)},
-                          detail={"hu": s.win.hu_names if s.win else [], "next_dealer": s.next_dealer})
+        parts = {"win": list(s.win_deltas), "kong": list(s.kong_deltas), "jing": list(s.jing_deltas)}
+        if s.chao_zhuang:
+            parts["penalty"] = list(s.penalty_deltas)  # 抄庄
+        self._settled = (hand.dealer, win, s.next_dealer)
+        return Settlement(deltas, parts=parts, detail={"hu": s.win.hu_names if s.win else [],
+                                                       "next_dealer": s.next_dealer})
 
     def next_dealer(self, dealer: int, win: Win | None) -> tuple[int, bool]:
+        settled = self._settled
+        if settled is not None and settled[0] == dealer and settled[1] is win:
+            return settled[2], settled[2] != dealer  # the settled hand's answer (抄庄 passes the deal)
         if win is None:
             keep = self.options.dealer_keeps_on_draw
         else:
