@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from majiang.rl import ACTION_SIZE, MahjongEnv, decode_action, encode_action
 
@@ -37,3 +38,30 @@ def test_training_example_runs():
     out = subprocess.run([sys.executable, str(root / "examples" / "rl_train.py"), "2"], capture_output=True,
                          text=True, timeout=120, check=True)
     assert out.stdout.count("player_0") == 2
+
+
+def test_the_standard_aec_loop_ends_with_every_agent_removed():
+    env = MahjongEnv()
+    env.reset(seed=11)
+    rng = np.random.default_rng(2)
+    assert env.action_space("player_0").n == ACTION_SIZE
+    final: dict[str, float] = {}
+    steps = 0
+    for agent in env.agent_iter(max_iter=10_000):
+        obs, reward, term, trunc, _ = env.last()
+        assert env.observation_space(agent).contains(obs)
+        if term or trunc:
+            final[agent] = reward
+            env.step(None)
+            continue
+        action = env.action_space(agent).sample(obs["action_mask"], rng)
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+        steps += 1
+    assert env.agents == [] and steps > 30
+    assert sorted(final) == env.possible_agents and sum(final.values()) == 0
+    with pytest.raises(ValueError):  # a finished hand takes no more actions
+        env.reset(seed=12)
+        while not all(env.terminations.values()):
+            env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+        env.step(0)

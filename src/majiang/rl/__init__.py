@@ -1,5 +1,5 @@
 """A PettingZoo-style (AEC) multi-agent environment over the majiang engine."""
 
-from majiang.rl.env import ACTION_SIZE, MahjongEnv, decode_action, encode_action
+from majiang.rl.env import ACTION_SIZE, Discrete, MahjongEnv, ObservationSpace, decode_action, encode_action
 
-__all__ = ["ACTION_SIZE", "MahjongEnv", "decode_action", "encode_action"]
+__all__ = ["ACTION_SIZE", "Discrete", "MahjongEnv", "ObservationSpace", "decode_action", "encode_action"]

@@ -15,6 +15,8 @@ seat / 4 (1).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,6 +30,34 @@ from majiang.tiles import EAST, NUM_KINDS
 ACTION_SIZE = 109
 OBS_SHAPE = (18, NUM_KINDS)
 _DISCARD, _CKONG, _AKONG, _PUNG, _KONG, _CHOW, _WIN, _PASS = 0, 34, 68, 102, 103, 104, 107, 108
+
+
+@dataclass(frozen=True)
+class Discrete:
+    """The action space (Gymnasium's ``Discrete`` in its few used parts; no Gymnasium needed)."""
+
+    n: int
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, int | np.integer) and 0 <= int(x) < self.n
+
+    def sample(self, mask: np.ndarray | None = None, rng: np.random.Generator | None = None) -> int:
+        rng = rng or np.random.default_rng()
+        choices = np.flatnonzero(mask) if mask is not None else np.arange(self.n)
+        return int(rng.choice(choices))
+
+
+@dataclass(frozen=True)
+class ObservationSpace:
+    """What :meth:`MahjongEnv.observe` returns: ``observation`` (float32, ``shape``) and
+    ``action_mask`` (int8, ``mask_size``)."""
+
+    shape: tuple[int, int]
+    mask_size: int
+
+    def contains(self, obs: Any) -> bool:
+        return (isinstance(obs, dict) and getattr(obs.get("observation"), "shape", None) == self.shape
+                and getattr(obs.get("action_mask"), "shape", None) == (self.mask_size,))
 
 
 def encode_action(a: Action) -> int:
@@ -78,6 +108,19 @@ class MahjongEnv:
 
     def action_size(self, agent: str) -> int:
         return ACTION_SIZE
+
+    def action_space(self, agent: str) -> Discrete:
+        return Discrete(ACTION_SIZE)
+
+    def observation_space(self, agent: str) -> ObservationSpace:
+        return ObservationSpace(OBS_SHAPE, ACTION_SIZE)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The AEC loop: the agent to act, until every agent has taken its last (``None``) step."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._episode += 1
@@ -140,10 +183,18 @@ class MahjongEnv:
                 self.infos[a])
 
     def step(self, action: int | None) -> None:
-        assert self.hand is not None
-        if self.hand.over:
+        """The selected agent's action; once the hand is over each agent steps ``None`` once and
+        leaves ``agents`` (PettingZoo's dead step), which ends :meth:`agent_iter`."""
+        if self.hand is None:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            if action is not None:
+                raise ValueError(f"{agent} is done: step(None) to remove it, or reset() for a new hand")
+            self.agents.remove(agent)
+            self.agent_selection = self.agents[0] if self.agents else ""
             return
-        seat = int(self.agent_selection.split("_")[1])
+        seat = int(agent.split("_")[1])
         for a in self.possible_agents:
             self.rewards[a] = 0.0
         self.hand.act(seat, decode_action(int(action if action is not None else _PASS), self.hand.legal(seat)))
