@@ -12,9 +12,11 @@ for each message, what that seat could legitimately know at that moment.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import time
@@ -22,6 +24,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hall"))  # the PostgreSQL scratch database
+from cluster_helpers import REDIS, scratch_pg
 from hardening_harness import Live, WSClosed, check_server_message, run_live, tile_strings
 from hardening_knowledge import NOT_TILES, SeatStream
 
@@ -177,8 +181,10 @@ def split_by_hand(seen: list[dict[str, Any]]) -> tuple[dict[int, list[dict[str, 
     return by, between
 
 
-def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int) -> dict[str, Any]:
-    """Play ``hands`` hands (at least) on ``plan``'s tables and check every seat's traffic."""
+def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int, db_url: str | None = None,
+         redis_url: str | None = None) -> dict[str, Any]:
+    """Play ``hands`` hands (at least) on ``plan``'s tables and check every seat's traffic (on SQLite
+    in ``db_dir``, or on ``db_url`` with the Redis cluster layer at ``redis_url``)."""
     per_table = -(-hands // len(plan))
     interval = sys.getswitchinterval()
     sys.setswitchinterval(0.001)  # the database thread waits less for the GIL
@@ -204,7 +210,8 @@ def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int)
 
     t0 = time.time()
     try:
-        (tables, logs), errors = run_live(f"sqlite:///{db_dir}/scan.db", ROOMS, body, timeout=900)
+        (tables, logs), errors = run_live(db_url or f"sqlite:///{db_dir}/scan.db", ROOMS, body, timeout=900,
+                                          redis_url=redis_url)
     finally:
         sys.setswitchinterval(interval)
         if previous is None:
@@ -247,21 +254,26 @@ def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int)
 
 
 def test_no_seat_ever_receives_hidden_information(tmp_path):
-    """Half the tables run in a second process (its own hall and database): two cores, half the time."""
+    """Half the tables run in a second process (its own hall): two cores, half the time.  That
+    process runs the multi-process set-up — PostgreSQL and the Redis cluster layer — the other the
+    default SQLite hall."""
     share = MIN_HANDS // 2 if WORKERS > 1 else 0
     t0 = time.time()
-    worker = None
-    if share:
-        (tmp_path / "w").mkdir()
-        path = os.pathsep.join([str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH", "")])
-        worker = subprocess.Popen([sys.executable, __file__, str(tmp_path / "w"), str(share), "5000"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  cwd=HERE.parents[1], env={**os.environ, "PYTHONPATH": path})
-    (tmp_path / "l").mkdir()
-    try:
-        local = scan(tmp_path / "l", MIN_HANDS - share, PLAN, 0)
-    finally:
-        out, err = worker.communicate(timeout=900) if worker else ("", "")
+    with contextlib.ExitStack() as stack:
+        worker = None
+        if share:
+            (tmp_path / "w").mkdir()
+            db = stack.enter_context(scratch_pg())
+            redis = f"{REDIS}?prefix=hs{secrets.token_hex(4)}"
+            path = os.pathsep.join([str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH", "")])
+            worker = subprocess.Popen([sys.executable, __file__, str(tmp_path / "w"), str(share), "5000", db, redis],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                      cwd=HERE.parents[1], env={**os.environ, "PYTHONPATH": path})
+        (tmp_path / "l").mkdir()
+        try:
+            local = scan(tmp_path / "l", MIN_HANDS - share, PLAN, 0)
+        finally:
+            out, err = worker.communicate(timeout=900) if worker else ("", "")
     results = [local]
     if worker is not None:
         assert worker.returncode == 0, f"the second scan process failed:\n{err[-6000:]}"
@@ -276,5 +288,6 @@ def test_no_seat_ever_receives_hidden_information(tmp_path):
     assert total["takeovers"] > 0 and total["spectator_hands"] > 0, total
 
 
-if __name__ == "__main__":  # the second scan process: python test_hardening_hidden_info.py DIR HANDS SEED
-    print(json.dumps(scan(Path(sys.argv[1]), int(sys.argv[2]), PLAN, int(sys.argv[3]))))
+if __name__ == "__main__":  # the second scan process: python test_hardening_hidden_info.py DIR HANDS SEED [DB REDIS]
+    db_url, redis_url = (sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 else (None, None)
+    print(json.dumps(scan(Path(sys.argv[1]), int(sys.argv[2]), PLAN, int(sys.argv[3]), db_url, redis_url)))

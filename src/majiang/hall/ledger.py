@@ -29,11 +29,18 @@ class LedgerError(ValueError):
 
 
 def system_account(s: Session, kind: str) -> Account:
-    acc = s.scalar(select(Account).where(Account.username == f"@{kind}"))
+    """The mint's or the house's account, made on first use (by whichever transaction gets there
+    first: another one making it at the same moment is waited for and its row used)."""
+    name = f"@{kind}"
+    acc = s.scalar(select(Account).where(Account.username == name))
     if acc is None:
-        acc = Account(username=f"@{kind}", kind=kind, balance=0)
-        s.add(acc)
-        s.flush()
+        try:
+            with s.begin_nested():
+                acc = Account(username=name, kind=kind, balance=0)
+                s.add(acc)
+        except IntegrityError:
+            acc = s.scalar(select(Account).where(Account.username == name))
+            assert acc is not None
     return acc
 
 
