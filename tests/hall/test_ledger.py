@@ -128,3 +128,20 @@ def test_ledger_audit_command(db, capsys):
     assert main(["ledger", "audit", "--db", db.url]) == 1
     out = capsys.readouterr().out
     assert "PROBLEMS" in out and "p1" in out
+
+
+def test_a_settlement_retried_after_a_crash_pays_exactly_once(db):
+    """A process that died after paying a hand (before telling anyone) and the process that takes
+    the table over and settles it again: the second settlement reports what was paid, pays nothing."""
+    from majiang.hall.persist import HandStore
+
+    players = _players(db, 1000, 1000, 1000, 1000)
+    store = HandStore(db)
+    hand = store.start_hand("t9", "r", 0, "gb", "ab" * 32, players)
+    args = (hand, "t9", "cd" * 32, {"win": {"seat": 0}}, players, [24, -8, -8, -8], 10, 5, [])
+    first = store.finish_hand(*args)
+    after_first = [_balance(db, p) for p in players]
+    again = store.finish_hand(*args)
+    assert again.changes == first.changes == [235, -85, -85, -85]
+    assert [_balance(db, p) for p in players] == after_first == [1235, 915, 915, 915]
+    assert audit(db).ok
