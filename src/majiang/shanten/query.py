@@ -4,8 +4,8 @@ and (one tile more) its discard table out.
 >>> r = analyze_dict({"hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "1s", "5m", "6m"]})
 >>> r["shanten"], r["waits"]
 (0, ['4m', '7m'])
->>> analyze_dict({"hand": ["1m", "x"]})["error"]
-"hand: unknown tile 'x' in 'x'"
+>>> analyze_dict({"hand": ["1m", "9z"]})["error"]
+"hand: unknown tile '9z' in '9z': honours are 1z–7z"
 """
 
 from __future__ import annotations
