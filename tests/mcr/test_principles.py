@@ -47,6 +47,20 @@ CASES = [
     case("就高不就低-双龙会胜七对", "1122337788995m 5m",
          {"Pure Terminal Chows": 1, "Concealed Hand": 1, "Single Wait": 1}, 67,
          removed=("Seven Pairs", "Full Flush")),
+    # 111 234 44m 444p 444s (三暗刻 + 小于五 + 双同刻 + 幺九刻 = 33) beats 11 123 444m 444p 444s (三同刻 +
+    # 小于五 + 双暗刻 = 32: the discarded 4m opens the 444m pung)
+    case("就高不就低-三暗刻胜三同刻", "1112344m444p444s 4m",
+         {"Three Concealed Pungs": 1, "Lower Four": 1, "Concealed Hand": 1, "Double Pung": 1,
+          "Pung of Terminals or Honors": 1}, 33, removed=("Triple Pung",)),
+    # 111m 234 555 22p 333s (三暗刻, 20) beats 111m 222p 333s 345 55p (三色三节高 + 双暗刻, 14: the discarded
+    # 2p opens the 222p pung)
+    case("就高不就低-三暗刻胜三色三节高", "111m2234555p333s 2p",
+         {"Three Concealed Pungs": 1, "Concealed Hand": 1, "Pung of Terminals or Honors": 1, "No Honors": 1}, 20,
+         removed=("Mixed Shifted Pungs",)),
+    # 333 444 555m 555p 55s (一色三节高 + 三暗刻 + 碰碰和 …, 52) beats 345m ×3 555p 55s (一色三同顺 + 全带五, 42)
+    case("就高不就低-节高胜全带五", "33444555m555p55s 3m",
+         {"Pure Shifted Pungs": 1, "Three Concealed Pungs": 1, "All Pungs": 1, "Concealed Hand": 1,
+          "Double Pung": 1, "All Simples": 1}, 52, removed=("All Five", "Pure Triple Chow")),
     # ---- wind pungs and 幺九刻 -------------------------------------------------------------------
     case("风刻-门风圈风同风", "[EEE1]123m456p789s5s 5s",
          {"Mixed Straight": 1, "Prevalent Wind": 1, "Seat Wind": 1, "Single Wait": 1}, 13,
