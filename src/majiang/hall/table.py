@@ -631,8 +631,7 @@ class TableRunner:
                       for s in self.seats],
             "session": None if ses is None else {
                 "seed": ses.seed.hex(), "scores": ses.scores, "round": ses.round, "dealer": ses.dealer,
-                "passes": ses.passes, "hand_no": ses.hand_no, "over": ses.over, "seat_of": ses.seat_of,
-                "previous": ses.previous},
+                "passes": ses.passes, "hand_no": ses.hand_no, "over": ses.over, "previous": ses.previous},
             "hand_id": self.hand_id, "hands_played": self.hands_played, "seq": self.seq,
             "items": self.items.snapshot(),
         }
@@ -663,7 +662,6 @@ class TableRunner:
             t.session.passes = ses["passes"]
             t.session.hand_no = ses["hand_no"]
             t.session.over = ses["over"]
-            t.session.seat_of = ses.get("seat_of", t.session.seat_of)  # the seat changes between rounds
             t.session.previous = ses.get("previous", {})
         if t.state == "playing":
             if events:
