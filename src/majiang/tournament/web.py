@@ -78,14 +78,20 @@ def _repo(db: Database) -> TournamentRepository:
     return TournamentRepository(db)
 
 
-def _results(db: Database, event_id: str, group: str | None = None) -> tuple[Any, GroupResult]:
-    """The event and one group's result (``group`` None: the first group)."""
+def _event_results(db: Database, event_id: str) -> tuple[Event, dict[str, GroupResult]]:
+    """The event and every group's result; 404 for an unknown event or one without players."""
     try:
         event, results = _repo(db).results(event_id)
     except EventNotFound as e:
         raise HTTPException(404, str(e)) from None
     if not event.groups:
         raise HTTPException(404, f"event {event_id!r} has no players")
+    return event, results
+
+
+def _results(db: Database, event_id: str, group: str | None = None) -> tuple[Any, GroupResult]:
+    """The event and one group's result (``group`` None: the first group)."""
+    event, results = _event_results(db, event_id)
     gid = event.groups[0].id if group is None else group
     if gid not in results:
         raise HTTPException(404, f"event {event_id!r} has no group {gid!r}; groups: "
@@ -125,12 +131,7 @@ def _std(x: Fraction) -> str:
 
 @router.get("/tournaments/{event_id}", response_class=HTMLResponse, summary="live standings (HTML)")
 def page_event(event_id: str, db: DB) -> HTMLResponse:
-    try:
-        event, results = _repo(db).results(event_id)
-    except EventNotFound as e:
-        raise HTTPException(404, str(e)) from None
-    if not event.groups:
-        raise HTTPException(404, f"event {event_id!r} has no players")
+    event, results = _event_results(db, event_id)
     players = sum(len(g.players) for g in event.groups)
     body = [f"<h1>{escape(event.name or event.id)}</h1>",
             f'<p class="meta">标准分 scheme {escape(event.scheme)} · {players} players'
