@@ -2,7 +2,6 @@
 readable definitions, agreement with PyMahjongGB 1.4, waits, the discard table, the JSON query and
 the CLI."""
 
-import doctest
 import io
 import json
 import os
@@ -13,7 +12,6 @@ from itertools import permutations
 
 import pytest
 
-import majiang.shanten as shanten_pkg
 from majiang._speedups import load
 from majiang.cli import main
 from majiang.mcr.generate import random_winning_hand
@@ -23,9 +21,7 @@ from majiang.shanten import (
     _tables,
     analyze_dict,
     discard_table,
-    efficiency,
     forms_of_counts,
-    query,
     shanten_of_counts,
     tiles_of_mask,
     useful_of_counts,
@@ -390,11 +386,6 @@ def test_cli_table(capsys):
 
 
 # ---- module hygiene ----------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("module", [shanten_pkg, ref, efficiency, query])
-def test_doctests(module):
-    assert doctest.testmod(module).failed == 0
-
 
 def test_pure_python_fallback_and_import_time():
     code = ("import time; t = time.perf_counter(); import majiang.shanten as s; "

@@ -1,13 +1,11 @@
 """Absentees entered by the organiser (``absent``, ``draw --method redraw``) and the 1998 rules they follow."""
 
-import doctest
 import json
 
 import pytest
 
 from majiang.cli.tournament_cmd import main
 from majiang.store import Database
-from majiang.tournament import absence
 from majiang.tournament.repository import TournamentRepository
 
 
@@ -39,10 +37,6 @@ def new_cup(run, sessions: int = 3) -> list[list[str]]:
     run("new", "Cup", "--count", "16", "--teams", "4", "--sessions", str(sessions), "--seed", "5")
     _, out, _ = run("draw", "cup", "--json")
     return json.loads(out)["tables"]
-
-
-def test_docstring_examples():
-    assert doctest.testmod(absence).failed == 0
 
 
 def test_a_substitute_takes_the_seat_and_the_absentee_gets_a_bye(run):
