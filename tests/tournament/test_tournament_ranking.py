@@ -135,3 +135,18 @@ def test_deliberate_false_win_disqualifies():
     res = evaluate(g, scheme="4210")
     assert res.sessions[0].tables[0].session_scores == (440, 520, 520, 520)
     assert res.standings[-1].player == "P1" and res.standings[-1].disqualified and res.standings[-1].rank == 4
+
+
+def test_field_size_counts_seated_players_not_reserves():
+    """第十条 with a team reserve: N is the players ranked in the session's field (8 seated), so the 1st
+    gets 8 and the last 0; an unused reserve neither enlarges N nor appears in the standings."""
+    players = tuple(Player(id=f"P{i}", team="A" if i <= 4 else "B") for i in range(1, 9)) + (Player(id="R", team="A"),)
+    teams = (Team(id="A", players=("P1", "P2", "P3", "P4"), reserve="R"),
+             Team(id="B", players=("P5", "P6", "P7", "P8")))
+    g = Group(id="G", players=players, teams=teams, sessions=(
+        quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 1),
+    ))
+    res = evaluate(g, scheme="1998")
+    assert res.field_size == 8
+    by = {s.player: s.standard_total for s in res.standings}
+    assert by["P1"] == 8 and by["P6"] == 0 and "R" not in by

@@ -118,7 +118,10 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
     r = get_rules(rules)
     sch = get_scheme(scheme, tie_split)
     ranked = {p.id for p in group.ranked_players}
-    field = len(ranked)
+    reserves = {t.reserve for t in group.teams if t.reserve}
+    # 第十条's N: the players of the field.  A reserve only stands in for one of them, so reserves
+    # never enlarge it (with 28 seated and a reserve the 1st still gets 28 and the last 0).
+    field = len(ranked - reserves)
     sessions: list[SessionResult] = []
     disqualified: set[str] = set()
     for s in group.sessions:
@@ -129,7 +132,6 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
                 for pen in h.penalties:
                     if pen.disqualifies and rec.substitute_at(pen.seat, h.no) is None:
                         disqualified.add(rec.players[pen.seat])
-    reserves = {t.reserve for t in group.teams if t.reserve}
     played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
     for sr in sessions:
         credited = {seat.player: seat.score for t in sr.tables for seat in t.seats if seat.ranked}

@@ -65,7 +65,7 @@ class StandardScheme(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class GroupRanking1998:
-    """第十条: ``field_size`` N is the number of ranked players in the group; substitutes take no
+    """第十条: ``field_size`` N is the number of ranked players in the group, reserves not counted; substitutes take no
     place, absentees get 0 (as if last)."""
 
     tie_split: TieSplit = "average"
