@@ -94,3 +94,50 @@ def test_plots(result, tmp_path):
     svg = plot.standings_plot(result, "svg")
     assert b"<svg" in svg
     assert plot.save_standings_plot(result, tmp_path / "s.svg").read_bytes().find(b"<svg") >= 0
+
+
+def _sheet_group(hands, *, substitutions=(), penalties=(), players=("A", "B", "C", "D", "S")):
+    from majiang.tournament import Substitution
+    table = TableRecord(no=1, players=("A", "B", "C", "D"), hands=tuple(hands), penalties=tuple(penalties),
+                        substitutions=tuple(Substitution(*s) for s in substitutions))
+    empty = TableRecord(no=2, players=("E", "F", "G", "H"))
+    ids = (*players, "E", "F", "G", "H")
+    ps = tuple(Player(p, ranked=p != "S") for p in ids)
+    return evaluate(Group(id="G", players=ps, sessions=(SessionRecord(no=1, tables=(table, empty)),)), scheme="4210")
+
+
+def test_sheet_rows_reconcile_each_penalty_once():
+    """局分 = 500 + 得分 − 失分 − 罚分 on every row: a penalty given within a hand counts in 罚分 only,
+    a table penalty too; false wins are payments between players and count in 得分/失分."""
+    hands = [HandRecord(no=1, winner=0, discarder=1, points=8, penalties=(Penalty(1, PenaltyCode.MISCONDUCT, 10),)),
+             HandRecord(no=2, penalties=(Penalty(2, PenaltyCode.FALSE_WIN),)),
+             HandRecord(no=3, winner=3, points=9)]
+    res = _sheet_group(hands, penalties=(Penalty(1, PenaltyCode.MISCONDUCT, 5),))
+    sheet = score_sheet(res, 1, 1)
+    for r in sheet.rows:
+        assert r.total == 500 + r.won - r.lost - r.deductions, r
+    b = sheet.rows[1]
+    assert b.deductions == 15 and b.cells[0].points == -16 and b.lost == 16 + 17
+
+
+def test_sheet_of_a_player_who_left_mid_session():
+    """第十二条: her row shows her own hands only; the substitute's false win is not hers."""
+    hands = [HandRecord(no=1, winner=0, discarder=1, points=8), HandRecord(no=2),
+             HandRecord(no=3, penalties=(Penalty(1, PenaltyCode.FALSE_WIN),)), HandRecord(no=4, winner=2, points=8)]
+    res = _sheet_group(hands, substitutions=[(1, "S", 3)])
+    b = score_sheet(res, 1, 1).rows[1]
+    assert [c.points for c in b.cells[:4]] == [-16, 0, None, None]
+    assert "√" not in "".join(c.marks for c in b.cells)
+    assert (b.won, b.lost, b.total) == (0, 16, 484) and b.total == 500 + b.won - b.lost - b.deductions
+    rows = list(csv.DictReader(io.StringIO(exports.hands_csv(res))))
+    assert rows[2]["penalties"] == "S:false_win" and rows[3]["discarder"] == ""
+    assert rows[0]["discarder"] == "B" and rows[3]["winner"] == "C"
+
+
+def test_blank_sheet_is_blank():
+    res = _sheet_group([HandRecord(no=1)])
+    sheet = score_sheet(res, 1, 2)
+    assert all(r.total is None and r.place is None and r.standard is None and r.won is None for r in sheet.rows)
+    page = html.score_sheet_html(sheet)
+    assert ">500<" not in page and "<b></b>" in page
+    assert pdf.score_sheet_pdf(sheet).startswith(b"%PDF")

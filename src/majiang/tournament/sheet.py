@@ -8,14 +8,15 @@ Marks in a hand cell: ▲ dealer, — dealt in (点炮), + self-draw (自摸), �
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from majiang.mcr.rules import Rules, get_rules
-from majiang.tournament.model import HANDS_PER_SESSION, HandRecord
+from majiang.tournament.model import HANDS_PER_SESSION, HandRecord, TableRecord
 from majiang.tournament.penalties import PENALTY_ZH
 from majiang.tournament.ranking import GroupResult
+from majiang.tournament.scoring import TableResult
 from majiang.tournament.seating import ROTATION_1998, WINDS_ZH, SeatChange, dealer
 
 DEALER, DEALT_IN, SELF_DRAW, DRAW, FALSE_WIN, WARNING = "▲", "—", "+", "○", "√", "×"
@@ -48,11 +49,11 @@ class SheetRow:
     player: str
     name: str
     cells: tuple[SheetCell, ...]
-    won: int
-    lost: int
-    deductions: int
-    total: int
-    place: int
+    won: int | None  # None on a blank sheet (nothing entered yet)
+    lost: int | None
+    deductions: int | None
+    total: int | None
+    place: int | None
     standard: Fraction | None
     note: str = ""
 
@@ -94,6 +95,42 @@ def _cell(hand: HandRecord, seat: int, delta: int, rotation: Sequence[SeatChange
                      fan=hand.fan_total if won else None)
 
 
+def _row(record: TableRecord, tr: TableResult, standard: Mapping[str, Fraction], seat: int,
+         names: Mapping[str, str], rules: Rules, rotation: Sequence[SeatChange], entered: bool) -> SheetRow:
+    """One player's row.  得分 and 失分 add up the hands' points (wins and false-win payments); 罚分 is
+    every other penalty once, given in a hand or to the table; so 局分 = 500 + 得分 − 失分 − 罚分.
+    A player who left mid-session (第十二条) has only her own hands; a table with nothing entered
+    yet prints as a blank sheet."""
+    pid = record.players[seat]
+    seat_res = tr.seats[seat]
+    sub = next((x for x in record.substitutions if x.seat == seat), None)
+    own = len(record.hands) if sub is None else sub.from_hand - 1
+    cells: list[SheetCell] = []
+    won = lost = 0
+    deductions = -tr.penalty_deltas[seat]
+    for h, d in zip(record.hands[:own], tr.hand_deltas[:own], strict=True):
+        penalty = sum(-p.deltas(rules)[seat] for p in h.penalties if not p.is_false_win)
+        points = d[seat] + penalty
+        deductions += penalty
+        cells.append(_cell(h, seat, points, rotation))
+        won += max(points, 0)
+        lost += max(-points, 0)
+    cells += [SheetCell()] * (HANDS_PER_SESSION - len(cells))
+    if record.totals is not None:
+        won, lost = max(record.totals[seat], 0), max(-record.totals[seat], 0)
+    note = ""
+    if seat_res.substitute:
+        note = f"第{own + 1}盘起 {names[seat_res.substitute]} {seat_res.substitute_points:+d}"
+    if not seat_res.ranked:
+        note = "替补 (不计名次)"
+    if not entered:
+        return SheetRow(seat=seat, player=pid, name=names[pid], cells=tuple(cells), won=None, lost=None,
+                        deductions=None, total=None, place=None, standard=None)
+    return SheetRow(seat=seat, player=pid, name=names[pid], cells=tuple(cells), won=won, lost=lost,
+                    deductions=deductions, total=seat_res.score, place=tr.places[seat],
+                    standard=standard.get(pid) if seat_res.ranked else None, note=note)
+
+
 def score_sheet(result: GroupResult, session: int, table: int, *, event: str = "",
                 rules: str | Rules | None = None, rotation: Sequence[SeatChange] = ROTATION_1998) -> ScoreSheet:
     """Build the sheet of table ``table`` in session ``session`` from an evaluated group."""
@@ -115,32 +152,8 @@ def score_sheet(result: GroupResult, session: int, table: int, *, event: str = "
         notes.append(f"第{sub.from_hand}盘起 {names[sub.substitute]} 替补 {names[record.players[sub.seat]]} (不计名次)")
     if record.time_called:
         notes.append(f"时间到: {len(record.hands)} 盘后结束 (time limit)")
-    places = tr.places
-    rows: list[SheetRow] = []
-    for seat in range(4):
-        cells: list[SheetCell] = []
-        won = lost = 0
-        for h, d in zip(record.hands, tr.hand_deltas, strict=True):
-            cells.append(_cell(h, seat, d[seat], rotation))
-            if d[seat] > 0:
-                won += d[seat]
-            else:
-                lost -= d[seat]
-        cells += [SheetCell()] * (HANDS_PER_SESSION - len(cells))
-        if record.totals is not None:
-            won, lost = max(record.totals[seat], 0), max(-record.totals[seat], 0)
-        deductions = sum(-p.deltas(r)[seat] for h in record.hands for p in h.penalties if not p.is_false_win)
-        deductions -= tr.penalty_deltas[seat]
-        pid = record.players[seat]
-        seat_res = tr.seats[seat]
-        note = ""
-        if seat_res.substitute:
-            note = f"{names[seat_res.substitute]} {seat_res.substitute_points:+d}"
-        if not seat_res.ranked:
-            note = "替补 (不计名次)"
-        rows.append(SheetRow(seat=seat, player=pid, name=names[pid], cells=tuple(cells), won=won, lost=lost,
-                             deductions=deductions, total=seat_res.score, place=places[seat],
-                             standard=sr.standard.get(pid) if seat_res.ranked else None, note=note))
+    entered = bool(record.hands or record.totals is not None or record.penalties or record.time_called)
+    rows = [_row(record, tr, sr.standard, seat, names, r, rotation, entered) for seat in range(4)]
     return ScoreSheet(event=event, group=group.name or group.id, session=session, table=table, rows=tuple(rows),
                       hands_played=len(record.hands), time_called=record.time_called, notes=tuple(notes),
                       entry=record.entry)

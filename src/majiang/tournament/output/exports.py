@@ -4,8 +4,9 @@
 ``s{n}_standard, s{n}_score`` (score empty when absent).
 
 ``hands_csv`` columns: ``session, table, hand, dealer, winner, discarder, self_drawn, fans,
-fan_points, flowers, fan_total, penalties, delta_0 … delta_3`` with player ids for the seats and
-``delta_i`` the change for the table's i-th player (first-round seat E, S, W, N).
+fan_points, flowers, fan_total, penalties, delta_0 … delta_3`` with the ids of the players who sat
+in that hand (after a mid-session substitution, the substitute) and ``delta_i`` the change for the
+table's i-th seat (first-round seat E, S, W, N).
 
 ``ema_csv`` (the European Mahjong Association's results layout) columns: ``position, last_name,
 first_name, ema_number, nationality, table_points, mahjong_points``: table points are the Σ
@@ -55,8 +56,9 @@ def hands_csv(result: GroupResult, rotation: Sequence[SeatChange] = ROTATION_199
                                  "delta_0", "delta_1", "delta_2", "delta_3"]]
     for srec, sres in zip(result.group.sessions, result.sessions, strict=True):
         for trec, tres in zip(srec.tables, sres.tables, strict=True):
-            pl = trec.players
             for h, d in zip(trec.hands, tres.hand_deltas, strict=True):
+                # who sat where in this hand: after a mid-session substitution (第十二条) the substitute
+                pl = [trec.substitute_at(seat, h.no) or trec.players[seat] for seat in range(4)]
                 pens = ";".join(f"{pl[p.seat]}:{p.code.value}" + (f":{p.points}" if p.points else "")
                                 for p in h.penalties)
                 rows.append([srec.no, trec.no, h.no, pl[dealer(h.no, rotation)],

@@ -27,7 +27,8 @@ tr.tie td { background: #f3f3f3; }
 
 
 def fmt(x: Fraction | int | None) -> str:
-    """A standard score as printed: whole numbers plain, others with two decimals."""
+    """A standard score (or any sheet number) as printed: whole numbers plain, others with two
+    decimals, nothing for None (a blank sheet)."""
     if x is None:
         return ""
     f = Fraction(x)
@@ -54,8 +55,8 @@ def score_sheet_html(sheet: ScoreSheet) -> str:
             cells.append(f'<td class="cell"><span class="m">{escape(c.marks)}</span>{pts}{name}</td>')
         rows.append(
             f"<tr><td>{r.start_wind}</td><td>{escape(r.name)}</td>{''.join(cells)}"
-            f"<td>{r.won}</td><td>{r.lost}</td><td>{r.deductions or ''}</td><td><b>{r.total}</b></td>"
-            f"<td>{r.place}</td><td>{fmt(r.standard)}</td><td class=\"sign\">{escape(r.note)}</td></tr>")
+            f"<td>{fmt(r.won)}</td><td>{fmt(r.lost)}</td><td>{r.deductions or ''}</td><td><b>{fmt(r.total)}</b></td>"
+            f"<td>{fmt(r.place)}</td><td>{fmt(r.standard)}</td><td class=\"sign\">{escape(r.note)}</td></tr>")
     legend = " · ".join(f"{escape(k)} {escape(v)}" for k, v in MARKS.items())
     notes = "".join(f"<li>{escape(n)}</li>" for n in sheet.notes)
     entry = "" if sheet.entry == "hands" else " · 快速录入 (table totals)"

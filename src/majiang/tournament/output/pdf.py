@@ -70,8 +70,8 @@ def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
             if c.hand_name:
                 lines += [c.hand_name[:4], f"{c.fan}番"]
             cells.append("\n".join(x for x in lines if x))
-        data.append([r.start_wind, r.name, *cells, str(r.won), str(r.lost), str(r.deductions or ""), str(r.total),
-                     str(r.place), fmt(r.standard), r.note])
+        data.append([r.start_wind, r.name, *cells, fmt(r.won), fmt(r.lost), str(r.deductions or ""),
+                     fmt(r.total), fmt(r.place), fmt(r.standard), r.note])
     widths = [9 * mm, 16 * mm] + [11 * mm] * HANDS_PER_SESSION + [9 * mm] * 5 + [11 * mm, 18 * mm]
     table = Table(data, colWidths=widths, rowHeights=[7 * mm] + [17 * mm] * 4, repeatRows=1)
     table.setStyle(_grid())
