@@ -150,3 +150,32 @@ def test_field_size_counts_seated_players_not_reserves():
     assert res.field_size == 8
     by = {s.player: s.standard_total for s in res.standings}
     assert by["P1"] == 8 and by["P6"] == 0 and "R" not in by
+
+
+def test_a_table_never_entered_is_pending_not_a_tie_of_500s():
+    eight = tuple(Player(id=f"P{i}") for i in range(1, 9))
+    g = Group(id="G", players=eight, sessions=(SessionRecord(no=1, tables=(
+        TableRecord(no=1, players=("P1", "P2", "P3", "P4"), totals=(30, 10, -10, -30)),
+        TableRecord(no=2, players=("P5", "P6", "P7", "P8")))),))
+    res = evaluate(g, scheme="1998")
+    assert res.pending == {1: (2,)}
+    by = {s.player: s for s in res.standings}
+    assert [by[p].standard_total for p in ("P1", "P2", "P3", "P4")] == [8, 6, 5, 4]
+    assert all(by[p].session_scores == (None,) and by[p].standard_total == 0 for p in ("P5", "P6", "P7", "P8"))
+    assert res.sessions[0].cell("P5", None) == "未录入 not entered"
+
+
+def test_an_unused_reserve_is_not_absent():
+    players = tuple(Player(id=f"P{i}", team="A" if i <= 4 else "B") for i in range(1, 9)) + (Player(id="R", team="A"),)
+    teams = (Team(id="A", players=("P1", "P2", "P3", "P4"), reserve="R"),
+             Team(id="B", players=("P5", "P6", "P7", "P8")))
+    g = Group(id="G", players=players, teams=teams, sessions=(
+        quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 1),
+        quick([(["R", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 2,
+              absent=("P1",)),
+    ))
+    res = evaluate(g, scheme="1998")
+    r = res.standing("R")
+    assert r.session_scores == (None, 530)
+    assert res.sessions[0].cell("R", None) == "未上场 not seated"
+    assert res.sessions[1].cell("P1", None) == "缺席 absent"

@@ -52,8 +52,8 @@ def plan_group(group: Group, sessions: int, *, seed: int, iterations: int = 100_
 
 
 def has_entries(session: SessionRecord) -> bool:
-    """Whether anything was entered for the session (a hand, quick totals or a table penalty)."""
-    return any(t.hands or t.totals is not None or t.penalties for t in session.tables)
+    """Whether anything was entered for the session (at any of its tables)."""
+    return any(t.entered for t in session.tables)
 
 
 def _played(group: Group, before: int) -> Schedule:

@@ -263,6 +263,11 @@ class TableRecord:
     def entry(self) -> str:
         return "totals" if self.totals is not None else "hands"
 
+    @property
+    def entered(self) -> bool:
+        """Whether anything was entered for the table (a hand, quick totals, a penalty, a time call)."""
+        return bool(self.hands or self.totals is not None or self.penalties or self.time_called)
+
     def substitute_at(self, seat: int, hand_no: int) -> str | None:
         """The substitute playing ``seat`` in hand ``hand_no``, if any."""
         for s in self.substitutions:

@@ -29,6 +29,19 @@ class SessionResult:
     tables: tuple[TableResult, ...]
     standard: Mapping[str, Fraction]  # ranked players who played; absent ones get 0
     absent: tuple[str, ...] = ()
+    #: tables with nothing entered yet: their players are not scored (standard 0 for now), not ranked as a tie
+    pending: tuple[int, ...] = ()
+    waiting: tuple[str, ...] = ()  # the players of those tables
+
+    def cell(self, player: str, score: int | None) -> str:
+        """What a standings cell says for ``player``: the session score, or why there is none."""
+        if score is not None:
+            return str(score)
+        if player in self.absent:
+            return "缺席 absent"
+        if player in self.waiting:
+            return "未录入 not entered"
+        return "未上场 not seated"  # e.g. a team's reserve who did not play this session
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +92,11 @@ class GroupResult:
     standings: tuple[Standing, ...]
     teams: tuple[TeamStanding, ...]
 
+    @property
+    def pending(self) -> dict[int, tuple[int, ...]]:
+        """Sessions with tables that have nothing entered yet: session no → table numbers."""
+        return {s.no: s.pending for s in self.sessions if s.pending}
+
     def standing(self, player: str) -> Standing:
         for s in self.standings:
             if s.player == player:
@@ -126,7 +144,10 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
     disqualified: set[str] = set()
     for s in group.sessions:
         tables = tuple(score_table(t, session=s.no, rules=r, ranked=ranked) for t in s.tables)
-        sessions.append(SessionResult(s.no, tables, sch.session_standard(tables, field), s.absent))
+        scored = tuple(tr for tr, t in zip(tables, s.tables, strict=True) if t.entered)
+        pending = tuple(t.no for t in s.tables if not t.entered)
+        waiting = tuple(p for t in s.tables if not t.entered for p in t.players)
+        sessions.append(SessionResult(s.no, tables, sch.session_standard(scored, field), s.absent, pending, waiting))
         for rec in s.tables:
             for h in rec.hands:
                 for pen in h.penalties:
@@ -134,7 +155,8 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
                         disqualified.add(rec.players[pen.seat])
     played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
     for sr in sessions:
-        credited = {seat.player: seat.score for t in sr.tables for seat in t.seats if seat.ranked}
+        credited = {seat.player: seat.score for t in sr.tables for seat in t.seats
+                    if seat.ranked and seat.player not in sr.waiting}
         for pid in ranked:
             played[pid].append(credited.get(pid))
     rows: list[Standing] = []

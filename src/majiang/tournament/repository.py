@@ -563,7 +563,8 @@ def _num(x: Fraction | int) -> int | float:
 
 def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, Any]:
     """``{"event", "name", "scheme", "rules", "groups": [{"group", "name", "sessions_drawn",
-    "sessions_scored", "standings": [...], "teams": [...]}]}`` — each standing with rank, player,
+    "sessions_scored", "pending", "standings": [...], "teams": [...]}]}`` — ``pending``: session → the tables
+    with nothing entered yet; each standing with rank, player,
     name, team, standard_total, match_total, per-session standard scores and session scores."""
     groups = []
     for g in event.groups:
@@ -572,6 +573,7 @@ def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, A
         team_names = {t.id: t.name for t in g.teams}
         groups.append({
             "group": g.id, "name": g.name, "sessions_drawn": len(g.sessions), "sessions_scored": len(r.sessions),
+            "pending": {str(k): list(v) for k, v in r.pending.items()},
             "standings": [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
                            "team": s.team, "standard_total": _num(s.standard_total), "match_total": s.match_total,
                            "session_standards": [_num(v) for v in s.session_standards],

@@ -151,7 +151,11 @@ def _group_section(event: Event, group: Group, result: GroupResult, *, titled: b
     n = len(result.sessions)
     label = f"{group.name or group.id} · " if titled else ""
     body = [f"<h2>{escape(label)}组 Group {escape(group.id)}</h2>"] if titled else []
-    body.append(f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results</p>')
+    waiting = "".join(f" · 第{k}局 {'、'.join(f'第{t}桌' for t in tables)} 未录入 (session {k}: table"
+                      f"{'s' if len(tables) > 1 else ''} {', '.join(map(str, tables))} not entered)"
+                      for k, tables in result.pending.items())
+    body.append(f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results'
+                f"{waiting}</p>")
     body.append(f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names))
     if result.teams:
         trs = "".join(f"<tr><td>{t.rank}</td><td class=\"l\">{escape(team_names.get(t.team, t.team))}</td>"
@@ -174,8 +178,8 @@ def _standings_table(result: GroupResult, names: dict[str, str], team_names: dic
     heads = "".join(f"<th>第{k}局<br><small>S{k}</small></th>" for k in range(1, len(result.sessions) + 1))
     rows = []
     for s in result.standings:
-        per = "".join(f"<td>{_std(v)}<br><small>{'缺席' if sc is None else sc}</small></td>"
-                      for v, sc in zip(s.session_standards, s.session_scores, strict=True))
+        per = "".join(f"<td>{_std(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
+                      for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True))
         label = escape(names.get(s.player, s.player)) + (f" <small>{escape(s.player)}</small>"
                                                          if names.get(s.player) != s.player else "")
         rows.append(f"<tr><td>{s.rank}{' DQ' if s.disqualified else ''}</td><td class=\"l\">{label}</td>"

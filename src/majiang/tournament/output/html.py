@@ -79,9 +79,8 @@ def standings_html(result: GroupResult, title: str = "") -> str:
     s_head = "".join(f"<th>第{i}局</th>" for i in range(1, n_sessions + 1))
     rows = []
     for s in result.standings:
-        per = "".join(
-            f"<td>{fmt(v)}" + (f"<br><small>{sc}</small>" if sc is not None else "<br><small>缺席</small>") + "</td>"
-            for v, sc in zip(s.session_standards, s.session_scores, strict=True))
+        per = "".join(f"<td>{fmt(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
+                      for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True))
         rows.append(f"<tr><td>{s.rank}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
                     f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
                     f"<td>{s.match_total}</td></tr>")
