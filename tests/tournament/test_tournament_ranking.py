@@ -1,6 +1,10 @@
 """Rankings: every step of the 1998 tie-break chain, team totals, byes and substitutes."""
 
+import csv
+import io
 from fractions import Fraction as F
+
+import pytest
 
 from majiang.tournament import (
     Group,
@@ -179,3 +183,51 @@ def test_an_unused_reserve_is_not_absent():
     assert r.session_scores == (None, 530)
     assert res.sessions[0].cell("R", None) == "未上场 not seated"
     assert res.sessions[1].cell("P1", None) == "缺席 absent"
+
+
+def _with_dq():
+    eight = tuple(Player(id=f"P{i}") for i in range(1, 9))
+    dq = HandRecord(no=1, penalties=(Penalty(0, PenaltyCode.DELIBERATE_FALSE_WIN),))
+    s1 = SessionRecord(no=1, tables=(TableRecord(no=1, players=("P1", "P2", "P3", "P4"), hands=(dq,)),
+                                     TableRecord(no=2, players=("P5", "P6", "P7", "P8"), totals=(9, 1, -4, -6))))
+    return Group(id="G", players=eight, sessions=(s1,))
+
+
+def test_the_disqualified_are_not_drawn_again_and_are_flagged():
+    from majiang.tournament import Event
+    from majiang.tournament.absence import redraw_session
+    from majiang.tournament.draw import DrawError, draw_session, seatable
+    from majiang.tournament.output import exports
+    g = _with_dq()
+    assert "P1" not in seatable(g)
+    with pytest.raises(DrawError, match="redraw"):
+        draw_session(Event(id="e", groups=(g,)), "G", 2, "swiss")
+    s2, _ = redraw_session(g, 2, ["P2", "P3", "P4"], seed=3)
+    assert all("P1" not in t.players for t in s2.tables)
+    res = evaluate(g, scheme="1998")
+    rows = list(csv.DictReader(io.StringIO(exports.standings_csv(res))))
+    assert rows[-1]["player"] == "P1" and rows[-1]["disqualified"] == "1" and rows[0]["disqualified"] == "0"
+    ema = list(csv.DictReader(io.StringIO(exports.ema_csv(res))))
+    assert ema[-1]["position"] == "DQ"
+
+
+def test_ema_export_order_names_and_table_points():
+    """EMA ranks by 4/2/1/0 table points (a 1998-scored event included), then mahjong points without the
+    500 base, so a bye costs nothing; names split after the given name."""
+    from majiang.tournament.output import exports
+    names = {"A": "Jan de Vries", "B": "Vries, Anna de"}
+    players = (*(Player(p, names.get(p, "")) for p in "ABCDEFGH"), Player("S", ranked=False))
+    g = Group(id="G", players=players, sessions=(
+        quick([(["A", "C", "D", "E"], [30, 0, -10, -20]), (["B", "F", "G", "H"], [5, 10, -5, -10])], 1),
+        quick([(["S", "C", "D", "E"], [0, 1, -1, 0]), (["B", "F", "G", "H"], [5, 10, -5, -10])], 2,
+              absent=("A",)),
+    ))
+    for scheme in ("4210", "1998"):
+        ema = list(csv.DictReader(io.StringIO(exports.ema_csv(evaluate(g, scheme=scheme)))))
+        by = {(r["last_name"], r["first_name"]): r for r in ema}
+        a, b = by[("de Vries", "Jan")], by[("Vries", "Anna de")]
+        assert (a["table_points"], a["mahjong_points"]) == ("4", "30")
+        assert (b["table_points"], b["mahjong_points"]) == ("4", "10")
+        assert int(a["position"]) < int(b["position"])  # the bye cost A nothing
+        tps = [float(r["table_points"]) for r in ema]
+        assert tps == sorted(tps, reverse=True)

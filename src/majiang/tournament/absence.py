@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from majiang.tournament.draw import seatable
 from majiang.tournament.model import Group, ModelError, Player, SessionRecord, Substitution, TableRecord
 from majiang.tournament.pairing import redraw
+from majiang.tournament.ranking import disqualified
 from majiang.tournament.seating import balance_winds
 
 
@@ -100,7 +101,7 @@ def seat_substitute(group: Group, session_no: int, player: str, substitute: str,
 def present_players(group: Group, session_no: int, absent: Sequence[str]) -> list[str]:
     """Who a re-draw seats: those seated in the drawn session (substitutes and reserves included) or, for
     a session not drawn yet, the players a draw seats — less the absentees."""
-    away = set(absent)
+    away = set(absent) | disqualified(group)
     if session_no <= len(group.sessions):
         seated = [p for t in group.sessions[session_no - 1].tables for p in t.players]
     else:

@@ -23,7 +23,7 @@ from typing import Literal
 
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
 from majiang.tournament.pairing import snake_tables, swiss_tables
-from majiang.tournament.ranking import evaluate
+from majiang.tournament.ranking import disqualified, evaluate
 from majiang.tournament.schedule import SchedulePlan, make_schedule
 from majiang.tournament.seating import Schedule, balance_winds
 
@@ -36,9 +36,10 @@ class DrawError(ValueError):
 
 
 def seatable(group: Group) -> list[str]:
-    """The players a draw seats: ranked players who are not a team's reserve, in registration order."""
-    reserves = {t.reserve for t in group.teams if t.reserve}
-    return [p.id for p in group.players if p.ranked and p.id not in reserves]
+    """The players a draw seats: ranked players who are not a team's reserve and not disqualified, in
+    registration order."""
+    away = {t.reserve for t in group.teams if t.reserve} | disqualified(group)
+    return [p.id for p in group.players if p.ranked and p.id not in away]
 
 
 def plan_group(group: Group, sessions: int, *, seed: int, iterations: int = 100_000) -> SchedulePlan:
@@ -87,6 +88,9 @@ def draw_session(event: Event, group_id: str, session_no: int, method: str = "pe
     if session_no <= drawn and has_entries(group.sessions[session_no - 1]):
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
     ids = seatable(group)
+    if method != "perfect" and len(ids) % 4:
+        raise DrawError(f"{len(ids)} players to seat do not fill tables of four (reserves and the disqualified "
+                        "are not drawn): give byes with 'draw --method redraw' or seat a substitute")
     base_seed = int(event.extra.get("seed", 0)) if seed is None else seed
     played = _played(group, session_no)
     if method == "perfect":
@@ -99,6 +103,10 @@ def draw_session(event: Event, group_id: str, session_no: int, method: str = "pe
             raise DrawError(f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
                             "with --method swiss or --method snake")
         tables: Sequence[Sequence[str]] = plan.sessions[session_no - 1]
+        out = sorted(disqualified(group) & {p for t in tables for p in t})
+        if out:
+            raise DrawError(f"{', '.join(out)} disqualified: the schedule seats them in session {session_no}; "
+                            "draw it with 'draw --method redraw' (byes) or seat a substitute")
     else:
         order = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
         tables = (swiss_tables(order, team_of=group.team_of(), played=played) if method == "swiss"

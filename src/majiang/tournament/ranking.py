@@ -130,6 +130,18 @@ def rank_teams(rows: Sequence[TeamStanding]) -> tuple[TeamStanding, ...]:
     return tuple(replace(r, rank=k) for r, k in zip(ordered, ranks, strict=True))
 
 
+def disqualified(group: Group) -> set[str]:
+    """The players disqualified in any session so far (故意诈和; a substitute's offence is not theirs)."""
+    out: set[str] = set()
+    for s in group.sessions:
+        for rec in s.tables:
+            for h in rec.hands:
+                for pen in h.penalties:
+                    if pen.disqualifies and rec.substitute_at(pen.seat, h.no) is None:
+                        out.add(rec.players[pen.seat])
+    return out
+
+
 def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | StandardScheme = "1998",
              tie_split: TieSplit = "average") -> GroupResult:
     """Score every table, give standard scores session by session, and rank players and teams."""
@@ -141,18 +153,13 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
     # never enlarge it (with 28 seated and a reserve the 1st still gets 28 and the last 0).
     field = len(ranked - reserves)
     sessions: list[SessionResult] = []
-    disqualified: set[str] = set()
     for s in group.sessions:
         tables = tuple(score_table(t, session=s.no, rules=r, ranked=ranked) for t in s.tables)
         scored = tuple(tr for tr, t in zip(tables, s.tables, strict=True) if t.entered)
         pending = tuple(t.no for t in s.tables if not t.entered)
         waiting = tuple(p for t in s.tables if not t.entered for p in t.players)
         sessions.append(SessionResult(s.no, tables, sch.session_standard(scored, field), s.absent, pending, waiting))
-        for rec in s.tables:
-            for h in rec.hands:
-                for pen in h.penalties:
-                    if pen.disqualifies and rec.substitute_at(pen.seat, h.no) is None:
-                        disqualified.add(rec.players[pen.seat])
+    out = disqualified(group)
     played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
     for sr in sessions:
         credited = {seat.player: seat.score for t in sr.tables for seat in t.seats
@@ -167,7 +174,7 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
         stds = tuple(sr.standard.get(p.id, Fraction(0)) for sr in sessions)
         rows.append(Standing(player=p.id, team=p.team, standard_total=sum(stds, Fraction(0)),
                              match_total=sum(x for x in scores if x is not None), session_standards=stds,
-                             session_scores=tuple(scores), disqualified=p.id in disqualified))
+                             session_scores=tuple(scores), disqualified=p.id in out))
     standings = rank_individuals(rows)
     by_player = {s.player: s for s in standings}
     team_rows = []

@@ -1,6 +1,7 @@
 """CSV exports: standings, every hand, and an EMA-style results file.
 
-``standings_csv`` columns: ``rank, player, name, team, standard_total, match_total`` then per session
+``standings_csv`` columns: ``rank, player, name, team, standard_total, match_total, disqualified`` (1 for
+a player disqualified for 故意诈和) then per session
 ``s{n}_standard, s{n}_score`` (score empty when absent).
 
 ``hands_csv`` columns: ``session, table, hand, dealer, winner, discarder, self_drawn, fans,
@@ -9,10 +10,7 @@ in that hand (after a mid-session substitution, the substitute) and ``delta_i`` 
 table's i-th seat (first-round seat E, S, W, N).
 
 ``ema_csv`` (the European Mahjong Association's results layout) columns: ``position, last_name,
-first_name, ema_number, nationality, table_points, mahjong_points``: table points are the Σ
-standard scores (EMA's 4/2/1/0 when the scheme is ``4210``), mahjong points the Σ of session score
-minus the 500 start (the zero-sum points).  A name with a space is split at its last space
-(``first last``); a name without one goes whole into ``last_name``.
+first_name, ema_number, nationality, table_points, mahjong_points`` in EMA order (:func:`ema_csv`).
 """
 
 from __future__ import annotations
@@ -20,12 +18,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 
 from majiang.tournament.model import SESSION_START
 from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.seating import ROTATION_1998, SeatChange, dealer
+from majiang.tournament.standard import TablePlaces
 
 
 def _csv(rows: Sequence[Sequence[object]]) -> str:
@@ -37,13 +37,13 @@ def _csv(rows: Sequence[Sequence[object]]) -> str:
 
 def standings_csv(result: GroupResult) -> str:
     n = len(result.sessions)
-    head: list[object] = ["rank", "player", "name", "team", "standard_total", "match_total"]
+    head: list[object] = ["rank", "player", "name", "team", "standard_total", "match_total", "disqualified"]
     for i in range(1, n + 1):
         head += [f"s{i}_standard", f"s{i}_score"]
     rows: list[list[object]] = [head]
     for s in result.standings:
         row: list[object] = [s.rank, s.player, result.group.player(s.player).name, s.team or "",
-                             fmt(s.standard_total), s.match_total]
+                             fmt(s.standard_total), s.match_total, int(s.disqualified)]
         for v, sc in zip(s.session_standards, s.session_scores, strict=True):
             row += [fmt(v), "" if sc is None else sc]
         rows.append(row)
@@ -69,22 +69,43 @@ def hands_csv(result: GroupResult, rotation: Sequence[SeatChange] = ROTATION_199
     return _csv(rows)
 
 
-def _split(name: str) -> tuple[str, str]:
-    if " " in name.strip():
-        first, last = name.strip().rsplit(" ", 1)
-        return last, first
-    return name.strip(), ""
+def split_name(name: str) -> tuple[str, str]:
+    """(last, first): ``Last, First`` at the comma, else the first word is the given name and the rest
+    the family name (``Jan de Vries`` → ``de Vries``, ``Jan``); one word is all last name."""
+    name = name.strip()
+    if "," in name:
+        last, first = name.split(",", 1)
+        return last.strip(), first.strip()
+    if " " in name:
+        first, last = name.split(" ", 1)
+        return last.strip(), first
+    return name, ""
 
 
 def ema_csv(result: GroupResult) -> str:
+    """EMA order: table points (4/2/1/0 per table, computed from the session scores whatever the event's
+    own scheme, so a 1998-scored event exports what EMA ranks by), then mahjong points (Σ score − 500
+    over the sessions played: a bye costs nothing); the disqualified last, marked ``DQ``."""
+    places = TablePlaces()
+    table_points: dict[str, Fraction] = {}
+    for sr in result.sessions:
+        scored = [t for t in sr.tables if t.table not in sr.pending]
+        for pid, v in places.session_standard(scored, result.field_size).items():
+            table_points[pid] = table_points.get(pid, Fraction(0)) + v
+    entries = []
+    for s in result.standings:
+        played = [x for x in s.session_scores if x is not None]
+        entries.append((s, table_points.get(s.player, Fraction(0)), sum(played) - SESSION_START * len(played)))
+    entries.sort(key=lambda e: (e[0].disqualified, -e[1], -e[2]))
     rows: list[list[object]] = [["position", "last_name", "first_name", "ema_number", "nationality",
                                  "table_points", "mahjong_points"]]
-    for s in result.standings:
+    for i, (s, tp, mahjong) in enumerate(entries):
         p = result.group.player(s.player)
-        last, first = _split(p.name or p.id)
-        played = [x for x in s.session_scores if x is not None]
-        mahjong = sum(played) - SESSION_START * len(played)
-        rows.append([s.rank, last, first, p.ema_id, p.country, fmt(s.standard_total), mahjong])
+        last, first = split_name(p.name or p.id)
+        prev = entries[i - 1] if i else None
+        position: object = "DQ" if s.disqualified else (
+            rows[-1][0] if prev and (prev[1], prev[2]) == (tp, mahjong) else i + 1)
+        rows.append([position, last, first, p.ema_id, p.country, fmt(tp), mahjong])
     return _csv(rows)
 
 

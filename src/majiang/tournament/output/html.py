@@ -81,7 +81,8 @@ def standings_html(result: GroupResult, title: str = "") -> str:
     for s in result.standings:
         per = "".join(f"<td>{fmt(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
                       for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True))
-        rows.append(f"<tr><td>{s.rank}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
+        dq = " DQ 取消资格" if s.disqualified else ""
+        rows.append(f"<tr><td>{s.rank}{dq}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
                     f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
                     f"<td>{s.match_total}</td></tr>")
     body = (f"<h1>{escape(title or '个人名次')}</h1><p class=\"meta\">标准分 scheme {escape(result.scheme)}"

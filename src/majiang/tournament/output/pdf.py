@@ -100,7 +100,8 @@ def standings_pdf(result: GroupResult, title: str = "个人名次") -> bytes:
     n = len(result.sessions)
     data = [["名次", "姓名", "队", *[f"第{i}局" for i in range(1, n + 1)], "标准分", "比赛分"]]
     for s in result.standings:
-        data.append([str(s.rank), result.group.player(s.player).name or s.player, s.team or "",
+        rank = f"{s.rank} DQ" if s.disqualified else str(s.rank)
+        data.append([rank, result.group.player(s.player).name or s.player, s.team or "",
                      *[fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
                        for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)],
                      fmt(s.standard_total), str(s.match_total)])
