@@ -1,5 +1,6 @@
 """Seats and schedules: the perfect designs, the search elsewhere, seat changes, winds, Swiss and snake."""
 
+import random
 from collections import Counter
 from itertools import combinations
 
@@ -151,3 +152,35 @@ def test_redraw_after_absences():
     assert added == repeat_meetings([tables], prior=first) - repeat_meetings(first)
     # two first-session tables kept all four players: 4 players on 3 tables force one repeat each
     assert added == 2
+
+
+def _repeat_free_exists(players, met):
+    """Whether some seating of ``players`` in tables of four repeats no meeting (exhaustive search)."""
+    if not players:
+        return True
+    head, rest = players[0], players[1:]
+    for trio in combinations(rest, 3):
+        if any(met[frozenset(pair)] for pair in combinations((head, *trio), 2)):
+            continue
+        if _repeat_free_exists([p for p in rest if p not in trio], met):
+            return True
+    return False
+
+
+def test_swiss_finds_a_repeat_free_seating_whenever_one_exists():
+    """Two or three earlier random sessions of 16; whenever some seating repeats no meeting, the Swiss
+    draw repeats none either (the greedy fill alone repeated in 41 of these 120)."""
+    rng = random.Random(7)
+    order = ids(16)
+    checked = 0
+    for n_played in (2, 3):
+        for _ in range(60):
+            played = []
+            for _ in range(n_played):
+                shuffled = rng.sample(order, 16)
+                played.append([shuffled[i:i + 4] for i in range(0, 16, 4)])
+            got = repeat_meetings([swiss_tables(order, played=played)], prior=played) - repeat_meetings(played)
+            if _repeat_free_exists(order, meetings(played)):
+                checked += 1
+                assert got == 0, played
+    assert checked >= 60

@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 from majiang.tournament.schedule import meetings
@@ -32,25 +33,30 @@ def snake_tables(order: Sequence[str]) -> Tables:
 
 
 def swiss_tables(order: Sequence[str], *, team_of: Mapping[str, str] | None = None,
-                 played: Sequence[Sequence[Sequence[str]]] = (), avoid_repeats: bool = True) -> Tables:
+                 played: Sequence[Sequence[Sequence[str]]] = (), avoid_repeats: bool = True,
+                 limit: int = 20_000) -> Tables:
     """高高碰: fill each table from the top of the remaining standings, passing over a player who is a
     team-mate of someone already at the table, or (``avoid_repeats``) has met one of them in ``played``
-    sessions.  When nobody fits, the repeat rule gives way first, then the team rule."""
+    sessions.  A seating without either exists whenever the search finds one (it backtracks: the top
+    remaining player heads each table with the best-placed three who fit, trying ``limit`` tables at
+    most); otherwise the greedy fill gives way on repeats first, then on team-mates, and swaps between
+    nearby tables then remove every repeat they can."""
     if len(order) % 4:
         raise ScheduleError(f"{len(order)} players do not fill tables of four")
     teams = dict(team_of or {})
-    met = meetings(played)
+    met = meetings(played) if avoid_repeats else Counter[frozenset[str]]()
+
+    def mates(p: str, q: str) -> bool:
+        return p in teams and teams.get(q) == teams[p]
+
+    def clash(p: str, table: Sequence[str], strict: bool) -> bool:
+        return any(mates(p, q) or (strict and met[frozenset((p, q))] > 0) for q in table)
+
+    exact = _backtrack(list(order), lambda p, t: clash(p, t, True), limit)
+    if exact is not None:
+        return exact
     remaining = list(order)
-    tables: list[tuple[str, ...]] = []
-
-    def clash(p: str, table: list[str], strict: bool) -> bool:
-        for q in table:
-            if p in teams and teams.get(q) == teams[p]:
-                return True
-            if strict and avoid_repeats and met[frozenset((p, q))]:
-                return True
-        return False
-
+    tables: list[list[str]] = []
     while remaining:
         table = [remaining.pop(0)]
         for strict_repeats, strict_teams in ((True, True), (False, True), (False, False)):
@@ -63,8 +69,74 @@ def swiss_tables(order: Sequence[str], *, team_of: Mapping[str, str] | None = No
                 table.append(remaining.pop(i))
             if len(table) == 4:
                 break
-        tables.append(tuple(table))
-    return tuple(tables)
+        tables.append(table)
+    return _swap_out_repeats(tables, met, mates)
+
+
+def _backtrack(order: list[str], clash: Callable[[str, Sequence[str]], bool], limit: int) -> Tables | None:
+    """The first clash-free seating in standings order (each table headed by the best remaining
+    player), or None when there is none or ``limit`` candidate tables were tried."""
+    tried = 0
+
+    def seat(remaining: list[str]) -> list[tuple[str, ...]] | None:
+        nonlocal tried
+        if not remaining:
+            return []
+        head, rest = remaining[0], remaining[1:]
+        for trio in combinations(range(len(rest)), 3):
+            tried += 1
+            if tried > limit:
+                return None
+            table = [head]
+            for k in trio:
+                if clash(rest[k], table):
+                    break
+                table.append(rest[k])
+            else:
+                later = seat([p for k, p in enumerate(rest) if k not in trio])
+                if later is not None:
+                    return [tuple(table), *later]
+                if tried > limit:
+                    return None
+        return None
+
+    found = seat(order)
+    return tuple(found) if found is not None else None
+
+
+def _swap_out_repeats(tables: list[list[str]], met: Counter[frozenset[str]],
+                      mates: Callable[[str, str], bool], reach: int = 2) -> Tables:
+    """Swap single players between tables at most ``reach`` apart while that removes repeat meetings
+    without adding team-mate clashes (each swap removes at least one, so this ends)."""
+
+    def cost(t: Sequence[str]) -> tuple[int, int]:
+        pairs = list(combinations(t, 2))
+        return sum(1 for a, b in pairs if met[frozenset((a, b))] > 0), sum(1 for a, b in pairs if mates(a, b))
+
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(tables)):
+            if cost(tables[i])[0] == 0:
+                continue
+            best: tuple[int, int, int, int, int] | None = None  # gain, -distance, j, a, b
+            for j in range(max(0, i - reach), min(len(tables), i + reach + 1)):
+                if j == i:
+                    continue
+                (r0, c0), (r1, c1) = cost(tables[i]), cost(tables[j])
+                for a in range(4):
+                    for b in range(4):
+                        ti, tj = list(tables[i]), list(tables[j])
+                        ti[a], tj[b] = tj[b], ti[a]
+                        (s0, d0), (s1, d1) = cost(ti), cost(tj)
+                        gain = r0 + r1 - s0 - s1
+                        if gain > 0 and d0 + d1 <= c0 + c1 and (best is None or (gain, -abs(j - i)) > best[:2]):
+                            best = (gain, -abs(j - i), j, a, b)
+            if best is not None:
+                _, _, j, a, b = best
+                tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+                improved = True
+    return tuple(tuple(t) for t in tables)
 
 
 def redraw(present: Sequence[str], *, seed: int, team_of: Mapping[str, str] | None = None,
