@@ -116,6 +116,12 @@ def test_draw_enter_and_standings(db):
     assert len(repo.load("spring-cup").groups[0].sessions) == 2
     repo.set_time_called("spring-cup", 1, 1)
     assert repo.table("spring-cup", 1, 1).time_called
+    # 第六条: after the call no later hand is accepted (a correction of an entered one still is)
+    with pytest.raises(RepositoryError, match=r"time was called .* after hand 2"):
+        repo.enter_hand("spring-cup", 1, 1, HandRecord(no=3))
+    with pytest.raises(RepositoryError, match="time was called"):
+        repo.enter_hands("spring-cup", 1, 1, [HandRecord(no=3)])
+    repo.enter_hand("spring-cup", 1, 1, h2, replace_existing=True)
 
 
 def test_scored_group_and_slug():

@@ -89,6 +89,12 @@ def slug(name: str) -> str:
     return s or "event"
 
 
+def time_called_error(session_no: int, table_no: int, entered: int) -> str:
+    """第六条: once time is called only the hand in play finishes, and it is entered with the call."""
+    return (f"time was called at session {session_no} table {table_no} after hand {entered}: no later hand may be "
+            "entered (enter the hand in play in the same command as --time-called)")
+
+
 def scored_group(group: Group) -> Group:
     """The group without its trailing sessions that are drawn but have nothing entered yet (they would
     rank everyone equal)."""
@@ -254,6 +260,8 @@ class TournamentRepository:
             if hand.no > n + 1:
                 raise RepositoryError(f"session {session_no} table {table_no} has {n} hand(s); enter hand {n + 1} "
                                       f"before hand {hand.no}")
+            if hand.no > n and table.time_called:
+                raise RepositoryError(time_called_error(session_no, table_no, n))
             if hand.no <= n and not replace_existing:
                 raise RepositoryError(f"hand {hand.no} of session {session_no} table {table_no} is entered "
                                       "already; use --replace to correct it")
@@ -283,6 +291,8 @@ class TournamentRepository:
             table = self._table(event, gid, session_no, table_no)
             if table.totals is not None:
                 raise RepositoryError(f"session {session_no} table {table_no} was entered as quick totals")
+            if hands and table.time_called:
+                raise RepositoryError(time_called_error(session_no, table_no, len(table.hands)))
             try:
                 new = replace(table, hands=(*table.hands, *hands))
             except ModelError as e:
