@@ -17,7 +17,7 @@ setup: $(VENV)/.installed
 
 # what the tests talk to: Debian's chromium for the browser tests, PostgreSQL and Redis on loopback
 services:
-	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-debian.sh
 	sh scripts/ensure-services.sh
 
 # the hall on the SQLite default (var/majiang.db), with bots, at the printed URL

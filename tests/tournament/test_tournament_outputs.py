@@ -2,6 +2,8 @@
 
 import csv
 import io
+import shutil
+import subprocess
 
 import pytest
 
@@ -65,7 +67,7 @@ def test_html_and_pdf(result, tmp_path):
     assert page.count('<td class="cell">') == 64 and "▲" in page and "√" in page and "×" in page
     assert "王芳" in page and "花龙" in page
     data = pdf.score_sheet_pdf(sheet)
-    assert data.startswith(b"%PDF") and b"STSong-Light" in data
+    assert data.startswith(b"%PDF") and b"DejaVuSans" in data and b"DroidSansFallback" in data  # both embedded
     assert pdf.write(data, tmp_path / "sheet.pdf").stat().st_size == len(data)
     st = html.standings_html(result, "名次")
     assert "Li Wei" in st and "名次" in st
@@ -141,3 +143,32 @@ def test_blank_sheet_is_blank():
     page = html.score_sheet_html(sheet)
     assert ">500<" not in page and "<b></b>" in page
     assert pdf.score_sheet_pdf(sheet).startswith(b"%PDF")
+
+
+PDFTOTEXT = shutil.which("pdftotext")
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="needs pdftotext (Debian's poppler-utils; make test installs it)")
+def test_pdf_text_keeps_every_name_whole(tmp_path):
+    """Latin with diacritics, CJK and the minus sign come back from pdftotext as they were registered;
+    headers are bilingual."""
+    names = ["Jürgen Weiß", "Élodie Lefèvre", "Tomáš Dvořák", "王芳"]
+    players = tuple(Player(f"P{i}", n) for i, n in enumerate(names))
+    hands = (HandRecord(no=1, winner=0, discarder=1, points=8),)
+    table = TableRecord(no=1, players=tuple(p.id for p in players), hands=hands,
+                        penalties=(Penalty(1, PenaltyCode.EMPTY_CALL, 5),))
+    res = evaluate(Group(id="G", players=players, sessions=(SessionRecord(no=1, tables=(table,)),)), scheme="4210")
+
+    def text(data: bytes) -> str:
+        path = tmp_path / "x.pdf"
+        path.write_bytes(data)
+        return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
+                              check=True).stdout
+
+    sheet = text(pdf.score_sheet_pdf(score_sheet(res, 1, 1)))
+    standings = text(pdf.standings_pdf(res))
+    for page in (sheet, standings):
+        for n in names:
+            assert n in page, (n, page)
+    assert "空叫 −5" in sheet and "Score sheet" in sheet and "Referee" in sheet and "−16" not in sheet
+    assert "Standings" in standings and "Rank" in standings

@@ -1,7 +1,7 @@
 """Browser tests of the web client: a real ``majiang serve`` on a free port (scratch SQLite, fast
 rooms) driven by Debian's chromium through Playwright (sync API).
 
-Never runs ``playwright install``: the browser is /usr/bin/chromium (scripts/ensure-chromium.sh
+Never runs ``playwright install``: the browser is /usr/bin/chromium (scripts/ensure-debian.sh
 installs it).  Every test here is skipped, with a message saying so, when that file is missing.
 Screenshots go to tests/web/screenshots/ (ignored by git).
 """
@@ -75,7 +75,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if CHROMIUM.exists():
         return
     skip = pytest.mark.skip(reason=f"browser tests need Debian's chromium at {CHROMIUM}; "
-                                   "install it with scripts/ensure-chromium.sh (apt-get install chromium)")
+                                   "install it with scripts/ensure-debian.sh (apt-get install chromium)")
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:

@@ -1,25 +1,67 @@
-"""PDF score sheets and standings with reportlab, in its built-in CID font STSong-Light (Chinese
-glyphs come from the PDF viewer's Adobe-GB1 font; nothing is downloaded or embedded)."""
+"""PDF score sheets and standings with reportlab, in two embedded TrueType fonts: DejaVu Sans (the
+copy that matplotlib ships) for Latin with diacritics, digits and symbols, and Debian's Droid Sans
+Fallback (package ``fonts-droid-fallback``, which ``make test`` installs) for Chinese.  Each text is
+split into runs by which font has the glyph, so "Jürgen Weiß", "Tomáš Dvořák" and "空叫 −5" come
+out whole, also for ``pdftotext``.  Without a Chinese TrueType font the Chinese runs fall back to
+reportlab's built-in CID font STSong-Light (drawn by the viewer's Adobe-GB1 font, not embedded, and
+read back by ``pdftotext`` only where poppler-data is installed)."""
 
 from __future__ import annotations
 
 import io
+from functools import cache
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from majiang.tournament.model import HANDS_PER_SESSION
 from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
-FONT = "STSong-Light"
+LATIN = "DejaVuSans"
+CJK_TTF = (Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+           Path("/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf"))
 
 
-def _setup() -> None:
+@cache
+def _fonts() -> tuple[str, frozenset[int]]:
+    """Register the fonts once: the Chinese font's name, and the code points DejaVu Sans has."""
+    import matplotlib
     from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont  # type: ignore[import-untyped]
-    if FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+    from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
+    latin = TTFont(LATIN, str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"))
+    pdfmetrics.registerFont(latin)
+    cjk = next((p for p in CJK_TTF if p.exists()), None)
+    if cjk is not None:
+        pdfmetrics.registerFont(TTFont("DroidSansFallback", str(cjk)))
+        return "DroidSansFallback", frozenset(latin.face.charToGlyph)
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    return "STSong-Light", frozenset(latin.face.charToGlyph)
+
+
+def rich(text: str) -> str:
+    """``text`` as Paragraph markup: runs DejaVu Sans lacks (Chinese) in STSong-Light, new lines as breaks."""
+    _, latin = _fonts()
+    out: list[str] = []
+    run: list[str] = []
+    run_cjk = False
+    for ch in text:
+        is_cjk = ch != "\n" and ord(ch) not in latin
+        if run and is_cjk != run_cjk:
+            out.append(_run("".join(run), run_cjk))
+            run = []
+        run_cjk = is_cjk
+        run.append(ch)
+    if run:
+        out.append(_run("".join(run), run_cjk))
+    return "".join(out)
+
+
+def _run(text: str, cjk: bool) -> str:
+    body = escape(text).replace("\n", "<br/>")
+    return f'<font name="{_fonts()[0]}">{body}</font>' if cjk else body
 
 
 def _doc(buf: io.BytesIO, title: str) -> Any:
@@ -30,35 +72,38 @@ def _doc(buf: io.BytesIO, title: str) -> Any:
                              topMargin=8 * mm, bottomMargin=8 * mm, title=title)
 
 
-def _styles() -> tuple[Any, Any, Any]:
+def _style(name: str, size: float, align: int = 1) -> Any:
     from reportlab.lib.styles import ParagraphStyle  # type: ignore[import-untyped]
-    title = ParagraphStyle("t", fontName=FONT, fontSize=15, leading=19, alignment=1)
-    meta = ParagraphStyle("m", fontName=FONT, fontSize=9, leading=12, alignment=1)
-    small = ParagraphStyle("s", fontName=FONT, fontSize=8, leading=10)
-    return title, meta, small
+    _fonts()
+    return ParagraphStyle(name, fontName=LATIN, fontSize=size, leading=size * 1.25, alignment=align)
 
 
-def _grid(extra: list[tuple[Any, ...]] | None = None) -> Any:
+def _para(text: str, style: Any) -> Any:
+    from reportlab.platypus import Paragraph  # type: ignore[import-untyped]
+    return Paragraph(rich(text), style)
+
+
+def _table(rows: list[list[str]], size: float = 7.5, **kw: Any) -> Any:
+    """A ruled table whose cells are mixed-font paragraphs (the header row shaded, a size smaller)."""
     from reportlab.lib import colors  # type: ignore[import-untyped]
-    from reportlab.platypus import TableStyle  # type: ignore[import-untyped]
-    cmds: list[tuple[Any, ...]] = [
-        ("FONT", (0, 0), (-1, -1), FONT, 7.5),
+    from reportlab.platypus import Table, TableStyle  # type: ignore[import-untyped]
+    cell, head = _style("cell", size), _style("head", size - 1)
+    table = Table([[_para(x, head if i == 0 else cell) for x in row] for i, row in enumerate(rows)],
+                  repeatRows=1, **kw)
+    table.setStyle(TableStyle([
         ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
-        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
-    ]
-    return TableStyle(cmds + (extra or []))
+    ]))
+    return table
 
 
 def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
     """The sheet on one A4 landscape page."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
-    from reportlab.platypus import Paragraph, Spacer, Table  # type: ignore[import-untyped]
-    _setup()
-    title, meta, small = _styles()
-    header = ["方位", "姓名", *[str(n) for n in range(1, HANDS_PER_SESSION + 1)],
-              "得分", "失分", "罚分", "局分", "名次", "标准分", "签名"]
+    from reportlab.platypus import Spacer  # type: ignore[import-untyped]
+    header = ["方位\nSeat", "姓名\nName", *[str(n) for n in range(1, HANDS_PER_SESSION + 1)],
+              "得分\nWon", "失分\nLost", "罚分\nPen.", "局分\nScore", "名次\nPlace", "标准分\nStd", "签名\nSignature"]
     data: list[list[str]] = [header]
     for r in sheet.rows:
         cells = []
@@ -72,20 +117,21 @@ def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
             cells.append("\n".join(x for x in lines if x))
         data.append([r.start_wind, r.name, *cells, fmt(r.won), fmt(r.lost), str(r.deductions or ""),
                      fmt(r.total), fmt(r.place), fmt(r.standard), r.note])
-    widths = [9 * mm, 16 * mm] + [11 * mm] * HANDS_PER_SESSION + [9 * mm] * 5 + [11 * mm, 18 * mm]
-    table = Table(data, colWidths=widths, rowHeights=[7 * mm] + [17 * mm] * 4, repeatRows=1)
-    table.setStyle(_grid())
-    entry = "" if sheet.entry == "hands" else " 快速录入"
+    widths = [10 * mm, 28 * mm] + [10 * mm] * HANDS_PER_SESSION + [11 * mm] * 6 + [17 * mm]
+    table = _table(data, 7, colWidths=widths, rowHeights=[9 * mm] + [17 * mm] * 4)
+    entry = "" if sheet.entry == "hands" else " · 快速录入 totals only"
+    small = _style("s", 8, align=0)
     story: list[Any] = [
-        Paragraph("比赛成绩记录表", title),
-        Paragraph(f"{sheet.event}　组 {sheet.group}　第 {sheet.session} 局　第 {sheet.table} 桌　"
-                  f"{sheet.hands_played} 盘{entry}", meta),
+        _para("比赛成绩记录表 Score sheet", _style("t", 15)),
+        _para(" · ".join(x for x in (sheet.event, f"组 Group {sheet.group}", f"第 {sheet.session} 局 Session "
+                                     f"{sheet.session}", f"第 {sheet.table} 桌 Table {sheet.table}",
+                                     f"{sheet.hands_played} 盘 hands{entry}") if x), _style("m", 9)),
         Spacer(1, 3 * mm), table, Spacer(1, 2 * mm),
-        Paragraph("　".join(f"{k} {v}" for k, v in MARKS.items()), small),
+        _para(" · ".join(f"{k} {v}" for k, v in MARKS.items()), small),
     ]
-    story += [Paragraph(n, small) for n in sheet.notes]
+    story += [_para(n, small) for n in sheet.notes]
     story.append(Spacer(1, 4 * mm))
-    story.append(Paragraph("裁判员签名 Referee: ________________", small))
+    story.append(_para("裁判员签名 Referee: ________________", small))
     buf = io.BytesIO()
     _doc(buf, f"比赛成绩记录表 {sheet.session}-{sheet.table}").build(story)
     return buf.getvalue()
@@ -94,29 +140,25 @@ def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
 def standings_pdf(result: GroupResult, title: str = "个人名次") -> bytes:
     """Individual (and team) standings."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
-    from reportlab.platypus import Paragraph, Spacer, Table  # type: ignore[import-untyped]
-    _setup()
-    title_style, meta, _ = _styles()
+    from reportlab.platypus import Spacer  # type: ignore[import-untyped]
     n = len(result.sessions)
-    data = [["名次", "姓名", "队", *[f"第{i}局" for i in range(1, n + 1)], "标准分", "比赛分"]]
+    data = [["名次\nRank", "姓名\nName", "队\nTeam", *[f"第{i}局\nS{i}" for i in range(1, n + 1)],
+             "标准分\nStd total", "比赛分\nScore total"]]
     for s in result.standings:
         rank = f"{s.rank} DQ" if s.disqualified else str(s.rank)
         data.append([rank, result.group.player(s.player).name or s.player, s.team or "",
                      *[fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
                        for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)],
                      fmt(s.standard_total), str(s.match_total)])
-    story: list[Any] = [Paragraph(title, title_style),
-                        Paragraph(f"标准分 {result.scheme}　{result.field_size} players", meta), Spacer(1, 3 * mm)]
-    t = Table(data, repeatRows=1)
-    t.setStyle(_grid())
-    story.append(t)
+    heading = _style("t", 15)
+    story: list[Any] = [_para(f"{title} Standings", heading),
+                        _para(f"标准分 scheme {result.scheme} · {result.field_size} players", _style("m", 9)),
+                        Spacer(1, 3 * mm), _table(data)]
     if result.teams:
-        tdata = [["名次", "队", "队员", "标准分", "比赛分"]]
+        tdata = [["名次\nRank", "队\nTeam", "队员\nMembers", "标准分\nStd total", "比赛分\nScore total"]]
         tdata += [[str(x.rank), x.team, ", ".join(x.members), fmt(x.standard_total), str(x.match_total)]
                   for x in result.teams]
-        tt = Table(tdata, repeatRows=1)
-        tt.setStyle(_grid())
-        story += [Spacer(1, 6 * mm), Paragraph("团体名次", title_style), Spacer(1, 3 * mm), tt]
+        story += [Spacer(1, 6 * mm), _para("团体名次 Team standings", heading), Spacer(1, 3 * mm), _table(tdata)]
     buf = io.BytesIO()
     _doc(buf, title).build(story)
     return buf.getvalue()
