@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
-from majiang.engine.wall import SeedStream
 from majiang.nanchang.jing import JingPair
 from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
@@ -23,6 +22,7 @@ from majiang.nanchang.settle import HandRecord, SeatHand, settle
 from majiang.nanchang.terms import WinMethod
 from majiang.nanchang.win import Win as NanchangWin
 from majiang.nanchang.win import WinSituation, best_win, can_win
+from majiang.seeded import SeedStream
 from majiang.tiles import DRAGONS, WINDS, Tile, full_set
 
 if TYPE_CHECKING:
