@@ -1,13 +1,19 @@
-"""The registry of rulesets by name — the edge where a name (from a CLI flag, a room config or
-a log header) becomes a :class:`~majiang.engine.protocol.Ruleset`."""
+"""The rulesets: adapters of the rules cores (:mod:`majiang.mcr`, :mod:`majiang.nanchang`) to the
+engine's :class:`~majiang.engine.protocol.Ruleset`, one module each, and their registry by name — the
+edge where a name (from a CLI flag, a room config or a log header) becomes a ruleset.
+
+* :mod:`~majiang.rulesets.mcr` — MCR, profiles ``gb`` and ``botzone``.
+* :mod:`~majiang.rulesets.nanchang` — Nanchang (南昌麻将) with its room options.
+"""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from majiang.engine.protocol import Ruleset
+from majiang.rulesets.mcr import MCR
+from majiang.rulesets.nanchang import Nanchang
 
 Factory = Callable[[dict[str, Any] | None], Ruleset]
 _REGISTRY: dict[str, Factory] = {}
@@ -17,27 +23,16 @@ def register(name: str, factory: Factory) -> None:
     _REGISTRY[name] = factory
 
 
-def _builtin() -> None:
-    from majiang.mcr.ruleset import MCR
-
-    register("gb", lambda opts: MCR("gb"))
-    register("botzone", lambda opts: MCR("botzone"))
-    try:
-        nanchang = importlib.import_module("majiang.nanchang.game")
-    except ImportError:  # the Nanchang ruleset is optional while it is being built
-        return
-    register("nanchang", lambda opts: nanchang.Nanchang(opts))
+register("gb", lambda opts: MCR("gb"))
+register("botzone", lambda opts: MCR("botzone"))
+register("nanchang", Nanchang)
 
 
 def names() -> list[str]:
-    if not _REGISTRY:
-        _builtin()
     return sorted(_REGISTRY)
 
 
 def make_ruleset(name: str, options: dict[str, Any] | None = None) -> Ruleset:
-    if not _REGISTRY:
-        _builtin()
     try:
         factory = _REGISTRY[name]
     except KeyError:
