@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["hand_json", "jing", "melds", "options", "payment", "render", "ruleset", "settle", "shapes", "terms", "win"]
+MODULES = ["hand_json", "jing", "melds", "options", "payment", "render", "settle", "shapes", "table", "terms", "win"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from majiang.engine.melds import Meld as TableMeld
@@ -16,14 +15,13 @@ from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
 from majiang.nanchang.jing import JingPair
 from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
-from majiang.nanchang.payment import SEATS
-from majiang.nanchang.ruleset import pass_hu_blocks
+from majiang.nanchang.payment import SEATS, kong_bonus, kong_deltas
 from majiang.nanchang.settle import HandRecord, SeatHand, settle
+from majiang.nanchang.table import chows, flip_jing, jing_dice, may_declare_kong, pass_hu_blocks
 from majiang.nanchang.terms import WinMethod
 from majiang.nanchang.win import Win as NanchangWin
 from majiang.nanchang.win import WinSituation, best_win, can_win
-from majiang.seeded import SeedStream
-from majiang.tiles import DRAGONS, WINDS, Tile, full_set
+from majiang.tiles import Tile, full_set
 
 if TYPE_CHECKING:
     from majiang.engine.hand import Hand
@@ -94,21 +92,17 @@ class Nanchang:
 
     # ---- the jing --------------------------------------------------------------------------------
     def setup(self, hand: Hand) -> None:
-        """翻精: the dealer throws two dice; counting that many stacks from the tail, the top tile of
-        that stack is turned up.  It stays in the (dead) wall; replacement draws skip it."""
+        """翻精 (:func:`~majiang.nanchang.table.flip_jing`) on the engine's wall.  The indicator stays in
+        the (dead) wall; replacement draws skip it unless ``indicator_drawable``."""
         self._settled = None  # a new hand: the last hand's next dealer has been asked for
-        rng = SeedStream(hand.seed, b"jing")
-        dice = (rng.below(6) + 1, rng.below(6) + 1)
-        k = sum(dice)
-        n_stacks = len(hand.wall.tiles) // 2
-        pos = 2 * (n_stacks - k)
-        indicator = hand.wall.tiles[pos]
+        dice = jing_dice(hand.seed)
+        flip = flip_jing(hand.wall.tiles, sum(dice))
         if not self.options.indicator_drawable:
-            hand.wall.reserved.add(pos)
-        pair = JingPair.from_indicator(indicator)
-        hand.ruleset_state.update(jing=pair, indicator=indicator, indicator_pos=pos,
-                                  under=hand.wall.tiles[pos + 1])
-        hand.emit({"type": "jing", "dice": list(dice), "indicator": indicator, "zheng": pair.zheng, "fu": pair.fu})
+            hand.wall.reserved.add(flip.position)
+        pair = flip.pair
+        hand.ruleset_state.update(jing=pair, indicator=flip.indicator, indicator_pos=flip.position, under=flip.under)
+        hand.emit({"type": "jing", "dice": list(dice), "indicator": flip.indicator, "zheng": pair.zheng,
+                   "fu": pair.fu})
 
     def jing(self, hand: Hand) -> JingPair:
         pair: JingPair = hand.ruleset_state["jing"]
@@ -122,34 +116,14 @@ class Nanchang:
 
     # ---- claims and kongs ----------------------------------------------------------------------
     def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
-        out: list[tuple[Tile, Tile, Tile]] = []
-        if tile < 27:
-            r = tile % 9
-            for low in (tile - 2, tile - 1, tile):
-                if 0 <= r - (tile - low) <= 6:
-                    trio = (low, low + 1, low + 2)
-                    if all(counts[t] for t in trio if t != tile):
-                        out.append(trio)
-            return out
-        group = WINDS if tile in WINDS else DRAGONS
-        for a, b in combinations([t for t in group if t != tile], 2):
-            if counts[a] and counts[b]:
-                x, y, z = sorted((a, b, tile))
-                out.append((x, y, z))
-        return out
+        return chows(counts, tile)
 
     def can_kong(self, hand: Hand) -> bool:
-        return hand.wall.live > 0  # more than the dead wall remains
+        return may_declare_kong(hand.wall.remaining, self.options)  # more than the dead wall remains
 
     def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
-        pair = self.jing(hand)
-        if tile in (pair.zheng, pair.fu) and self.options.gang_jing_bonus:
-            each = self.options.gang_jing_bonus  # 杠精
-        else:
-            each = 2 if kind == "concealed" else 1
-        deltas = [-each] * 4
-        deltas[seat] = 3 * each
-        return deltas
+        kong = Meld(MeldKind.KONG, (tile,) * 4, concealed=kind == "concealed")
+        return kong_deltas([kong_bonus(seat, kong, self.jing(hand), self.options)])
 
     # ---- winning -------------------------------------------------------------------------------
     def _method(self, hand: Hand, seat: int, ctx: WinContext) -> WinMethod:
