@@ -8,10 +8,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from majiang.engine.melds import Meld as TableMeld
-from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
+from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.nanchang.jing import JingPair
 from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
@@ -22,9 +22,6 @@ from majiang.nanchang.terms import WinMethod
 from majiang.nanchang.win import Win as NanchangWin
 from majiang.nanchang.win import WinSituation, best_win, can_win
 from majiang.tiles import Tile, full_set
-
-if TYPE_CHECKING:
-    from majiang.engine.hand import Hand
 
 #: a gain no hand reaches: ``pass_hu_blocks(passed, ANY_GAIN)`` = every discard win is barred
 ANY_GAIN = sys.maxsize
@@ -65,7 +62,7 @@ def hand_value(win: NanchangWin, options: Options) -> int:
     return win.multiplier
 
 
-def previous_indicator(hand: Hand) -> Tile | None:
+def previous_indicator(hand: HandState) -> Tile | None:
     """回头一笑: the previous hand's 上精 indicator, as the hand's header carries it (``previous``:
     the previous hand's :meth:`Nanchang.public` state); None for a first hand."""
     previous = hand.events[0].get("previous") or {}
@@ -91,7 +88,7 @@ class Nanchang:
         return False
 
     # ---- the jing --------------------------------------------------------------------------------
-    def setup(self, hand: Hand) -> None:
+    def setup(self, hand: HandState) -> None:
         """翻精 (:func:`~majiang.nanchang.table.flip_jing`) on the engine's wall.  The indicator stays in
         the (dead) wall; replacement draws skip it unless ``indicator_drawable``."""
         self._settled = None  # a new hand: the last hand's next dealer has been asked for
@@ -104,11 +101,11 @@ class Nanchang:
         hand.emit({"type": "jing", "dice": list(dice), "indicator": flip.indicator, "zheng": pair.zheng,
                    "fu": pair.fu})
 
-    def jing(self, hand: Hand) -> JingPair:
+    def jing(self, hand: HandState) -> JingPair:
         pair: JingPair = hand.ruleset_state["jing"]
         return pair
 
-    def public(self, hand: Hand) -> dict[str, Any]:
+    def public(self, hand: HandState) -> dict[str, Any]:
         if "jing" not in hand.ruleset_state:
             return {}
         pair = self.jing(hand)
@@ -118,15 +115,15 @@ class Nanchang:
     def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
         return chows(counts, tile)
 
-    def can_kong(self, hand: Hand) -> bool:
+    def can_kong(self, hand: HandState) -> bool:
         return may_declare_kong(hand.wall.remaining, self.options)  # more than the dead wall remains
 
-    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
+    def kong_bonus(self, hand: HandState, seat: int, tile: Tile, kind: str) -> list[int] | None:
         kong = Meld(MeldKind.KONG, (tile,) * 4, concealed=kind == "concealed")
         return kong_deltas([kong_bonus(seat, kong, self.jing(hand), self.options)])
 
     # ---- winning -------------------------------------------------------------------------------
-    def _method(self, hand: Hand, seat: int, ctx: WinContext) -> WinMethod:
+    def _method(self, hand: HandState, seat: int, ctx: WinContext) -> WinMethod:
         if ctx.discarder is None:
             if ctx.first_turn and seat == hand.dealer:
                 return WinMethod.HEAVENLY
@@ -137,7 +134,7 @@ class Nanchang:
             return WinMethod.EARTHLY
         return WinMethod.DISCARD
 
-    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+    def could_win(self, hand: HandState, seat: int, tile: Tile, self_drawn: bool) -> bool:
         st = hand.seats[seat]
         if not self_drawn and pass_hu_blocks(self._passed_gain(hand, seat), ANY_GAIN, self.options):
             return False  # 过手胡 barring every discard win until the next own draw
@@ -152,7 +149,7 @@ class Nanchang:
         return not self_drawn and hand.first_turn and can_win(concealed, melds, self.jing(hand), win_tile=tile,
                                                               method=WinMethod.EARTHLY, options=self.options)
 
-    def _situation(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> WinSituation:
+    def _situation(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> WinSituation:
         st = hand.seats[seat]
         concealed = st.concealed()
         if ctx.discarder is None:
@@ -171,7 +168,7 @@ class Nanchang:
     # on the seat's draw.  What it does not keep is the size of the win let go by, which
     # ``pass_hu_allows_bigger`` compares with: the :func:`hand_value` of every discard win offered is kept
     # in the hand's ruleset state (``offered``: seat → the largest offered since the seat's last draw).
-    def _passed_gain(self, hand: Hand, seat: int) -> int | None:
+    def _passed_gain(self, hand: HandState, seat: int) -> int | None:
         """The :func:`hand_value` of the biggest discard win ``seat`` let go by since its last draw, or
         None."""
         if not hand.seats[seat].passed_win:
@@ -179,12 +176,12 @@ class Nanchang:
         offered: dict[int, int] = hand.ruleset_state.get("offered", {})
         return offered.get(seat, ANY_GAIN)  # unknown size: count it as the biggest (bars every win)
 
-    def _offer(self, hand: Hand, seat: int, gain: int) -> None:
+    def _offer(self, hand: HandState, seat: int, gain: int) -> None:
         """Note a discard win offered to ``seat`` (it becomes the passed win if the seat passes)."""
         offered: dict[int, int] = hand.ruleset_state.setdefault("offered", {})
         offered[seat] = max(offered.get(seat, 0), gain) if hand.seats[seat].passed_win else gain
 
-    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+    def check_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
         win = best_win(self._situation(hand, seat, tile, ctx), self.options)
         if win is None:
             return None
@@ -197,11 +194,11 @@ class Nanchang:
         return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=win.multiplier, names=names, detail=win,
                    summary={"hu": win.hu_names, "multiplier": win.multiplier, "method": win.situation.method.value})
 
-    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+    def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         return None  # no false-win penalty in Nanchang: the declaration is refused
 
     # ---- the end -------------------------------------------------------------------------------
-    def record(self, hand: Hand, win: Win | None) -> HandRecord:
+    def record(self, hand: HandState, win: Win | None) -> HandRecord:
         seats = []
         for i, st in enumerate(hand.seats):
             concealed = st.concealed()
@@ -222,7 +219,7 @@ class Nanchang:
                           previous_jing_indicator=previous_indicator(hand),
                           first_discards=first_discards(hand.events, hand.dealer))
 
-    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+    def settle(self, hand: HandState, win: Win | None) -> Settlement:
         s = settle(self.record(hand, win), self.options)
         # kong bonuses were paid as the kongs were made; the settlement brings the hand to the
         # calculator's total for this final position (voiding them on a draw where the option says so)
