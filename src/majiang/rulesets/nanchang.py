@@ -1,7 +1,10 @@
 """Nanchang as an engine ruleset (:class:`majiang.engine.protocol.Ruleset`): 136 tiles, 17-stack
 walls, the 34-tile dead wall, the jing flip after the deal, honour chows, wild-tile wins with
 过手胡 and the 精钓 restrictions, kong bonuses paid as the kong is made, and the hand-end
-settlement (win payment and jing rounds) computed by the same code as the calculator."""
+settlement (win payment and jing rounds) computed by the same code as the calculator.  The rules
+themselves are the core's (:mod:`majiang.nanchang.table`, :mod:`~majiang.nanchang.payment`,
+:mod:`~majiang.nanchang.win`, :mod:`~majiang.nanchang.settle`): this module only reads the engine's
+hand for them."""
 
 from __future__ import annotations
 
