@@ -11,8 +11,8 @@ from majiang.engine.arrange import arranged, layout
 from majiang.engine.hand import Hand
 from majiang.engine.log import verify
 from majiang.engine.protocol import DISCARD, PASS_ACTION, WIN, Action
-from majiang.nanchang.game import Nanchang, first_discards
 from majiang.rulesets import from_header
+from majiang.rulesets.nanchang import Nanchang, first_discards
 from majiang.tiles import parse_tile, parse_tiles
 
 SEED = bytes(range(32))
@@ -206,8 +206,8 @@ def test_a_session_carries_the_last_jing_into_the_next_hand_for_hui_tou_yi_xiao(
     (public, replayed with the log); an MCR session adds nothing."""
     from majiang.bots.base import RandomBot
     from majiang.engine.session import Session
-    from majiang.nanchang.game import previous_indicator
     from majiang.rulesets import make_ruleset
+    from majiang.rulesets.nanchang import previous_indicator
     from majiang.sim import play_hand
 
     bots = [RandomBot(i) for i in range(4)]

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
+from majiang.rulesets import info
 
 
 class Bot(Protocol):
@@ -43,16 +44,13 @@ BOT_KINDS = ("rand", "eff", "fan")
 
 
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
-    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program).  For Nanchang the
-    ``eff`` and ``fan`` bots are the jing-aware Nanchang bot."""
+    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program).  ``eff`` and ``fan`` are
+    the ruleset's own bots (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang both are the
+    jing-aware Nanchang bot)."""
     if spec == "rand":
         return RandomBot(seed)
-    if spec in ("eff", "fan") and rules == "nanchang":
-        nanchang = importlib.import_module("majiang.bots.nanchang")
-        nbot: Bot = nanchang.make(seed)
-        return nbot
     if spec in ("eff", "fan"):
-        module = importlib.import_module(f"majiang.bots.{'efficiency' if spec == 'eff' else 'fan'}")
+        module = importlib.import_module(info(rules).bots[spec])
         bot: Bot = module.make(seed)
         return bot
     if spec.startswith("ext:"):

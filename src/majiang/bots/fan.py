@@ -19,8 +19,8 @@ from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.mcr.hand import InvalidHandError, WinningHand
-from majiang.mcr.ruleset import scoring_melds
 from majiang.mcr.scorer import score
+from majiang.rulesets.mcr import scoring_melds
 from majiang.shanten import forms_of_counts, shanten_of_counts, useful_of_counts, waits_of_counts
 
 # isolated stand-ins for the off-suit tiles when measuring a flush: far apart, never a pair

@@ -70,19 +70,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_jsonl(args: argparse.Namespace) -> int:
     from majiang.cli.jsonl import run_jsonl
-    from majiang.mcr import score_dict
+    from majiang.rulesets import DEFAULT, calculator
 
     forced = args.rules
     explain = args.explain
 
     def handle(d: dict[str, Any]) -> dict[str, Any]:
-        rules = forced or d.get("rules", "gb")
-        if rules == "nanchang":
-            from majiang.nanchang import settle_dict
-
-            return settle_dict({**d, "rules": "nanchang"})
         if forced:
             d = {**d, "rules": forced}
-        return score_dict(d, explain=explain)
+        return calculator(d.get("rules", DEFAULT))(d, explain)
 
     return run_jsonl(handle)

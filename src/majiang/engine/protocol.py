@@ -6,18 +6,21 @@ that differs between rulesets is behind :class:`Ruleset`: the tile set and wall 
 tiles, which chows exist, when a kong may be declared, whether a hand wins and what it is worth,
 bonuses paid as they happen, false wins and the settlement.  A new ruleset implements this
 protocol; the engine never asks which ruleset it runs.
+
+A ruleset's hooks see the hand through :class:`HandState`, the few members of
+:class:`~majiang.engine.hand.Hand` a ruleset may read (and the three it may change: the wall's
+``reserved`` positions, ``ruleset_state`` and ``emit``), so this module needs nothing from the
+engine's state machine and ``Hand`` satisfies it structurally.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
+from majiang.engine.melds import Meld
 from majiang.tiles import Tile
-
-if TYPE_CHECKING:
-    from majiang.engine.hand import Hand
 
 
 class Action(NamedTuple):
@@ -81,6 +84,108 @@ class Settlement:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+class WallState(Protocol):
+    """The wall as a ruleset sees it (:class:`~majiang.engine.wall.Wall`)."""
+
+    @property
+    def tiles(self) -> Sequence[Tile]:
+        """Every tile in draw order from the break (drawn ones included)."""
+        ...
+
+    @property
+    def reserved(self) -> set[int]:
+        """Positions never drawn (a face-up jing indicator): the one part a ruleset may change."""
+        ...
+
+    @property
+    def remaining(self) -> int:
+        """Tiles not drawn yet, the dead wall included."""
+        ...
+
+    @property
+    def live(self) -> int:
+        """Tiles that may still be drawn (the dead wall excluded)."""
+        ...
+
+
+class SeatState(Protocol):
+    """One seat as a ruleset sees it (:class:`~majiang.engine.hand.Seat`), read only."""
+
+    @property
+    def counts(self) -> Sequence[int]:
+        """Concealed tiles as counts by kind."""
+        ...
+
+    @property
+    def melds(self) -> Sequence[Meld]: ...
+
+    @property
+    def flowers(self) -> Sequence[Tile]: ...
+
+    @property
+    def discards(self) -> Sequence[Tile]:
+        """The pond in order, claimed discards included (see :attr:`claimed`)."""
+        ...
+
+    @property
+    def claimed(self) -> Sequence[bool]: ...
+
+    @property
+    def barred(self) -> bool:
+        """A false win lost the seat the right to win this hand."""
+        ...
+
+    @property
+    def passed_win(self) -> bool:
+        """The seat let a winning discard go by since its last draw (过手胡)."""
+        ...
+
+    def concealed(self) -> list[Tile]:
+        """The concealed tiles, sorted (a new list)."""
+        ...
+
+
+class HandState(Protocol):
+    """What a ruleset may read of a hand and do to it — :class:`~majiang.engine.hand.Hand` as its
+    hooks receive it."""
+
+    @property
+    def seed(self) -> bytes: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def prevalent(self) -> int: ...
+
+    @property
+    def first_turn(self) -> bool:
+        """No claim, kong or second draw yet."""
+        ...
+
+    @property
+    def events(self) -> Sequence[dict[str, Any]]:
+        """The log so far (``events[0]`` is the ``hand_start`` header)."""
+        ...
+
+    @property
+    def wall(self) -> WallState: ...
+
+    @property
+    def seats(self) -> Sequence[SeatState]: ...
+
+    @property
+    def ruleset_state(self) -> dict[str, Any]:
+        """The ruleset's own state for this hand (e.g. Nanchang's jing), empty at the start."""
+        ...
+
+    def seat_wind(self, seat: int) -> int: ...
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """Append an event to the log (e.g. Nanchang's ``jing`` flip)."""
+        ...
+
+
 class Ruleset(Protocol):
     name: str
     #: stacks of two per player's wall (MCR 18, Nanchang 17)
@@ -94,7 +199,7 @@ class Ruleset(Protocol):
         """Flowers: set aside when drawn and replaced from the tail."""
         ...
 
-    def setup(self, hand: Hand) -> None:
+    def setup(self, hand: HandState) -> None:
         """After the deal and flower replacement (e.g. Nanchang flips the jing indicator)."""
         ...
 
@@ -103,30 +208,30 @@ class Ruleset(Protocol):
         three-tile tuples; honour chows included where the ruleset has them)."""
         ...
 
-    def can_kong(self, hand: Hand) -> bool:
+    def can_kong(self, hand: HandState) -> bool:
         """Whether a kong may be declared now (a replacement tile must remain)."""
         ...
 
-    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+    def could_win(self, hand: HandState, seat: int, tile: Tile, self_drawn: bool) -> bool:
         """A cheap necessary condition for :meth:`check_win` (the winning shape alone); the
         engine asks it on every draw and discard before the full check."""
         ...
 
-    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+    def check_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
         """A valid win for ``seat`` with ``tile``, or None.  Includes every legality rule of the
         ruleset (minimum fan, barred seats, 过手胡, 精钓 restrictions …)."""
         ...
 
-    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+    def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         """The penalty for declaring a win that :meth:`check_win` refuses; None = refuse the
         action as illegal instead."""
         ...
 
-    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
+    def kong_bonus(self, hand: HandState, seat: int, tile: Tile, kind: str) -> list[int] | None:
         """Points paid at once for a kong (Nanchang), or None."""
         ...
 
-    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+    def settle(self, hand: HandState, win: Win | None) -> Settlement:
         """Hand-end settlement (``win`` None = exhaustive draw).  Zero-sum."""
         ...
 
@@ -138,6 +243,6 @@ class Ruleset(Protocol):
         """JSON describing the ruleset and its options (for the log header)."""
         ...
 
-    def public(self, hand: Hand) -> dict[str, Any]:
+    def public(self, hand: HandState) -> dict[str, Any]:
         """Ruleset state every seat may see (e.g. Nanchang's jing indicator)."""
         ...

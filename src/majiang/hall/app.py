@@ -254,17 +254,18 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     async def fan(body: dict[str, Any]) -> dict[str, Any]:
         if len(json.dumps(body)) > 4000:
             raise HTTPException(413, "hand too large")
-        if body.get("rules") == "nanchang":
-            from majiang.nanchang import settle_dict
+        from majiang.rulesets import DEFAULT, calculator
 
-            result = settle_dict(body)
-        else:
-            from majiang.mcr import score_dict
-
-            result = score_dict(body, explain=True)
+        result = calculator(body.get("rules", DEFAULT))(body, True)
         if "error" in result:  # not a hand, or not a win: the reason, as for any invalid body
             raise HTTPException(422, result["error"])
         return result
+
+    @app.get("/api/rulesets", summary="the rulesets: names, tile count, dead wall, calculator form, what points count")
+    async def rulesets() -> list[dict[str, Any]]:
+        from majiang.rulesets import entries
+
+        return [r.public() for r in entries()]
 
     @app.get("/api/ledger/audit", summary="prove coin conservation (every transaction balances)")
     async def ledger_audit() -> dict[str, Any]:

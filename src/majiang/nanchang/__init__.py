@@ -10,7 +10,7 @@ Layers, each a small module:
 * :mod:`~majiang.nanchang.payment` — win payment and kong bonus.
 * :mod:`~majiang.nanchang.settle` — a whole hand: :func:`settle`.
 * :mod:`~majiang.nanchang.hand_json` — the hand-json contract: :func:`settle_dict`.
-* :mod:`~majiang.nanchang.ruleset` — what a game engine calls: deal, flip the jing, claims, dead wall.
+* :mod:`~majiang.nanchang.table` — the table rules: deal, flip the jing, chows, claims, kongs, dead wall.
 * :mod:`~majiang.nanchang.render` — a settlement as text for people.
 """
 
@@ -18,15 +18,19 @@ from majiang.nanchang.hand_json import record_from_dict, settle_dict, settlement
 from majiang.nanchang.jing import JingPair, chongguan, jing_round_deltas, jing_round_scores, next_kind
 from majiang.nanchang.melds import InvalidHandError, Meld, MeldKind, meld_from_tiles
 from majiang.nanchang.options import DEFAULT_OPTIONS, OPTION_NAMES, OptionError, Options, options_from_dict
-from majiang.nanchang.payment import KongBonus, kong_bonuses, win_payments
+from majiang.nanchang.payment import KongBonus, kong_bonus, kong_bonuses, win_payments
 from majiang.nanchang.render import render_settlement
-from majiang.nanchang.ruleset import (
+from majiang.nanchang.settle import HandRecord, JingRound, SeatHand, Settlement, next_dealer, settle
+from majiang.nanchang.shapes import Shape
+from majiang.nanchang.table import (
     Claim,
     ClaimKind,
     JingFlip,
+    chows,
     deal,
     flip_jing,
     is_exhaustive_draw,
+    jing_dice,
     legal_claims,
     may_declare_kong,
     pass_hu_blocks,
@@ -34,8 +38,6 @@ from majiang.nanchang.ruleset import (
     self_kongs,
     tile_set,
 )
-from majiang.nanchang.settle import HandRecord, JingRound, SeatHand, Settlement, next_dealer, settle
-from majiang.nanchang.shapes import Shape
 from majiang.nanchang.terms import Hu, WinMethod
 from majiang.nanchang.win import (
     Interpretation,
@@ -50,11 +52,11 @@ from majiang.nanchang.win import (
 )
 
 __all__ = [
-    "DEFAULT_OPTIONS", "OPTION_NAMES", "Claim", "ClaimKind", "HandRecord", "Hu", "Interpretation",
-    "InvalidHandError", "JingFlip", "JingPair", "JingRound", "KongBonus", "Meld", "MeldKind", "NotAWinError",
-    "OptionError", "Options", "SeatHand", "Settlement", "Shape", "Win", "WinMethod", "WinSituation", "best_win",
-    "can_win", "chongguan", "deal", "evaluate_win", "flip_jing", "interpretations", "is_exhaustive_draw",
-    "jing_round_deltas", "jing_round_scores", "jingdiao_shape", "kong_bonuses", "legal_claims",
+    "DEFAULT_OPTIONS", "OPTION_NAMES", "Claim", "ClaimKind", "HandRecord", "Hu", "Interpretation", "InvalidHandError",
+    "JingFlip", "JingPair", "JingRound", "KongBonus", "Meld", "MeldKind", "NotAWinError", "OptionError", "Options",
+    "SeatHand", "Settlement", "Shape", "Win", "WinMethod", "WinSituation", "best_win", "can_win", "chongguan",
+    "chows", "deal", "evaluate_win", "flip_jing", "interpretations", "is_exhaustive_draw", "jing_dice",
+    "jing_round_deltas", "jing_round_scores", "jingdiao_shape", "kong_bonus", "kong_bonuses", "legal_claims",
     "may_declare_kong", "meld_from_tiles", "next_dealer", "next_kind", "options_from_dict", "pass_hu_blocks",
     "record_from_dict", "render_settlement", "replacement_index", "self_kongs", "settle", "settle_dict",
     "settlement_to_dict", "tile_set", "win_payments",

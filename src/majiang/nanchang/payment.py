@@ -70,20 +70,19 @@ class KongBonus:
         return {"明杠": "exposed kong", "暗杠": "concealed kong", "杠精": "kong of jing"}[self.zh]
 
 
+def kong_bonus(seat: int, kong: Meld, jing: JingPair, options: Options = DEFAULT_OPTIONS) -> KongBonus:
+    """One kong's bonus: 明杠 (incl. 补杠) 1 and 暗杠 2 from each opponent; a kong of jing (杠精) pays
+    ``gang_jing_bonus`` instead (0 = an ordinary kong)."""
+    if kong.tile in jing and options.gang_jing_bonus > 0:
+        return KongBonus(seat, kong, "杠精", options.gang_jing_bonus)
+    return KongBonus(seat, kong, "暗杠" if kong.concealed else "明杠", 2 if kong.concealed else 1)
+
+
 def kong_bonuses(melds_by_seat: Sequence[Sequence[Meld]], jing: JingPair,
                  options: Options = DEFAULT_OPTIONS) -> list[KongBonus]:
-    """明杠 (incl. 补杠) 1 and 暗杠 2 from each opponent; a kong of jing (杠精) pays
-    ``gang_jing_bonus`` instead (0 = an ordinary kong).  A robbed kong is given as a pung: nothing."""
-    out: list[KongBonus] = []
-    for seat, melds in enumerate(melds_by_seat):
-        for m in melds:
-            if not m.is_kong:
-                continue
-            if m.tile in jing and options.gang_jing_bonus > 0:
-                out.append(KongBonus(seat, m, "杠精", options.gang_jing_bonus))
-            else:
-                out.append(KongBonus(seat, m, "暗杠" if m.concealed else "明杠", 2 if m.concealed else 1))
-    return out
+    """The bonus of every kong (:func:`kong_bonus`).  A robbed kong is given as a pung: nothing."""
+    return [kong_bonus(seat, m, jing, options) for seat, melds in enumerate(melds_by_seat) for m in melds
+            if m.is_kong]
 
 
 def kong_deltas(bonuses: Sequence[KongBonus]) -> list[int]:

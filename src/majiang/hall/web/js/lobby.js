@@ -2,7 +2,8 @@
 // quick-join / pick a seat / private tables by code, lobby chat, your balance.
 
 import { api } from "./api.js";
-import { RULES_NAME, bi, clear, fmtInt, h, timeText, toast } from "./util.js";
+import { bi, clear, fmtInt, h, timeText, toast } from "./util.js";
+import { rulesetName } from "./rulesets.js";
 import { session } from "./table.js";
 import { shopCard } from "./items.js";
 
@@ -98,7 +99,7 @@ export function mount(root, _arg, app) {
     const bal = app.me ? app.me.balance : null;
     for (const r of state.rooms) {
       const [zh, en] = splitName(r.name);
-      const rules = RULES_NAME[r.rules] || [r.rules, r.rules];
+      const rules = rulesetName(r.rules);
       const tooPoor = bal !== null && bal < r.min_balance;
       const tooRich = bal !== null && r.max_balance !== null && bal > r.max_balance;
       const limits = r.max_balance !== null

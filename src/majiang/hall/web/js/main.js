@@ -11,6 +11,7 @@ import * as replayPage from "./replay.js";
 import * as calcPage from "./calc.js";
 import * as playerPage from "./player.js";
 import { itemErrorText } from "./items.js";
+import { loadRulesets } from "./rulesets.js";
 
 const PAGES = {
   login: { mod: loginPage, auth: false },
@@ -155,6 +156,11 @@ window.addEventListener("hashchange", render);
 window.addEventListener("DOMContentLoaded", async () => {
   tablePage.session.attach(app);
   renderAccount();
+  try {
+    await loadRulesets();
+  } catch {
+    toast("无法读取规则 · Could not load the rulesets from the server", "error");
+  }
   if (getToken()) {
     app.conn.connect();
     await app.refreshMe();

@@ -2,6 +2,7 @@
 // corrected by every `view` the server sends (prompts and snapshots).  The replay viewer uses the
 // same model with every hand visible.
 
+import { rulesetInfo } from "./rulesets.js";
 import { sortTiles, tileZh } from "./tiles.js";
 
 const WINDS = "ESWN";
@@ -17,11 +18,13 @@ export function sourceOf(seat, src) {
   return { 3: 1, 2: 2, 1: 3 }[(src - seat + 4) % 4];
 }
 
-/** Live tiles in the wall right after the deal (before flower replacements). */
+/** Live tiles in the wall right after the deal (before flower replacements); null when the server
+ * did not describe the ruleset.  `ruleset`: the hand's options, which may change the dead wall. */
 export function wallAtStart(rules, ruleset) {
-  const total = rules === "nanchang" ? 136 : 144;
-  const dead = (ruleset && ruleset.dead_wall_tiles) || 0;
-  return total - 53 - dead;
+  const info = rulesetInfo(rules);
+  if (!info) return null;
+  const dead = ruleset && ruleset.dead_wall_tiles !== undefined ? ruleset.dead_wall_tiles : info.dead_wall;
+  return info.tiles - 53 - dead;
 }
 
 function emptySeat() {

@@ -4,7 +4,8 @@
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { fitStage, meldEl, renderStage } from "./board.js";
-import { RULES_NAME, WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
+import { WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
+import { pointsName, rulesetName } from "./rulesets.js";
 import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
 import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh, resultText, tileChoices,
   usedText } from "./items.js";
@@ -600,7 +601,7 @@ function renderResult() {
       ? ["自摸", "self-drawn"]
       : [`点炮：${names[win.from]}`, `on ${names[win.from]}'s discard`];
     box.append(h("h2", `和了！${names[win.seat]} `, h("span.en", `Win — ${names[win.seat]}, ${how[1]}`)),
-      h("p.how", `${how[0]} · ${win.points} ${session.model.rules === "nanchang" ? "倍 multiplier" : "番 fan"}`),
+      h("p.how", `${how[0]} · ${win.points} ${pointsName(session.model.rules)}`),
       winHandEl(win));
     const isMcr = (win.fans || []).some((f) => "points" in f);
     box.append(h("table.fans#fans",
@@ -662,7 +663,7 @@ function renderSide(side) {
     side.append(h("p.empty", "不在牌桌上 · Not at a table"), h("a.btn", { href: "#lobby" }, bi("回大厅", "Lobby")));
     return;
   }
-  const rules = room ? (RULES_NAME[room.rules] || [room.rules, ""]) : ["", ""];
+  const rules = room ? rulesetName(room.rules) : ["", ""];
   side.append(h("div.card.table-card",
     h("h3", room ? room.name : t.room),
     h("div.small", `${rules[0]} ${rules[1]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`),

@@ -85,9 +85,6 @@ export function dateText(at) {
 
 export const WIND_ZH = { E: "东", S: "南", W: "西", N: "北" };
 export const WIND_EN = { E: "East", S: "South", W: "West", N: "North" };
-export const RULES_NAME = {
-  gb: ["国标", "MCR"], botzone: ["国标 Botzone", "MCR (Botzone)"], nanchang: ["南昌", "Nanchang"],
-};
 
 /** Relative seat names from `me`: 0 self, 1 下家, 2 对家, 3 上家. */
 export const REL_ZH = ["自家", "下家", "对家", "上家"];

@@ -1,4 +1,4 @@
-"""The engine-facing table rules: tiles, deal, jing flip, dead wall, claims, kongs, can_win."""
+"""The table rules (majiang.nanchang.table): tiles, deal, jing flip, dead wall, claims, kongs, can_win."""
 
 from __future__ import annotations
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from majiang.engine.melds import Meld as TableMeld
-from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
+from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
 from majiang.mcr.payment import FalseWin as FalseWinKind
 from majiang.mcr.payment import false_win_deltas, hand_deltas
@@ -16,9 +16,6 @@ from majiang.mcr.rules import Rules, get_rules
 from majiang.mcr.scorer import ScoreResult, score
 from majiang.mcr.shapes import is_win_shape, is_win_shape_with
 from majiang.tiles import NUM_KINDS, Tile, full_set
-
-if TYPE_CHECKING:
-    from majiang.engine.hand import Hand
 
 
 def scoring_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
@@ -49,7 +46,7 @@ class MCR:
     def is_bonus(self, tile: Tile) -> bool:
         return tile >= NUM_KINDS
 
-    def setup(self, hand: Hand) -> None:
+    def setup(self, hand: HandState) -> None:
         return None
 
     def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
@@ -66,10 +63,10 @@ class MCR:
                 out.append(trio)
         return out
 
-    def can_kong(self, hand: Hand) -> bool:
+    def can_kong(self, hand: HandState) -> bool:
         return hand.wall.live > 0
 
-    def winning_hand(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> WinningHand:
+    def winning_hand(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> WinningHand:
         st = hand.seats[seat]
         concealed = st.concealed()
         if ctx.discarder is None:
@@ -79,13 +76,13 @@ class MCR:
                            last_tile=ctx.last, seat_wind=hand.seat_wind(seat), prevalent_wind=hand.prevalent,
                            flowers=len(st.flowers), rules=self.name)
 
-    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+    def could_win(self, hand: HandState, seat: int, tile: Tile, self_drawn: bool) -> bool:
         st = hand.seats[seat]
         if self_drawn:
             return is_win_shape(st.counts, len(st.melds))
         return is_win_shape_with(st.counts, len(st.melds), tile)
 
-    def _score(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> ScoreResult | None:
+    def _score(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> ScoreResult | None:
         if not self.could_win(hand, seat, tile, ctx.discarder is None):
             return None
         try:
@@ -93,7 +90,7 @@ class MCR:
         except InvalidHandError:
             return None
 
-    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+    def check_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
         if hand.seats[seat].barred:
             return None
         r = self._score(hand, seat, tile, ctx)
@@ -103,7 +100,7 @@ class MCR:
                    names=[fc.to_dict() for fc in r.fans], detail=r,
                    summary={"total": r.total, "self_drawn": ctx.discarder is None})
 
-    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+    def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         st = hand.seats[seat]
         r = self._score(hand, seat, tile, ctx)
         if r is not None:
@@ -124,10 +121,10 @@ class MCR:
         return FalseWin(kind=kind.value, deltas=false_win_deltas(seat, kind, self.rules), ends_hand=ends,
                         barred=not ends)
 
-    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
+    def kong_bonus(self, hand: HandState, seat: int, tile: Tile, kind: str) -> list[int] | None:
         return None
 
-    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+    def settle(self, hand: HandState, win: Win | None) -> Settlement:
         if win is None:
             return Settlement([0, 0, 0, 0])  # 荒牌: no score
         return Settlement(hand_deltas(win.seat, win.discarder, win.points))
@@ -138,5 +135,5 @@ class MCR:
     def summary(self) -> dict[str, Any]:
         return dict(self._summary)
 
-    def public(self, hand: Hand) -> dict[str, Any]:
+    def public(self, hand: HandState) -> dict[str, Any]:
         return {}

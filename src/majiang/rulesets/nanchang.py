@@ -1,32 +1,30 @@
 """Nanchang as an engine ruleset (:class:`majiang.engine.protocol.Ruleset`): 136 tiles, 17-stack
 walls, the 34-tile dead wall, the jing flip after the deal, honour chows, wild-tile wins with
 过手胡 and the 精钓 restrictions, kong bonuses paid as the kong is made, and the hand-end
-settlement (win payment and jing rounds) computed by the same code as the calculator."""
+settlement (win payment and jing rounds) computed by the same code as the calculator.  The rules
+themselves are the core's (:mod:`majiang.nanchang.table`, :mod:`~majiang.nanchang.payment`,
+:mod:`~majiang.nanchang.win`, :mod:`~majiang.nanchang.settle`): this module only reads the engine's
+hand for them."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
-from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from majiang.engine.melds import Meld as TableMeld
-from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
-from majiang.engine.wall import SeedStream
+from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.nanchang.jing import JingPair
 from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
-from majiang.nanchang.payment import SEATS
-from majiang.nanchang.ruleset import pass_hu_blocks
+from majiang.nanchang.payment import SEATS, kong_bonus, kong_deltas
 from majiang.nanchang.settle import HandRecord, SeatHand, settle
+from majiang.nanchang.table import chows, flip_jing, jing_dice, may_declare_kong, pass_hu_blocks
 from majiang.nanchang.terms import WinMethod
 from majiang.nanchang.win import Win as NanchangWin
 from majiang.nanchang.win import WinSituation, best_win, can_win
-from majiang.tiles import DRAGONS, WINDS, Tile, full_set
-
-if TYPE_CHECKING:
-    from majiang.engine.hand import Hand
+from majiang.tiles import Tile, full_set
 
 #: a gain no hand reaches: ``pass_hu_blocks(passed, ANY_GAIN)`` = every discard win is barred
 ANY_GAIN = sys.maxsize
@@ -67,7 +65,7 @@ def hand_value(win: NanchangWin, options: Options) -> int:
     return win.multiplier
 
 
-def previous_indicator(hand: Hand) -> Tile | None:
+def previous_indicator(hand: HandState) -> Tile | None:
     """回头一笑: the previous hand's 上精 indicator, as the hand's header carries it (``previous``:
     the previous hand's :meth:`Nanchang.public` state); None for a first hand."""
     previous = hand.events[0].get("previous") or {}
@@ -93,28 +91,24 @@ class Nanchang:
         return False
 
     # ---- the jing --------------------------------------------------------------------------------
-    def setup(self, hand: Hand) -> None:
-        """翻精: the dealer throws two dice; counting that many stacks from the tail, the top tile of
-        that stack is turned up.  It stays in the (dead) wall; replacement draws skip it."""
+    def setup(self, hand: HandState) -> None:
+        """翻精 (:func:`~majiang.nanchang.table.flip_jing`) on the engine's wall.  The indicator stays in
+        the (dead) wall; replacement draws skip it unless ``indicator_drawable``."""
         self._settled = None  # a new hand: the last hand's next dealer has been asked for
-        rng = SeedStream(hand.seed, b"jing")
-        dice = (rng.below(6) + 1, rng.below(6) + 1)
-        k = sum(dice)
-        n_stacks = len(hand.wall.tiles) // 2
-        pos = 2 * (n_stacks - k)
-        indicator = hand.wall.tiles[pos]
+        dice = jing_dice(hand.seed)
+        flip = flip_jing(hand.wall.tiles, sum(dice))
         if not self.options.indicator_drawable:
-            hand.wall.reserved.add(pos)
-        pair = JingPair.from_indicator(indicator)
-        hand.ruleset_state.update(jing=pair, indicator=indicator, indicator_pos=pos,
-                                  under=hand.wall.tiles[pos + 1])
-        hand.emit({"type": "jing", "dice": list(dice), "indicator": indicator, "zheng": pair.zheng, "fu": pair.fu})
+            hand.wall.reserved.add(flip.position)
+        pair = flip.pair
+        hand.ruleset_state.update(jing=pair, indicator=flip.indicator, indicator_pos=flip.position, under=flip.under)
+        hand.emit({"type": "jing", "dice": list(dice), "indicator": flip.indicator, "zheng": pair.zheng,
+                   "fu": pair.fu})
 
-    def jing(self, hand: Hand) -> JingPair:
+    def jing(self, hand: HandState) -> JingPair:
         pair: JingPair = hand.ruleset_state["jing"]
         return pair
 
-    def public(self, hand: Hand) -> dict[str, Any]:
+    def public(self, hand: HandState) -> dict[str, Any]:
         if "jing" not in hand.ruleset_state:
             return {}
         pair = self.jing(hand)
@@ -122,37 +116,17 @@ class Nanchang:
 
     # ---- claims and kongs ----------------------------------------------------------------------
     def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
-        out: list[tuple[Tile, Tile, Tile]] = []
-        if tile < 27:
-            r = tile % 9
-            for low in (tile - 2, tile - 1, tile):
-                if 0 <= r - (tile - low) <= 6:
-                    trio = (low, low + 1, low + 2)
-                    if all(counts[t] for t in trio if t != tile):
-                        out.append(trio)
-            return out
-        group = WINDS if tile in WINDS else DRAGONS
-        for a, b in combinations([t for t in group if t != tile], 2):
-            if counts[a] and counts[b]:
-                x, y, z = sorted((a, b, tile))
-                out.append((x, y, z))
-        return out
+        return chows(counts, tile)
 
-    def can_kong(self, hand: Hand) -> bool:
-        return hand.wall.live > 0  # more than the dead wall remains
+    def can_kong(self, hand: HandState) -> bool:
+        return may_declare_kong(hand.wall.remaining, self.options)  # more than the dead wall remains
 
-    def kong_bonus(self, hand: Hand, seat: int, tile: Tile, kind: str) -> list[int] | None:
-        pair = self.jing(hand)
-        if tile in (pair.zheng, pair.fu) and self.options.gang_jing_bonus:
-            each = self.options.gang_jing_bonus  # 杠精
-        else:
-            each = 2 if kind == "concealed" else 1
-        deltas = [-each] * 4
-        deltas[seat] = 3 * each
-        return deltas
+    def kong_bonus(self, hand: HandState, seat: int, tile: Tile, kind: str) -> list[int] | None:
+        kong = Meld(MeldKind.KONG, (tile,) * 4, concealed=kind == "concealed")
+        return kong_deltas([kong_bonus(seat, kong, self.jing(hand), self.options)])
 
     # ---- winning -------------------------------------------------------------------------------
-    def _method(self, hand: Hand, seat: int, ctx: WinContext) -> WinMethod:
+    def _method(self, hand: HandState, seat: int, ctx: WinContext) -> WinMethod:
         if ctx.discarder is None:
             if ctx.first_turn and seat == hand.dealer:
                 return WinMethod.HEAVENLY
@@ -163,7 +137,7 @@ class Nanchang:
             return WinMethod.EARTHLY
         return WinMethod.DISCARD
 
-    def could_win(self, hand: Hand, seat: int, tile: Tile, self_drawn: bool) -> bool:
+    def could_win(self, hand: HandState, seat: int, tile: Tile, self_drawn: bool) -> bool:
         st = hand.seats[seat]
         if not self_drawn and pass_hu_blocks(self._passed_gain(hand, seat), ANY_GAIN, self.options):
             return False  # 过手胡 barring every discard win until the next own draw
@@ -178,7 +152,7 @@ class Nanchang:
         return not self_drawn and hand.first_turn and can_win(concealed, melds, self.jing(hand), win_tile=tile,
                                                               method=WinMethod.EARTHLY, options=self.options)
 
-    def _situation(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> WinSituation:
+    def _situation(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> WinSituation:
         st = hand.seats[seat]
         concealed = st.concealed()
         if ctx.discarder is None:
@@ -197,7 +171,7 @@ class Nanchang:
     # on the seat's draw.  What it does not keep is the size of the win let go by, which
     # ``pass_hu_allows_bigger`` compares with: the :func:`hand_value` of every discard win offered is kept
     # in the hand's ruleset state (``offered``: seat → the largest offered since the seat's last draw).
-    def _passed_gain(self, hand: Hand, seat: int) -> int | None:
+    def _passed_gain(self, hand: HandState, seat: int) -> int | None:
         """The :func:`hand_value` of the biggest discard win ``seat`` let go by since its last draw, or
         None."""
         if not hand.seats[seat].passed_win:
@@ -205,12 +179,12 @@ class Nanchang:
         offered: dict[int, int] = hand.ruleset_state.get("offered", {})
         return offered.get(seat, ANY_GAIN)  # unknown size: count it as the biggest (bars every win)
 
-    def _offer(self, hand: Hand, seat: int, gain: int) -> None:
+    def _offer(self, hand: HandState, seat: int, gain: int) -> None:
         """Note a discard win offered to ``seat`` (it becomes the passed win if the seat passes)."""
         offered: dict[int, int] = hand.ruleset_state.setdefault("offered", {})
         offered[seat] = max(offered.get(seat, 0), gain) if hand.seats[seat].passed_win else gain
 
-    def check_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
+    def check_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
         win = best_win(self._situation(hand, seat, tile, ctx), self.options)
         if win is None:
             return None
@@ -223,11 +197,11 @@ class Nanchang:
         return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=win.multiplier, names=names, detail=win,
                    summary={"hu": win.hu_names, "multiplier": win.multiplier, "method": win.situation.method.value})
 
-    def false_win(self, hand: Hand, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
+    def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         return None  # no false-win penalty in Nanchang: the declaration is refused
 
     # ---- the end -------------------------------------------------------------------------------
-    def record(self, hand: Hand, win: Win | None) -> HandRecord:
+    def record(self, hand: HandState, win: Win | None) -> HandRecord:
         seats = []
         for i, st in enumerate(hand.seats):
             concealed = st.concealed()
@@ -248,7 +222,7 @@ class Nanchang:
                           previous_jing_indicator=previous_indicator(hand),
                           first_discards=first_discards(hand.events, hand.dealer))
 
-    def settle(self, hand: Hand, win: Win | None) -> Settlement:
+    def settle(self, hand: HandState, win: Win | None) -> Settlement:
         s = settle(self.record(hand, win), self.options)
         # kong bonuses were paid as the kongs were made; the settlement brings the hand to the
         # calculator's total for this final position (voiding them on a draw where the option says so)

@@ -1,5 +1,6 @@
-"""The Nanchang table rules a game engine calls (§2.1–2.6, §2.12): tiles, deal, jing flip, claims,
-kongs, the dead wall.  Pure functions on plain values; the engine owns the state.
+"""The Nanchang table rules (§2.1–2.6, §2.12): tiles, deal, jing dice and flip, chows, claims, kongs,
+the dead wall.  Pure functions on plain values: the engine owns the state, and the engine adapter
+(:mod:`majiang.rulesets.nanchang`) calls these with it.
 
 Wall model (§2.3, "engine model"): the wall is a flat list of tiles in draw order, stacks laid out
 ``top, bottom``; live draws take from the front, replacement draws (补牌) from the back.
@@ -20,6 +21,7 @@ from majiang.nanchang.melds import Meld, MeldKind, meld_from_tiles
 from majiang.nanchang.options import DEFAULT_OPTIONS, Options
 from majiang.nanchang.terms import WinMethod
 from majiang.nanchang.win import can_win
+from majiang.seeded import SeedStream
 from majiang.tiles import DRAGONS, WINDS, Tile, counts_of, full_set
 
 SEATS = 4
@@ -47,6 +49,13 @@ def deal(wall: Sequence[Tile], dealer: int = 0) -> tuple[list[list[Tile]], list[
         hands[seat].extend(wall[pos:pos + n])
         pos += n
     return hands, list(wall[pos:])
+
+
+def jing_dice(seed: bytes) -> tuple[int, int]:
+    """The dealer's two dice for 翻精 (§2.4), drawn from the hand's seed so that a replay turns up
+    the same indicator."""
+    rng = SeedStream(seed, b"jing")
+    return rng.below(6) + 1, rng.below(6) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +129,16 @@ def _chow_windows(tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
     return [DRAGONS]
 
 
+def chows(counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
+    """The chows (吃) a player holding ``counts`` can make with the discarded ``tile``: sorted
+    three-tile tuples, honour chows included (§2.5: natural tiles only, jing at face value).
+
+    >>> chows(counts_of([28, 29, 30]), 27)       # 东 with 南西北 in hand: 东南西, 东南北, 东西北
+    [(27, 28, 29), (27, 28, 30), (27, 29, 30)]
+    """
+    return [w for w in _chow_windows(tile) if all(counts[t] for t in w if t != tile)]
+
+
 def legal_claims(concealed: Sequence[Tile], melds: Sequence[Meld], discard: Tile, seat: int, discarder: int,
                  jing: JingPair, *, tiles_left: int, options: Options = DEFAULT_OPTIONS,
                  furiten: bool = False) -> list[Claim]:
@@ -144,11 +163,10 @@ def legal_claims(concealed: Sequence[Tile], melds: Sequence[Meld], discard: Tile
         out.append(Claim(ClaimKind.PENG, (discard,) * 2,
                          meld_from_tiles([discard] * 3, MeldKind.PUNG, source=source)))
     if discarder == (seat - 1) % SEATS:
-        for window in _chow_windows(discard):
+        for window in chows(counts, discard):
             used = tuple(t for t in window if t != discard)
-            if all(counts[t] for t in used):
-                out.append(Claim(ClaimKind.CHI, used, meld_from_tiles(window, MeldKind.CHOW,
-                                                                      claimed=window.index(discard))))
+            out.append(Claim(ClaimKind.CHI, used, meld_from_tiles(window, MeldKind.CHOW,
+                                                                  claimed=window.index(discard))))
     return out
 
 

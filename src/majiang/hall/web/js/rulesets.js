@@ -1,0 +1,46 @@
+// The rulesets the server plays, as GET /api/rulesets describes them: display names, the tile count
+// and dead wall, what a win's points count, and which calculator form (calc-<form>.js) builds a hand.
+// Loaded once at boot (main.js), so the pages ask by name and never test for one.
+
+import { api } from "./api.js";
+
+let list = [];
+let byName = {};
+let loading = null;
+
+/** Fetch the descriptors (once; later calls share the first request). */
+export function loadRulesets() {
+  if (!loading) {
+    loading = api("/api/rulesets", { auth: false }).then((rs) => {
+      list = rs;
+      byName = Object.fromEntries(rs.map((r) => [r.name, r]));
+      return rs;
+    }).catch((e) => {
+      loading = null; // try again on the next call
+      throw e;
+    });
+  }
+  return loading;
+}
+
+/** Every ruleset, in the server's order. */
+export function rulesets() {
+  return list;
+}
+
+/** The descriptor of `name`, or null (unknown, or not loaded yet). */
+export function rulesetInfo(name) {
+  return byName[name] || null;
+}
+
+/** [zh, en] display names; the bare name when the server did not describe it. */
+export function rulesetName(name) {
+  const r = rulesetInfo(name);
+  return r ? [r.zh, r.en] : [name, name];
+}
+
+/** What a win's points count in `name`, e.g. "番 fan" or "倍 multiplier". */
+export function pointsName(name) {
+  const r = rulesetInfo(name);
+  return r ? r.points.join(" ") : "";
+}
