@@ -7,10 +7,14 @@ kong in the same hand), which a ready hand's win cannot create, so ``gb`` is com
 whose melds are not one concealed and one exposed kong.  Flowers are never counted (flowerCount=0)."""
 
 import doctest
+import io
+import json
 import random
+import sys
 
 import pytest
 
+from majiang.cli import main
 from majiang.mcr import MeldKind, WinningHand
 from majiang.mcr.generate import random_winning_hand
 from majiang.shanten import analyze, analyze_dict, legal
@@ -240,6 +244,37 @@ def test_fan_shanten_far_hand_is_a_lower_bound():
     assert r["fan_shanten"] >= r["shanten"]
     a = analyze(parse_tiles("159m159p258sESWN"))
     assert a.fan is not None and a.fan.fan_shanten >= a.shanten
+
+
+# ---- CLI ---------------------------------------------------------------------------------------------------
+
+def test_cli_table_shows_wait_fans(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["shanten", "111m222p33s4567s8s", "--min-fan", "8", "--seat-wind", "S"]) == 0
+    out = capsys.readouterr().out
+    assert "点和 discard" in out and "自摸 self-drawn" in out and "仅自摸 self-drawn" in out
+    assert "no legal wait 无合法听 (self-drawn only: 3s 6s 9s)" in out
+    assert main(["shanten", "23m123p456p789s11s"]) == 0
+    out = capsys.readouterr().out
+    assert "legal waits 合法听: 1m" in out and "不够番" in out
+    assert main(["shanten", "23m123p456p789s11sE"]) == 0
+    assert "按番向听" in capsys.readouterr().out
+    assert main(["shanten", "23m123p456p789s11s", "--seat-wind", "X"]) == 1
+
+
+def test_cli_jsonl_passes_options(monkeypatch, capsys):
+    lines = ['{"hand": "123m456p789s11s56m", "min_fan": 14}', '{"hand": "123m456p789s11s56m"}']
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["shanten", "--jsonl"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert out[0]["legal_waits"] == [] and out[1]["legal_waits"] == ["4m", "7m"]
+    assert out[1]["wait_fans"] == [{"tile": "4m", "discard": 13, "self_drawn": 15},
+                                   {"tile": "7m", "discard": 12, "self_drawn": 14}]
+    # the flags give defaults; a line's own keys win
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["shanten", "--jsonl", "--min-fan", "13"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert out[0]["legal_waits"] == [] and out[1]["legal_waits"] == ["4m"] and out[1]["min_fan"] == 13
 
 
 def test_doctests():
