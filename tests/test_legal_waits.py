@@ -279,3 +279,16 @@ def test_cli_jsonl_passes_options(monkeypatch, capsys):
 
 def test_doctests():
     assert doctest.testmod(legal).failed == 0
+
+
+def test_benchmark_runs_and_agrees(capsys):
+    """benchmarks/waits_bench.py on a few hands: every contender gives the same answer (exit 0)."""
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    try:
+        import waits_bench
+    finally:
+        sys.path.pop(0)
+    assert waits_bench.main(["--hands", "20", "--repeat", "1", "--chunk", "10"]) == 0
+    assert "| yes |" in capsys.readouterr().out
