@@ -23,7 +23,6 @@ from majiang.shanten.efficiency import (
     forms_of_counts,
     useful_of_counts,
 )
-from majiang.shanten.legal import FanContext, FanReport, report
 from majiang.tiles import (
     NUM_KINDS,
     NotationError,
@@ -38,6 +37,7 @@ from majiang.tiles import (
 
 if TYPE_CHECKING:
     from majiang.mcr.hand import Meld
+    from majiang.shanten.legal import FanReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +105,9 @@ def analyze(hand: Sequence[Tile], melds: Sequence[Meld] = (), visible: Sequence[
     n_melds = len(melds)
     fan: FanReport | None = None
     if fans:
+        # imported here: it loads the fan calculator, which a plain shanten query does not need
+        from majiang.shanten.legal import FanContext, report
+
         seen_elsewhere = counts_of([t for t in visible if 0 <= t < NUM_KINDS])
         ctx = FanContext(melds=tuple(melds), seat_wind=seat_wind, prevalent_wind=prevalent_wind, min_fan=min_fan,
                          rules=rules, visible=tuple(seen_elsewhere))
