@@ -239,6 +239,37 @@ def test_fan_shanten_bounds_and_monotony():
             assert found
 
 
+def test_fourteen_tiles_bounded_rows_keep_the_best_exact():
+    """The discard table's branch and bound: its best value is the minimum of every discard's own
+    unbounded fan shanten, and every row's value is a true lower bound of that discard's."""
+    checked = 0
+    for melds, tiles, visible, seat, prevalent in _ready_hands(31, 40):
+        held = counts_of([*tiles, *visible, *(t for m in melds for t in m.tiles)])
+        extra = next(t for t in (tiles[0] + 1, tiles[-1] - 1, 27, 33, 0) if 0 <= t < NUM_KINDS and held[t] < 4)
+        ctx = FanContext(melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent,
+                         visible=tuple(counts_of(visible)))
+        hand = counts_of([*tiles, extra])
+        rep = legal.report(hand, ctx)
+        own = {}
+        for d in range(NUM_KINDS):
+            if hand[d]:
+                c = list(hand)
+                c[d] -= 1
+                own[d] = fan_shanten(c, FanContext(melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent,
+                                                   visible=tuple(counts_of(visible))))
+        assert rep.discards is not None
+        for row in rep.discards:
+            value, _exact = own[row.discard]
+            assert row.fan_shanten <= value if not row.exact else row.fan_shanten == value
+        exact_values = [v for v, e in own.values() if e]
+        if exact_values and rep.exact:
+            assert rep.fan_shanten == min(exact_values)
+        checked += 1
+    assert checked == 40
+    r = q("23m123p456p789s11sE")
+    assert all(not row["exact"] and row["fan_shanten"] >= 1 for row in r["fan_discards"][1:] if row["shanten"] > 0)
+
+
 def test_fan_shanten_far_hand_is_a_lower_bound():
     r = q("159m159p159s1234z")  # far from ready
     assert r["fan_shanten"] >= r["shanten"]

@@ -272,7 +272,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
             raise HTTPException(413, "hand too large")
         from majiang.shanten import analyze_dict  # the query of hand-json.md, min_fan and winds included
 
-        result = analyze_dict(body)
+        result = await asyncio.to_thread(analyze_dict, body)  # the fan shanten search: up to ~0.1 s
         if "error" in result:
             raise HTTPException(422, result["error"])
         return result

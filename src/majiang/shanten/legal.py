@@ -170,18 +170,21 @@ def _reach(c: list[int], k: int, ctx: FanContext) -> bool:
     return found
 
 
-def fan_shanten(counts: Counts, ctx: FanContext) -> tuple[int, bool]:
+def fan_shanten(counts: Counts, ctx: FanContext, limit: int | None = None) -> tuple[int, bool]:
     """``(value, exact)``: the fan-aware shanten of a 13-tile hand (see the module docstring); when
-    ``exact`` is False the value is a lower bound."""
+    ``exact`` is False the value is a lower bound.  ``limit`` stops the search after k = ``limit``
+    (a caller that already knows a hand at ``limit`` needs no more)."""
     s = shanten_of_counts(counts, len(ctx.melds))
     if s > MAX_DEPTH:
         return s, False
     c = list(counts)
     top = min(s + MAX_EXTRA, MAX_DEPTH)
+    if limit is not None:
+        top = min(top, limit)
     for k in range(s, top + 1):
         if _reach(c, k, ctx):
             return k, True
-    return top + 1, False
+    return max(top + 1, s), False
 
 
 # ---- the report of one query ---------------------------------------------------------------------
@@ -191,7 +194,9 @@ def fan_shanten(counts: Counts, ctx: FanContext) -> tuple[int, bool]:
 class FanDiscard:
     """One row of the fan-aware discard table: discarding ``discard`` leaves a hand of ``fan_shanten``
     (a lower bound when not ``exact``), plain ``shanten``, and — when that hand is ready — its waits
-    with their fans and the unseen copies of its legal waits."""
+    with their fans and the unseen copies of its legal waits.  A row is searched no further than the
+    best exact row found so far (rows are searched in order of plain shanten), so a row that cannot
+    beat the best has a lower bound; the best row's value is always exact when any is."""
 
     discard: Tile
     fan_shanten: int
@@ -255,12 +260,20 @@ def report(counts: Counts, ctx: FanContext, plain_unseen: dict[Tile, int] | None
         raise ValueError(f"a hand of 13 or 14 tiles (kongs as three), got {n}")
     rows = []
     c = list(counts)
+    plain = []
     for d in range(NUM_KINDS):
-        if not c[d]:
-            continue
+        if c[d]:
+            c[d] -= 1
+            plain.append((shanten_of_counts(c, len(ctx.melds)), d))
+            c[d] += 1
+    # branch and bound: once a discard is known to reach a legal wait in ``best`` exchanges, the
+    # others are searched no further than ``best`` (their value, if higher, is then a lower bound)
+    bound: int | None = None
+    for s, d in sorted(plain):
         c[d] -= 1
-        value, exact = fan_shanten(c, ctx)
-        s = shanten_of_counts(c, len(ctx.melds))
+        value, exact = fan_shanten(c, ctx, bound)
+        if exact and (bound is None or value < bound):
+            bound = value
         waits = wait_fans(c, ctx) if s == 0 else ()
         c[d] += 1
         legal_unseen = sum(unseen_copies(t, c, ctx) for t in ctx.legal(waits))  # the discard is seen
