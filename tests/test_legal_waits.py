@@ -190,9 +190,11 @@ def test_query_options_and_errors():
     high = q("123m456p789s11s56m", min_fan=14)
     assert high["legal_waits"] == [] and high["self_drawn_waits"] == ["4m", "7m"] and high["fan_shanten"] > 0
     assert q("123m456p789s11s56m", flowers=3)["wait_fans"] == base["wait_fans"]  # flowers never count
+    plain = q("123m456p789s11s56m", fans=False)
+    assert list(plain) == ["shanten", "forms", "useful", "unseen", "waits"]
     for bad, needle in [({"min_fan": "8"}, "'min_fan'"), ({"seat_wind": "X"}, "'seat_wind'"),
                         ({"prevalent_wind": 9}, "'prevalent_wind'"), ({"rules": "nanchang"}, "'rules'"),
-                        ({"flowers": 12}, "'flowers'")]:
+                        ({"flowers": 12}, "'flowers'"), ({"fans": 1}, "'fans'")]:
         r = q("123m456p789s11s56m", **bad)
         assert list(r) == ["error"] and needle in r["error"], r
 
@@ -306,6 +308,9 @@ def test_cli_jsonl_passes_options(monkeypatch, capsys):
     assert main(["shanten", "--jsonl", "--min-fan", "13"]) == 0
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert out[0]["legal_waits"] == [] and out[1]["legal_waits"] == ["4m"] and out[1]["min_fan"] == 13
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["shanten", "--jsonl", "--no-fans"]) == 0
+    assert ["wait_fans" in json.loads(x) for x in capsys.readouterr().out.splitlines()] == [False, False]
 
 
 def test_doctests():

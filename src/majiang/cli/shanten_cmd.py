@@ -53,6 +53,8 @@ def register(sub: Any) -> None:
     p.add_argument("--prevalent-wind", default=None, metavar="WIND",
                    help="圈风 E/S/W/N for the waits' fans (default E)")
     p.add_argument("--rules", default=None, choices=["gb", "botzone"], help="MCR rules profile (default gb)")
+    p.add_argument("--no-fans", dest="fans", action="store_false", default=None,
+                   help="leave 合法听 out (the plain shanten query: much faster for big --jsonl runs)")
     p.add_argument("--jsonl", action="store_true", help="read shanten queries from stdin, write one result per line")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.set_defaults(func=run)
@@ -61,7 +63,7 @@ def register(sub: Any) -> None:
 def _fan_defaults(args: argparse.Namespace) -> dict[str, Any]:
     """The 合法听 options given on the command line, as query keys."""
     given = {"min_fan": args.min_fan, "seat_wind": args.seat_wind, "prevalent_wind": args.prevalent_wind,
-             "rules": args.rules}
+             "rules": args.rules, "fans": args.fans}
     return {k: v for k, v in given.items() if v is not None}
 
 

@@ -168,7 +168,10 @@ def fan_options(d: Mapping[str, Any]) -> dict[str, Any]:
         flowers = len(flowers)
     if not isinstance(flowers, int) or isinstance(flowers, bool) or not 0 <= flowers <= 8:
         raise ValueError(f"'flowers' must be a count 0–8 or a list of flower tiles, got {d.get('flowers')!r}")
-    return {"min_fan": min_fan, "rules": rules, **winds}
+    fans = d.get("fans", True)
+    if not isinstance(fans, bool):
+        raise ValueError(f"'fans' must be true or false, got {fans!r}")
+    return {"fans": fans, "min_fan": min_fan, "rules": rules, **winds}
 
 
 def analyze_dict(d: Mapping[str, Any]) -> dict[str, Any]:
@@ -178,7 +181,8 @@ def analyze_dict(d: Mapping[str, Any]) -> dict[str, Any]:
     The 合法听 options ``min_fan``, ``seat_wind``, ``prevalent_wind``, ``rules`` (and ``flowers``, never
     counted) add ``min_fan``, ``fan_shanten``, ``fan_shanten_exact`` and, for a ready 13-tile hand,
     ``wait_fans``, ``legal_waits``, ``self_drawn_waits``, or for a hand with one tile more
-    ``fan_discards`` (see :mod:`majiang.shanten.legal` and docs/hand-json.md)."""
+    ``fan_discards`` (see :mod:`majiang.shanten.legal` and docs/hand-json.md).  ``"fans": false``
+    leaves them out (the plain query, some ten times cheaper)."""
     try:
         if not isinstance(d, Mapping):
             raise ValueError("a shanten query must be a JSON object with 'hand' (see docs/hand-json.md)")
