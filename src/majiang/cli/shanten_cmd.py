@@ -46,7 +46,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("hand", nargs="?", help="the hand: melds in brackets, then the concealed tiles")
     p.add_argument("--visible", default="", metavar="TILES",
-                   help="tiles seen elsewhere (discards, other players' melds), for the unseen counts")
+                   help="tiles seen elsewhere (discards, other players' melds), for the unseen counts and 和绝张")
     p.add_argument("--min-fan", type=int, default=None, metavar="N",
                    help="fans a win needs, flowers not counted (起和, default 8): which waits are legal")
     p.add_argument("--seat-wind", default=None, metavar="WIND", help="门风 E/S/W/N for the waits' fans (default E)")
