@@ -194,7 +194,7 @@ def test_query_options_and_errors():
     assert list(plain) == ["shanten", "forms", "useful", "unseen", "waits"]
     for bad, needle in [({"min_fan": "8"}, "'min_fan'"), ({"seat_wind": "X"}, "'seat_wind'"),
                         ({"prevalent_wind": 9}, "'prevalent_wind'"), ({"rules": "nanchang"}, "'rules'"),
-                        ({"flowers": 12}, "'flowers'"), ({"fans": 1}, "'fans'")]:
+                        ({"rules": {}}, "'rules'"), ({"flowers": 12}, "'flowers'"), ({"fans": 1}, "'fans'")]:
         r = q("123m456p789s11s56m", **bad)
         assert list(r) == ["error"] and needle in r["error"], r
 

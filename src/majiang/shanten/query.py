@@ -161,7 +161,7 @@ def fan_options(d: Mapping[str, Any]) -> dict[str, Any]:
     rules = d.get("rules", "gb")
     from majiang.mcr import PROFILES
 
-    if rules not in PROFILES:
+    if not isinstance(rules, str) or rules not in PROFILES:
         raise ValueError(f"'rules' must be one of {sorted(PROFILES)} for a shanten query, got {rules!r}")
     flowers = d.get("flowers", 0)
     if isinstance(flowers, list):
