@@ -34,6 +34,7 @@ test: lint services
 bench: setup
 	$(PY) benchmarks/fan_bench.py
 	$(PY) benchmarks/shanten_bench.py
+	$(PY) benchmarks/waits_bench.py
 	$(PY) benchmarks/engine_bench.py
 	$(PY) benchmarks/nanchang_bench.py
 	$(PY) benchmarks/load.py

@@ -315,7 +315,7 @@ def test_discard_table_example():
 
 def test_query_shape():
     r = analyze_dict({"hand": parse_and_str("123m456p789s11s5m8p")})
-    assert list(r) == ["shanten", "forms", "useful", "unseen"]
+    assert list(r) == ["shanten", "forms", "useful", "unseen", "min_fan", "fan_shanten", "fan_shanten_exact"]
     assert r["shanten"] == 1 and list(r["forms"]) == list(FORMS)
     assert r["useful"] == ["3m", "4m", "5m", "6m", "7m", "3p", "6p", "7p", "8p", "9p", "1s"]
     assert r["unseen"] == 4 * 11 - 6  # less our own 3m 5m 6p 8p and two 1s
@@ -324,6 +324,7 @@ def test_query_shape():
     r14 = analyze_dict({"hand": "123m456p789s11s56mE"})
     assert r14["shanten"] == 0 and r14["waits"] == ["4m", "7m"] and r14["discards"][0]["discard"] == "E"
     assert set(r14["discards"][0]) == {"discard", "shanten", "useful", "unseen"}
+    assert r14["fan_discards"][0]["discard"] == "E"  # 合法听: tests/test_legal_waits.py
     melded = analyze_dict({"melds": [{"kind": "pung", "tiles": ["E", "E", "E"], "from": 2},
                                      {"kind": "kong", "tiles": ["9s"] * 4, "concealed": True}],
                            "hand": ["1m", "2m", "3m", "5p", "5p", "7p", "8p"]})

@@ -267,6 +267,17 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
 
         return [r.public() for r in entries()]
 
+    @app.post("/api/shanten", summary="shanten, waits and 合法听 (each wait's fans, the legal waits) of a hand")
+    async def shanten(body: dict[str, Any]) -> dict[str, Any]:
+        if len(json.dumps(body)) > 4000:
+            raise HTTPException(413, "hand too large")
+        from majiang.shanten import analyze_dict  # the query of hand-json.md, min_fan and winds included
+
+        result = await asyncio.to_thread(analyze_dict, body)  # the fan shanten search: up to ~0.1 s
+        if "error" in result:
+            raise HTTPException(422, result["error"])
+        return result
+
     @app.get("/api/ledger/audit", summary="prove coin conservation (every transaction balances)")
     async def ledger_audit() -> dict[str, Any]:
         h = the_hall()

@@ -4,6 +4,8 @@
   (基本和型, 七对, 十三幺, 组合龙, 全不靠), agreeing with PyMahjongGB 1.4.
 * :mod:`~majiang.shanten.efficiency` — the fast functions on count vectors for bots:
   shanten, per-form shanten, useful tiles, waits, the discard table.
+* :mod:`~majiang.shanten.legal` — 合法听: each wait's fans (by the project's own calculator), the legal
+  waits (a discard win of at least 8 fans) and the fan-aware shanten.
 * :mod:`~majiang.shanten.query` — the shanten query of ``docs/hand-json.md``.
 
 >>> from majiang.tiles import counts_of, parse_tiles

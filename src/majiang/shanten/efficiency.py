@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol, cast
 
+import majiang.shanten._tables as _tables
 from majiang._speedups import load
-from majiang.shanten import _tables
 from majiang.shanten.forms import FORMS
 from majiang.tiles import NUM_KINDS, Tile
 
