@@ -188,6 +188,7 @@ def test_wire_formats_of_both_interactions():
     assert parse_output('{\n\t"response" : "PLAY W1",\n\t"data": "d"\n}\n', simple=False) == ("PLAY W1", "d", None)
     assert parse_output("PASS\ndebug\nsaved\nglobal\n", simple=True) == ("PASS", "saved", "global")
     assert parse_output("PASS\n", simple=True)[0] == "PASS"
+    assert parse_output("\nPASS\n", simple=True)[0] == "PASS"  # the end of the last keep-running line
     for text, simple in (("", True), ("PASS", False), ('{"response": 3}', False), ("\n", True)):
         with pytest.raises(BadAnswer):
             parse_output(text, simple)

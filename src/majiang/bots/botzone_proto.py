@@ -250,7 +250,8 @@ def parse_output(text: str, simple: bool) -> tuple[str, str | None, str | None]:
     first JSON object (one line or pretty-printed) with a string ``response``; simple: the first
     line, then debug, data and globaldata lines.  Raises :class:`BadAnswer`."""
     if simple:
-        lines = text.replace("\r\n", "\n").split("\n")
+        # a blank line first is the end of the previous turn's keep-running line, split off by the pipe
+        lines = text.replace("\r\n", "\n").lstrip("\n").split("\n")
         if not lines[0].strip():
             raise BadAnswer("no answer line")
         data = lines[2] if len(lines) > 2 else None
