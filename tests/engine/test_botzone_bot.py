@@ -7,14 +7,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from rig import rig
 
 from majiang.bots import make_bot
 from majiang.bots.base import RandomBot
 from majiang.bots.botzone import BotzoneBot, make, with_time_limit
+from majiang.bots.external import fallback
 from majiang.cli import main
 from majiang.engine import Hand
+from majiang.engine.protocol import Action
 from majiang.rulesets import make_ruleset
 from majiang.sim import play_hand, simulate
+from majiang.tiles import parse_tile as mj
 
 BOT = Path(__file__).resolve().parents[1] / "bots" / "botzone_bot.py"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "botzone_bot.py"
@@ -163,3 +167,42 @@ def test_the_example_bot_plays_without_faults(simple):
         *(["--simple"] if simple else []), script=EXAMPLE)
     r = simulate(2, 8, [spec, "rand", "rand", "rand"]).to_dict()
     assert r["hands"] == 2 and r["illegal_actions"] == 0
+
+
+class Discards:
+    """Discards the given tile first, then passes and discards like the default."""
+
+    name = "discards"
+
+    def __init__(self, tile: str) -> None:
+        self.tile = mj(tile)
+
+    def choose(self, view, legal):
+        first = Action("discard", self.tile)
+        return first if first in legal else fallback(legal)
+
+
+def _hu_bot(tmp_path: Path) -> BotzoneBot:
+    script = tmp_path / "hu.py"
+    script.write_text("import json\ninput()\nprint(json.dumps({'response': 'HU'}))\n")
+    return BotzoneBot(_cmd(script=script), time_limit=LIMIT)
+
+
+def test_hu_on_the_bot_s_own_draw_wins(tmp_path):
+    bot = _hu_bot(tmp_path)
+    hand = rig({0: "123m 456m 789m 123p 55p", 1: "147m 258p 369s ESW N", 2: "147p 258s 369m ESW C",
+                3: "147s 258m 369p ESW F"})
+    play_hand(hand, [bot, RandomBot(1), RandomBot(2), RandomBot(3)])
+    assert hand.win is not None and hand.win.seat == 0 and hand.win.discarder is None and bot.faults == 0
+
+
+def test_hu_on_a_discard_wins_and_hu_without_a_win_is_a_fault(tmp_path):
+    bot = _hu_bot(tmp_path)
+    hand = rig({0: "123m 456m 789m 123p 5p N", 1: "123m 456m 789m 123p 5p", 2: "147p 258s 369m ESW C",
+                3: "147s 258m 369p ESW F"})
+    play_hand(hand, [Discards("5p"), bot, RandomBot(2), RandomBot(3)])
+    assert hand.win is not None and hand.win.seat == 1 and hand.win.discarder == 0
+    assert bot.faults == 0
+    again = _hu_bot(tmp_path)
+    hand = _play(again)  # HU to every draw of an ordinary hand: each one a fault, replaced by a discard
+    assert hand.over and again.faults > 0 and (hand.win is None or hand.win.seat != 0)

@@ -88,7 +88,7 @@ class BotzoneBot:
         self.runs = 0  # processes started
         self.keeps = False  # the bot asked to keep running: a fresh process keeps its stdin open
         self.globaldata = ""  # kept between hands, as Botzone keeps it between matches
-        self._hand: str | None = None
+        self._hand: tuple[str, int, int] | None = None
         self._reset()
 
     def _reset(self) -> None:
@@ -103,9 +103,10 @@ class BotzoneBot:
 
     # ---- the Bot interface -------------------------------------------------------------------
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        if view.seed_hash != self._hand:
+        match = (view.seed_hash, view.hand_no, view.seat)  # a duplicate run replays a wall: its seed repeats
+        if match != self._hand:
             self._reset()
-            self._hand = view.seed_hash
+            self._hand = match
         events = _events(view)
         if view.phase == "turn":
             if self._first is None and view.seat == view.dealer:
