@@ -84,6 +84,20 @@ def test_requests_follow_botzone_grammar_and_hide_other_seats_tiles():
     assert {"DRAW", "PLAY", "PENG", "CHI", "BUHUA"} <= kinds
 
 
+def test_every_judge_turn_is_one_request_to_each_player():
+    # Botzone's judge sends all four players one request a turn; the seats' histories stay in step
+    for seed in range(12):
+        hand = _played(seed, "botzone" if seed % 2 else "gb")
+        lengths = {len(requests_for(hand.events, s)) for s in range(4)}
+        assert len(lengths) == 1
+        for k in range(1, len(hand.events)):  # and at every moment a seat may be asked, not only at the end
+            e = hand.events[k - 1]
+            waits = e["type"] in ("discard", "add_kong_declared") or (e["type"] == "draw" and e["tile"] < 34) or (
+                e["type"] == "flower" and e.get("replacement") is not None and e["replacement"] < 34)
+            if waits:
+                assert len({len(requests_for(hand.events[:k], s)) for s in range(4)}) == 1
+
+
 def _first_turn(hand: Hand) -> int:
     """The index of the first event after the deal's flower replacements."""
     i = next(i for i, e in enumerate(hand.events) if e["type"] == "deal") + 1
