@@ -206,3 +206,15 @@ def test_hu_on_a_discard_wins_and_hu_without_a_win_is_a_fault(tmp_path):
     again = _hu_bot(tmp_path)
     hand = _play(again)  # HU to every draw of an ordinary hand: each one a fault, replaced by a discard
     assert hand.over and again.faults > 0 and (hand.win is None or hand.win.seat != 0)
+
+
+def test_play_command_seats_botzone_bots():
+    import io
+    from argparse import Namespace
+
+    from majiang.cli.play_cmd import run
+
+    bots = ",".join([f"botzone@{LIMIT:g}:" + _cmd("--claims"), f"botzone-simple@{LIMIT:g}:" + _cmd("--simple"), "rand"])
+    out = io.StringIO()
+    assert run(Namespace(bots=bots, tiles="letters", seed=3, rules="gb", hands=1), io.StringIO("\n" * 400), out) == 0
+    assert "final scores" in out.getvalue()
