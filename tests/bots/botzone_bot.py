@@ -1,7 +1,8 @@
 """A Botzone Chinese-Standard-Mahjong bot for majiang's tests: legal answers in both interactions,
 optionally kept running, and on request misbehaving at its Nth own draw.
 
-    botzone_bot.py [--simple] [--keep] [--claims] [--late N SECONDS] [--crash N] [--bad N] [--log FILE]
+    botzone_bot.py [--simple] [--keep] [--claims] [--late N SECONDS] [--crash N] [--bad N] [--hu-on-draw]
+                   [--log FILE]
 
 It rebuilds its hand from the requests and its own answers, discards its loneliest tile, and with
 ``--claims`` pungs, chows and kongs while plenty of wall is left (it cannot count the wall exactly:
@@ -19,6 +20,7 @@ ARGS = sys.argv[1:]
 SIMPLE = "--simple" in ARGS
 KEEP = "--keep" in ARGS
 CLAIMS = "--claims" in ARGS
+HU_ON_DRAW = "--hu-on-draw" in ARGS  # answers HU to other players' draws (only PASS is accepted there)
 MARKER = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
@@ -131,6 +133,8 @@ class Player:
 
 def misbehave(player: Player, request: str) -> str | None:
     """The misbehaviour asked for at this request, if any (they count the bot's own draws)."""
+    if HU_ON_DRAW and request.endswith(" DRAW"):
+        return "HU"
     if not request.startswith("2 "):
         return None
     n = player.draws

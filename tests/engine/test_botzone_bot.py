@@ -134,6 +134,23 @@ def test_a_bad_answer_is_a_fault_replaced_by_a_discard(simple):
         bot.close()
 
 
+@pytest.mark.parametrize("keep", [False, True], ids=["per-turn", "keep-running"])
+def test_an_answer_other_than_pass_where_only_pass_is_accepted(keep):
+    bot = _bot("--hu-on-draw", *(["--keep"] if keep else []))
+    try:
+        hand = _play(bot)
+        draws = sum(1 for e in hand.events if e["type"] == "draw" and e["seat"] != 0)
+        # run once a turn, the bot never sees those requests; kept running, it answers each one sent
+        # after its start (a fault, which changes nothing: the process stays)
+        assert hand.over
+        if keep:
+            assert draws - 10 < bot.faults <= draws and bot.runs == 2
+        else:
+            assert bot.faults == 0
+    finally:
+        bot.close()
+
+
 def test_unreadable_output_is_a_fault(tmp_path):
     script = tmp_path / "noise.py"
     script.write_text("print('this is not JSON')\n")
