@@ -57,4 +57,9 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         from majiang.bots.external import ExternalBot
 
         return ExternalBot(spec[4:])
-    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan or ext:COMMAND")
+    if spec.startswith(("botzone:", "botzone@", "botzone-simple:", "botzone-simple@")):  # docs/botzone.md
+        from majiang.bots import botzone
+
+        return botzone.make(spec)
+    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan, ext:COMMAND, botzone:COMMAND or "
+                     "botzone-simple:COMMAND")

@@ -1,4 +1,8 @@
-"""External bots: any program that speaks JSON lines on stdin/stdout (docs/bot-protocol.md)."""
+"""External bots: any program that speaks JSON lines on stdin/stdout (docs/bot-protocol.md).
+
+:class:`Program` (a child process on pipes, read by a deadline) and :func:`fallback` (the legal
+action that replaces a fault) are shared with the Botzone bots (:mod:`majiang.bots.botzone`).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,96 @@ from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView, action_from_json
 
 
+class Program:
+    """A child process on pipes: ``send`` text to its stdin, read its stdout up to a deadline.
+    Reads the pipe itself (not a buffered file), so two lines written at once are both kept and a
+    read never waits past the deadline."""
+
+    def __init__(self, command: str) -> None:
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._buf = b""
+        self.eof = False  # the program closed its stdout (it exited)
+
+    def send(self, text: str) -> bool:
+        """False when the program can no longer read (it exited or closed its stdin)."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        if stdin.closed:
+            return False
+        try:
+            stdin.write(text.encode())
+            stdin.flush()
+        except OSError:  # BrokenPipeError: nobody reads any more
+            self.close_stdin()
+            return False
+        return True
+
+    def close_stdin(self) -> None:
+        stdin = self.proc.stdin
+        if stdin is not None and not stdin.closed:
+            with contextlib.suppress(OSError):  # the unwritten rest of a message to a program that is gone
+                stdin.close()
+
+    @property
+    def stdin_open(self) -> bool:
+        return self.proc.stdin is not None and not self.proc.stdin.closed
+
+    def _fill(self, deadline: float) -> bool:
+        """Read what the program wrote; False at the deadline or at its end of output."""
+        assert self.proc.stdout is not None
+        if self.eof:
+            return False
+        fd = self.proc.stdout.fileno()
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return False
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            self.eof = True
+            return False
+        self._buf += chunk
+        return True
+
+    def read_line(self, deadline: float) -> bytes | None:
+        """The program's next line, or None at the deadline or its end of output."""
+        while (nl := self._buf.find(b"\n")) < 0:
+            if not self._fill(deadline):
+                return None
+        line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+        return line
+
+    def read_until(self, marker: bytes, deadline: float) -> tuple[bytes, str]:
+        """Everything the program writes before a line ``marker`` (``"marker"``), before its end of
+        output (``"eof"``), or by the deadline (``"late"``)."""
+        while True:
+            at = self._buf.find(marker)
+            if at >= 0 and (at == 0 or self._buf[at - 1:at] == b"\n"):
+                out, self._buf = self._buf[:at], self._buf[at + len(marker):].lstrip(b"\r\n")
+                return out, "marker"
+            if not self._fill(deadline):
+                if self.eof:
+                    out, self._buf = self._buf, b""
+                    return out, "eof"
+                return b"", "late"
+
+    def end(self, grace: float = 1.0) -> None:
+        """End of input (the program may finish what it was told); still running after ``grace``
+        seconds, it is killed."""
+        self.close_stdin()
+        try:
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def fallback(legal: list[Action]) -> Action:
+    """What replaces a fault: pass when passing is legal, else the last legal action (a discard)."""
+    return next((a for a in legal if a.type == "pass"), legal[-1])
+
+
 class ExternalBot:
     """Runs ``command``; sends ``{"type": "request", "id", "view"}`` lines and reads
     ``{"id", "action"}`` lines back.  A reply that is late, malformed or not legal is replaced by
@@ -26,36 +120,21 @@ class ExternalBot:
         self.timeout = timeout
         self.faults = 0
         self._id = 0
-        self._buf = b""
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        self.program = Program(command)
+
+    @property
+    def proc(self) -> subprocess.Popen[bytes]:
+        return self.program.proc
 
     def _send(self, msg: dict[str, Any]) -> bool:
-        """False when the program can no longer read (it exited or closed its stdin)."""
-        stdin = self.proc.stdin
-        assert stdin is not None
-        if stdin.closed:
-            return False
-        try:
-            stdin.write(json.dumps(msg, ensure_ascii=False) + "\n")
-            stdin.flush()
-        except OSError:  # BrokenPipeError: nobody reads any more
-            self._close_stdin()
-            return False
-        return True
-
-    def _close_stdin(self) -> None:
-        stdin = self.proc.stdin
-        if stdin is not None and not stdin.closed:
-            with contextlib.suppress(OSError):  # the unwritten rest of a message to a program that is gone
-                stdin.close()
+        return self.program.send(json.dumps(msg, ensure_ascii=False) + "\n")
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         self._id += 1
         if not self._send({"type": "request", "id": self._id, "view": view.to_dict()}):
             return self._fault(legal)
         deadline = time.monotonic() + self.timeout
-        while (line := self._read_line(deadline)) is not None:
+        while (line := self.program.read_line(deadline)) is not None:
             try:
                 reply = json.loads(line)
                 rid = reply.get("id")
@@ -70,25 +149,9 @@ class ExternalBot:
             break
         return self._fault(legal)
 
-    def _read_line(self, deadline: float) -> bytes | None:
-        """The program's next line, or None at the deadline or its end of output.  Reads the pipe
-        itself (not a buffered file): two lines written at once are both kept."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while (nl := self._buf.find(b"\n")) < 0:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return None
-            self._buf += chunk
-        line, self._buf = self._buf[:nl], self._buf[nl + 1:]
-        return line
-
     def _fault(self, legal: list[Action]) -> Action:
         self.faults += 1
-        return next((a for a in legal if a.type == "pass"), legal[-1])
+        return fallback(legal)
 
     def hand_over(self, view: SeatView) -> None:
         self._send({"type": "hand_end", "view": view.to_dict()})
@@ -96,11 +159,4 @@ class ExternalBot:
     def close(self, grace: float = 1.0) -> None:
         """End of input (the program may finish what it was told); still running after ``grace``
         seconds, it is killed."""
-        self._close_stdin()
-        try:
-            self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        self.program.end(grace)

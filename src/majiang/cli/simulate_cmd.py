@@ -16,7 +16,8 @@ def register(sub: Any) -> None:
                     "with a 95% confidence interval; the draw rate and hands per second.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ext:COMMAND (external "
-               "program, docs/bot-protocol.md)\n\nexamples:\n"
+               "program, docs/bot-protocol.md), botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, JSON or "
+               "simple interaction, docs/botzone.md)\n\nexamples:\n"
                "  majiang simulate --hands 1000 --seed 1 --bots fan,eff,eff,rand\n"
                "  majiang simulate --hands 960 --bots fan,eff,rand,rand --duplicate --json\n"
                "  majiang simulate --hands 20 --log logs/ && majiang replay logs/hand-000000.jsonl --verify")
@@ -27,6 +28,9 @@ def register(sub: Any) -> None:
     p.add_argument("--duplicate", action="store_true",
                    help="play each wall in all 24 seatings of the bots (hands should be a multiple of 24; "
                         "otherwise the last wall is played in only some seatings, with a warning)")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="Botzone bots: seconds a turn, twice that for a bot's first run in a hand (default 1, as "
+                        "Botzone gives C/C++; botzone@SECONDS:COMMAND sets it for one bot)")
     p.add_argument("--log", metavar="DIR", help="write every hand's JSON-lines log into DIR")
     p.add_argument("--verify", action="store_true", help="replay every hand from its log and count mismatches")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
@@ -50,6 +54,13 @@ def run(args: argparse.Namespace) -> int:
     if len(bots) != 4:
         print(f"error: --bots needs four bots, e.g. fan,eff,eff,rand (got {args.bots!r})", file=sys.stderr)
         return 2
+    if args.time_limit is not None:
+        if not args.time_limit > 0:
+            print("error: --time-limit must be positive", file=sys.stderr)
+            return 2
+        from majiang.bots.botzone import with_time_limit
+
+        bots = [with_time_limit(b, args.time_limit) for b in bots]
     if args.hands <= 0:
         print("error: --hands must be positive", file=sys.stderr)
         return 2
