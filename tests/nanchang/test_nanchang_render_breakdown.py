@@ -14,7 +14,7 @@ from majiang.nanchang import record_from_dict, render_settlement, settle
 EXAMPLES: list[tuple[dict[str, Any], list[str]]] = [
     (table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}}, winner=1, win_tile="2s", method="self_drawn"),
      ["seat 0 (庄) pays M 4 × 自摸 2 × 庄 2 = 16", "seat 2 pays M 4 × 自摸 2 = 8", "seat 1 receives 32",
-      "霸王精 seat 1"]),
+      "霸王精 seat 1", "+32         +0        +12    +44"]),  # played live: +44, the 12 being 霸王精
     (table("5p", {0: {"concealed": "123m 456m 789p E", "melds": [kong("9s", concealed=True)]},
                   2: {"concealed": "6p"}}, winner=0, win_tile="E", method="kong_replacement"),
      ["seat 1 pays M 4 × 杠开 2 × 庄 2 + 德国 5 = 21", "seat 0 receives 63",
