@@ -51,20 +51,20 @@ def test_players_are_named_one_way_only() -> None:
 # ---- D3, dice, claims: announced --------------------------------------------------------------------
 def test_flowers_are_announced_and_shown() -> None:
     text = play(11)
-    assert "· 补花 you (东) shows flower f2, draws 7s" in text
+    assert "· 补花 you (东) show flower f2, draw 7s" in text
     assert "· 补花 P2 (西) shows flower f5" in text  # another's replacement tile stays hidden
     assert any(line.startswith("  you (东)") and "花 f2" in line for line in text.splitlines())
 
 
 def test_dice_and_jing_dice_are_announced() -> None:
-    assert "· 掷骰 dice: you (东) throws 5 + 1 = 6, P1 (南) throws 6 + 5 = 11" in play(11)
+    assert "· 掷骰 dice: you (东) throw 5 + 1 = 6, P1 (南) throws 6 + 5 = 11" in play(11)
     assert "· 翻精 jing dice 1 + 2 = 3: indicator 9p → 正精 9p, 副精 1p" in play(5, rules="nanchang")
 
 
 def test_other_players_claims_are_announced() -> None:
     text = play(11)
     assert "· 吃 P3 (北) chows 5p from P2 (西): [3p 4p 5p]" in text
-    assert "· 碰 you (东) pungs 6s from P3 (北)" in text
+    assert "· 碰 you (东) pung 6s from P3 (北)" in text
 
 
 # ---- D4 and the other win labels ----------------------------------------------------------------------
@@ -105,7 +105,7 @@ def test_robbing_a_kong_is_not_shown_as_a_discard() -> None:
     assert "· 加杠? P2 (南) adds 3s to the pung (it may be robbed: 抢杠)" in text
     assert "P2 (南) adds 3s (三条) to a pung: rob the kong (抢杠)?" in text
     assert "offers" not in text and "discarded 3s" not in text.split("加杠?")[1]
-    assert "· 抢杠 you (北) robs P2 (南)'s kong of 3s" in text
+    assert "· 抢杠 you (北) rob P2 (南)'s kong of 3s" in text
     assert "和 you win with 3s (抢杠和 robbing P2 (南)'s kong)" in text
 
 

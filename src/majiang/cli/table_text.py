@@ -43,6 +43,10 @@ class Seating:
     def whose(self, seat: int) -> str:
         return "your" if seat == self.me else f"{self.who(seat)}'s"
 
+    def does(self, seat: int, verb: str) -> str:
+        """``P2 (西) discards`` / ``you (东) discard``: ``verb`` in the third person."""
+        return f"{self.who(seat)} {verb[:-1] if seat == self.me else verb}"
+
 
 def player_name(player: int) -> str:
     """Player 0 is the person at the keyboard; the bots are P1–P3."""
@@ -66,34 +70,36 @@ def announce(e: dict[str, Any], seats: Seating, t: TileText) -> str | None:
     who = seats.who(e["seat"]) if "seat" in e else ""
     if et == "dice":
         d = e["dice"]
-        return (f"掷骰 dice: {seats.who(seats.dealer)} throws {dice_text(d[:2])}, {seats.who(e['break_seat'])} "
-                f"throws {dice_text(d[2:])}: the wall is broken at {seats.whose(e['break_seat'])} wall, "
-                f"stack {e['break_stack']}")
+        breaker = e["break_seat"]
+        return (f"掷骰 dice: {seats.does(seats.dealer, 'throws')} {dice_text(d[:2])}, "
+                f"{seats.does(breaker, 'throws')} {dice_text(d[2:])}: the wall is broken at {seats.whose(breaker)} "
+                f"wall, stack {e['break_stack']}")
     if et == "jing":
         return (f"翻精 jing dice {dice_text(e['dice'])}: indicator {t(e['indicator'])} → 正精 {t(e['zheng'])}, "
                 f"副精 {t(e['fu'])}")
     if et == "flower":
-        got = f", draws {t(e['replacement'])}" if e.get("replacement") is not None else ""
-        return f"补花 {who} shows flower {t(e['tile'])}{got}"
+        draws = "draw" if e["seat"] == seats.me else "draws"
+        got = f", {draws} {t(e['replacement'])}" if e.get("replacement") is not None else ""
+        return f"补花 {seats.does(e['seat'], 'shows')} flower {t(e['tile'])}{got}"
     if et == "discard":
-        return f"{who} discards {t(e['tile'])}"
+        return f"{seats.does(e['seat'], 'discards')} {t(e['tile'])}"
     if et == "chow":
         tiles = " ".join(t(x) for x in e["tiles"])
-        return f"吃 {who} chows {t(e['tile'])} from {seats.who(e['from'])}: [{tiles}]"
+        return f"吃 {seats.does(e['seat'], 'chows')} {t(e['tile'])} from {seats.who(e['from'])}: [{tiles}]"
     if et == "pung":
-        return f"碰 {who} pungs {t(e['tile'])} from {seats.who(e['from'])}"
+        return f"碰 {seats.does(e['seat'], 'pungs')} {t(e['tile'])} from {seats.who(e['from'])}"
     if et == "kong":
         kind = e.get("kind")
         if kind == "concealed":
             face = f" of {t(e['tile'])}" if "tile" in e else " (face down)"
-            return f"暗杠 {who} declares a concealed kong{face}"
+            return f"暗杠 {seats.does(e['seat'], 'declares')} a concealed kong{face}"
         if kind == "added":
-            return f"加杠 {who} adds {t(e['tile'])} to the pung: a kong"
-        return f"明杠 {who} kongs {t(e['tile'])}"
+            return f"加杠 {seats.does(e['seat'], 'adds')} {t(e['tile'])} to the pung: a kong"
+        return f"明杠 {seats.does(e['seat'], 'kongs')} {t(e['tile'])}"
     if et == "add_kong_declared":
-        return f"加杠? {who} adds {t(e['tile'])} to the pung (it may be robbed: 抢杠)"
+        return f"加杠? {seats.does(e['seat'], 'adds')} {t(e['tile'])} to the pung (it may be robbed: 抢杠)"
     if et == "robbed":
-        return f"抢杠 {who} robs {seats.whose(e['from'])} kong of {t(e['tile'])}"
+        return f"抢杠 {seats.does(e['seat'], 'robs')} {seats.whose(e['from'])} kong of {t(e['tile'])}"
     if et == "false_win":
         kind = {"wrong": "错和 false win", "short": "诈和 false win (not even ready)"}.get(e["kind"], e["kind"])
         then = "the hand ends" if e.get("ends_hand") else f"play goes on; {who} may not win again this hand"
@@ -102,7 +108,7 @@ def announce(e: dict[str, Any], seats: Seating, t: TileText) -> str | None:
         what = "杠分 kong bonus" if e["reason"] == "kong" else "penalty"
         return f"{what}: " + deltas_text(e["deltas"], seats)
     if et == "item":
-        return f"{who} uses an item ({e.get('item')})"
+        return f"{seats.does(e['seat'], 'uses')} an item ({e.get('item')})"
     return None
 
 
