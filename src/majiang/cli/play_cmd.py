@@ -1,4 +1,9 @@
-"""``majiang play``: a full session in the terminal against three bots."""
+"""``majiang play``: a full session in the terminal against three bots.
+
+What happens at the table is announced from the hand's event log as the person's seat sees it
+(:mod:`majiang.cli.table_text`); the result of each hand reveals the winning hand, every concealed
+kong and the score breakdown (MCR fans, or Nanchang's win, kong and jing parts).
+"""
 
 from __future__ import annotations
 
@@ -7,20 +12,30 @@ import os
 import sys
 from typing import IO, Any
 
-from majiang.engine.protocol import Action
-from majiang.engine.view import SeatView
+from majiang.cli.table_text import WINDS_ZH, Seating, announce, deltas_text, meld_text, player_name
+from majiang.engine.hand import Hand, IllegalAction
+from majiang.engine.protocol import WIN, Action
+from majiang.engine.view import SeatView, event_view
 from majiang.tiles import Tile, tile_glyph, tile_str, tile_zh
 
-WINDS_ZH = "东南西北"
+#: rulesets without a prevalent wind (圈风): their header shows the round number only
+NO_PREVALENT_WIND = frozenset({"nanchang"})
+#: the typed answer that declares a win the engine did not offer (a false win is penalised)
+DECLARE_WIN = "w"
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "play", help="play a session in the terminal against three bots",
-        description="Play a full MCR session (4 rounds × 4 hands, 500 points each) against three bots. "
-                    "Your legal choices are numbered; type the number (Enter = the first choice, 'q' quits).",
+        description="Play a full session against three bots: 4 rounds, 500 points each.  MCR: 4 hands a "
+                    "round, the seats change between rounds.  Nanchang: the deal passes to the next player "
+                    "when the dealer does not win (连庄 on a dealer win or a draw), a round ends when it has "
+                    "gone round the table, and nobody changes seats.  Your legal choices are numbered; type "
+                    "the number (Enter = the first choice), 'w' to declare a win that was not offered (a "
+                    "false win is penalised), 'q' to quit.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n  majiang play\n  majiang play --bots fan,fan,eff --tiles letters --hands 4")
+        epilog="examples:\n  majiang play\n  majiang play --bots fan,fan,eff --tiles letters --hands 4\n"
+               "  majiang play --rules nanchang")
     p.add_argument("--bots", default="fan,eff,eff", help="the three opponents (default fan,eff,eff)")
     p.add_argument("--tiles", choices=("both", "glyphs", "letters"), default="both",
                    help="how to show tiles: Unicode glyphs, letters (5p) or both (default)")
@@ -31,7 +46,8 @@ def register(sub: Any) -> None:
 
 
 class TerminalPlayer:
-    """A person at the keyboard, behind the same interface as a bot."""
+    """A person at the keyboard, behind the same interface as a bot.  Before each decision it tells
+    what happened since the last one (:meth:`narrate`) and shows the table from its chair."""
 
     name = "you"
 
@@ -39,6 +55,15 @@ class TerminalPlayer:
         self.inp = inp
         self.out = out
         self.tiles = tiles
+        self.hand: Hand | None = None
+        self.seats: Seating | None = None
+        self.seen = 0  # events of the hand already told
+        self.jing: frozenset[Tile] = frozenset()
+
+    def sit(self, hand: Hand, seats: Seating) -> None:
+        """A new hand: where everyone sits."""
+        self.hand, self.seats, self.seen = hand, seats, 0
+        self.jing = frozenset()
 
     def t(self, tile: Tile | None) -> str:
         if tile is None or tile < 0:
@@ -49,34 +74,62 @@ class TerminalPlayer:
             return tile_str(tile)
         return f"{tile_glyph(tile)}{tile_str(tile)}"
 
+    def mine(self, tile: Tile) -> str:
+        """A tile of the person's own hand: a jing is marked ``*``."""
+        return self.t(tile) + ("*" if tile in self.jing else "")
+
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def narrate(self) -> None:
+        """Announce the events since the last call, as this seat may see them."""
+        if self.hand is None or self.seats is None:
+            return
+        events = self.hand.events
+        for e in events[self.seen:]:
+            seen = event_view(e, self.seats.me)
+            line = announce(seen, self.seats, self.t) if seen is not None else None
+            if line:
+                self.say("  · " + line)
+        self.seen = len(events)
+
     def show(self, v: SeatView) -> None:
         say = self.say
+        seats = self.seats or Seating(tuple(f"seat {s}" for s in range(4)), v.dealer, v.seat)
         say("")
-        say(f"— hand {v.hand_no + 1} · 圈风 {WINDS_ZH[v.prevalent]} · wall {v.wall} · scores {v.scores}")
+        wind = "" if v.rules in NO_PREVALENT_WIND else f" · 圈风 {WINDS_ZH[v.prevalent]}"
+        if self.hand is not None and "round" in self.hand.events[0]:
+            wind = f" · round {self.hand.events[0]['round'] + 1}{wind}"
+        scores = " · ".join(f"{seats.names[s]} {x}" for s, x in enumerate(v.scores))
+        say(f"— hand {v.hand_no + 1}{wind} · 庄 dealer {seats.who(v.dealer)} · wall {v.wall} · scores {scores}")
         jing = v.public.get("jing")
         if jing:  # a wild-tile ruleset (Nanchang): the indicator and the two jing
+            self.jing = frozenset((jing["zheng"], jing["fu"]))
             say(f"  精 jing: 正精 {self.t(jing['zheng'])} · 副精 {self.t(jing['fu'])} "
-                f"(indicator {self.t(jing['indicator'])})")
-        for s in range(4):
-            if s == v.seat:
-                continue
-            wind = WINDS_ZH[(s - v.dealer) % 4]
-            melds = " ".join("[" + " ".join(self.t(x) if not (m.concealed) else "■" for x in m.tiles) + "]"
-                             for m in v.melds[s])
-            pond = " ".join(self.t(x) for x, c in zip(v.discards[s], v.claimed[s], strict=True) if not c)
-            say(f"  seat {s} ({wind}) {v.concealed_counts[s]} tiles {melds}  pond: {pond}")
-        mine = " ".join("[" + " ".join(self.t(x) for x in m.tiles) + "]" for m in v.melds[v.seat])
-        pond = " ".join(self.t(x) for x, c in zip(v.discards[v.seat], v.claimed[v.seat], strict=True) if not c)
-        say(f"  you (seat {v.seat}, {WINDS_ZH[v.seat_wind]}) melds {mine or '-'}  pond: {pond}")
-        hand = " ".join(self.t(x) for x in v.concealed())
-        drawn = f"   drew {self.t(v.drawn)}" if v.drawn is not None else ""
+                f"(indicator {self.t(jing['indicator'])}; * marks the jing in your hand)")
+        for k in (1, 2, 3):
+            s = (v.seat + k) % 4
+            melds = " ".join(meld_text(m, self.t, hide=True) for m in v.melds[s])
+            say(f"  {seats.who(s):<8} {v.concealed_counts[s]:2d} tiles {melds}{self._flowers(v, s)}  "
+                f"pond: {self._pond(v, s)}")
+        mine = " ".join(meld_text(m, self.t) for m in v.melds[v.seat])
+        say(f"  {seats.who(v.seat):<8} melds {mine or '-'}{self._flowers(v, v.seat)}  pond: {self._pond(v, v.seat)}")
+        hand = " ".join(self.mine(x) for x in v.concealed())
+        drawn = f"   drew {self.mine(v.drawn)}" if v.drawn is not None else ""
         say(f"  hand: {hand}{drawn}")
         if v.pending:
-            say(f"  seat {v.pending[0]} offers {self.t(v.pending[1])} ({tile_zh(v.pending[1])})")
+            src, tile = v.pending
+            if v.phase == "rob":
+                say(f"  {seats.who(src)} adds {self.t(tile)} ({tile_zh(tile)}) to a pung: rob the kong (抢杠)?")
+            else:
+                say(f"  {seats.who(src)} discarded {self.t(tile)} ({tile_zh(tile)})")
+
+    def _pond(self, v: SeatView, s: int) -> str:
+        return " ".join(self.t(x) for x, c in zip(v.discards[s], v.claimed[s], strict=True) if not c)
+
+    def _flowers(self, v: SeatView, s: int) -> str:
+        return ("  花 " + " ".join(self.t(x) for x in v.flowers[s])) if v.flowers[s] else ""
 
     def describe(self, a: Action) -> str:
         words = {"discard": "打 discard", "chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong",
@@ -84,15 +137,19 @@ class TerminalPlayer:
                  "pass": "过 pass"}
         text = words[a.type]
         if a.tiles:
-            text += " " + " ".join(self.t(x) for x in a.tiles)
+            text += " " + " ".join(self.mine(x) for x in a.tiles)
         elif a.tile >= 0:
-            text += " " + self.t(a.tile)
+            text += " " + self.mine(a.tile)
         return text
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        self.narrate()
         self.show(view)
         for i, a in enumerate(legal, 1):
             self.say(f"   {i:2d}. {self.describe(a)}")
+        declare = self._declarable(view, legal)
+        if declare is not None:
+            self.say(f"    {DECLARE_WIN}. 和? declare a win anyway (if the hand does not win: 错和, a penalty)")
         while True:
             self.out.write("your choice> ")
             self.out.flush()
@@ -106,14 +163,54 @@ class TerminalPlayer:
                 return legal[0]
             if line.isdigit() and 1 <= int(line) <= len(legal):
                 return legal[int(line) - 1]
+            if line.lower() == DECLARE_WIN and declare is not None:
+                return declare
             self.say(f"type a number from 1 to {len(legal)} (or q to quit)")
+
+    @staticmethod
+    def _declarable(v: SeatView, legal: list[Action]) -> Action | None:
+        """The win this seat could declare although it was not offered, or None."""
+        if any(a.type == WIN for a in legal):
+            return None
+        if v.phase == "turn" and v.drawn is not None:
+            return Action(WIN, v.drawn)
+        if v.phase in ("claim", "rob") and v.pending is not None:
+            return Action(WIN, v.pending[1])
+        return None
+
+
+def play_hand_at_terminal(hand: Hand, players: list[Any], me: TerminalPlayer) -> None:
+    """Run a hand to its end.  A bot's illegal choice is replaced by the default (托管) action; the
+    person's is explained and asked again (a refused false win in a ruleset without one, say)."""
+    from majiang.sim import hand_over
+
+    while not hand.over:
+        for s in hand.prompted():
+            view = SeatView(hand, s)
+            if not view.legal:  # no longer asked (the claim window closed)
+                continue
+            action = players[s].choose(view, view.legal)
+            try:
+                hand.act(s, action)
+            except IllegalAction as e:
+                if players[s] is not me:
+                    hand.act(s, hand.default_action(s))
+                elif action.type == WIN:  # a false win the ruleset refuses rather than penalises
+                    me.say(f"  not allowed: the hand does not win with {me.t(action.tile)}, and {hand.rules.name} "
+                           "has no false win to declare")
+                else:
+                    me.say(f"  not allowed: {e}")
+            if hand.over:
+                break
+    me.narrate()
+    hand_over(hand, players)
 
 
 def run(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | None = None) -> int:
     from majiang.bots import make_bot
     from majiang.engine.session import Session
     from majiang.rulesets import make_ruleset
-    from majiang.sim import close_bots, play_hand
+    from majiang.sim import close_bots
 
     inp = inp or sys.stdin
     out = out or sys.stdout
@@ -131,36 +228,33 @@ def run(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | Non
     me = TerminalPlayer(inp, out, args.tiles)
     players: list[Any] = [me, *opponents]  # player 0 is the person
     session = Session(rules, seed.to_bytes(8, "big"))
-    me.say(f"majiang · {rules.name} · seed {seed} · you are player 0; opponents: {', '.join(specs)}")
+    names = [player_name(p) for p in range(4)]
+    me.say(f"majiang · {rules.name} · seed {seed} · opponents: "
+           + ", ".join(f"{names[p]} {spec}" for p, spec in enumerate(specs, 1)))
     played = 0
     try:
         while (hand := session.new_hand()) is not None:
-            bots = [players[session.player_at(s)] for s in range(4)]
-            play_hand(hand, bots)
-            rec = session.finish_hand(hand)
+            at = [session.player_at(s) for s in range(4)]  # this hand's seating, before any seat change
+            seats = Seating(tuple(names[p] for p in at), hand.dealer, at.index(0))
+            me.sit(hand, seats)
+            play_hand_at_terminal(hand, [players[p] for p in at], me)
+            session.finish_hand(hand)
             played += 1
-            _report(me, hand, rec, session)
+            _report(me, hand, seats, rules)
             if args.hands is not None and played >= args.hands:
                 break
     except EOFError:
         me.say("\nbye")
     finally:
         close_bots(opponents)
-    me.say("final scores: " + ", ".join(f"player {p}: {s}" for p, s in enumerate(session.scores)))
+    me.say("final scores: " + ", ".join(f"{names[p]}: {s}" for p, s in enumerate(session.scores)))
     return 0
 
 
-def _report(me: TerminalPlayer, hand: Any, rec: Any, session: Any) -> None:
-    w = hand.win
+def _report(me: TerminalPlayer, hand: Hand, seats: Seating, rules: Any) -> None:
+    from majiang.cli.result_text import result_lines
+
     me.say("")
-    if w is None:
-        me.say("荒牌 exhaustive draw — no score")
-    else:
-        who = "you" if session.player_at(w.seat) == 0 else f"player {session.player_at(w.seat)}"
-        how = "自摸 self-drawn" if w.discarder is None else f"on seat {w.discarder}'s discard"
-        fans = all("points" in f for f in w.names)  # MCR fans; Nanchang's 胡 carry a factor instead
-        me.say(f"和 {who} win with {me.t(w.tile)} ({how}) — " + (f"{w.points} fan" if fans else f"×{w.points}"))
-        for f in w.names:
-            value = f"{f['points']:>3} × {f['count']}" if "points" in f else f"×{f['factor']}"
-            me.say(f"   {f['zh']:<6} {f['name']:<32} {value}")
-    me.say("score change (players): " + ", ".join(f"{p}: {d:+d}" for p, d in enumerate(rec.deltas)))
+    for line in result_lines(hand, seats, rules, me.t):
+        me.say(line)
+    me.say("score change: " + deltas_text(hand.deltas, seats))

@@ -59,6 +59,13 @@ class Session:
         self.over = False
         self.previous: dict[str, Any] = {}  # the last hand's public ruleset state (Nanchang: its jing)
 
+    @property
+    def seat_changes(self) -> bool:
+        """Whether players change seats between rounds: MCR's rule (mcr.md §1), unless the ruleset
+        says its tables do not (``seat_changes = False``: Nanchang passes the deal round the table
+        and nobody moves, nanchang.md §2.2)."""
+        return self.config.seat_changes and bool(getattr(self.rules, "seat_changes", True))
+
     def player_at(self, seat: int) -> int:
         return self.seat_of.index(seat)
 
@@ -97,7 +104,7 @@ class Session:
             self.round += 1
             if self.round >= self.config.rounds:
                 self.over = True
-            elif self.config.seat_changes and self.round - 1 < len(SEAT_CHANGES):
+            elif self.seat_changes and self.round - 1 < len(SEAT_CHANGES):
                 change = SEAT_CHANGES[self.round - 1]
                 self.seat_of = [change[s] for s in self.seat_of]
         limit = self.config.time_limit_s

@@ -76,6 +76,9 @@ def previous_indicator(hand: HandState) -> Tile | None:
 class Nanchang:
     name = "nanchang"
     stacks_per_wall = 17
+    #: no seat changes between rounds: the deal passes counter-clockwise to the dealer's 下家 and
+    #: the players keep their chairs (seed 004 "庄家逆时针旋转，庄家胡牌后即可连庄"; nanchang.md §2.2)
+    seat_changes = False
 
     def __init__(self, options: dict[str, Any] | Options | None = None) -> None:
         self.options = options if isinstance(options, Options) else options_from_dict(options or {})
