@@ -89,7 +89,7 @@ def test_botzone_ruleset_hands_play_too():
 
 @pytest.mark.parametrize("simple", [False, True], ids=["json", "simple"])
 def test_a_late_answer_is_one_fault_and_the_hand_plays_on(simple):
-    bot = _bot("--late", "3", "2", simple=simple, limit=0.5)
+    bot = _bot("--late", "3", "4", simple=simple, limit=1.5)  # limits well above a busy machine's start-up
     try:
         hand = _play(bot)
         assert hand.over and bot.faults == 1
@@ -98,9 +98,9 @@ def test_a_late_answer_is_one_fault_and_the_hand_plays_on(simple):
 
 
 def test_the_first_run_in_a_hand_gets_twice_the_time():
-    # seat 0 deals: its first run is its first draw; 0.6 s is late for a turn of 0.4 s, not for the first
-    first = _bot("--late", "1", "0.6", limit=0.4)
-    second = _bot("--late", "2", "0.6", limit=0.4)
+    # seat 0 deals: its first run is its first draw; 2.2 s is late for a turn of 1.5 s, not for the first
+    first = _bot("--late", "1", "2.2", limit=1.5)
+    second = _bot("--late", "2", "2.2", limit=1.5)
     try:
         _play(first)
         _play(second)
