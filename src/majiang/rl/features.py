@@ -171,33 +171,39 @@ def discard_order(view: SeatView) -> list[Discard] | None:
     return run(view.dealer, [0] * 4, [0] * 4, [])
 
 
+_LEVELS = np.arange(1, 5, dtype=np.int64)[:, None]  # threshold planes: count ≥ 1 … ≥ 4
+
+
+def _counts(tiles: Sequence[int]) -> np.ndarray:
+    return np.bincount(np.asarray(tiles, dtype=np.int64), minlength=NUM_KINDS) if tiles else _NONE
+
+
+_NONE = np.zeros(NUM_KINDS, dtype=np.int64)
+
+
 def encode(view: SeatView, order: list[Discard] | None = None) -> np.ndarray:
     """The ``(ROWS, 34)`` float32 feature planes of ``view`` (the layout is in the module);
     ``order``: the discards in table order (a :class:`DiscardLog`'s), else :func:`discard_order`."""
     seat = view.seat
     obs = np.zeros(OBS_SHAPE, dtype=np.float32)
     counts = np.asarray(view.counts, dtype=np.int64)
-    for k in range(4):
-        obs[OWN + k] = counts > k
+    obs[OWN:OWN + 4] = counts >= _LEVELS
     if view.drawn is not None:
         obs[DRAWN, view.drawn] = 1
     if view.pending is not None:
         obs[OFFER, view.pending[1]] = 1
+    own_melds = view.melds[seat]
     known = counts + np.asarray(view.visible, dtype=np.int64)
-    for m in view.melds[seat]:
-        if m.concealed:
-            for t in m.tiles:
-                known[t] += 1
-    unseen = np.clip(4 - known, 0, 4)
-    for k in range(4):
-        obs[UNSEEN + k] = unseen > k
+    known += _counts([t for m in own_melds if m.concealed for t in m.tiles])
+    obs[UNSEEN:UNSEEN + 4] = (4 - known) >= _LEVELS
     obs[PREVALENT, EAST + view.prevalent] = 1
     obs[SEAT_WIND, EAST + view.seat_wind] = 1
     scalars = obs[SCALARS]
     scalars[0] = min(view.wall, 144) / 144.0
     scalars[1] = min(view.hand_no, 15) / 15.0
     scalars[2 + ("turn", "claim", "rob", "over").index(view.phase)] = 1
-    scalars[6] = min(sum(len(d) for d in view.discards), ORDER_SCALE) / ORDER_SCALE
+    discards, claimed = view.discards, view.claimed
+    scalars[6] = min(sum(len(d) for d in discards), ORDER_SCALE) / ORDER_SCALE
     jing = view.public.get("jing")
     if jing:
         for r, key in enumerate(("indicator", "zheng", "fu")):
@@ -205,55 +211,47 @@ def encode(view: SeatView, order: list[Discard] | None = None) -> np.ndarray:
             if isinstance(t, int) and 0 <= t < NUM_KINDS:
                 obs[JING + r, t] = 1
 
-    if order is None:
-        order = discard_order(view)
-    claimer_of: dict[tuple[int, int], int | None] = {}
-    seq_of: dict[tuple[int, int], int] = {}
-    if order is not None:
-        for g, d in enumerate(order):
-            claimer_of[(d.seat, d.index)] = d.claimer
-            seq_of[(d.seat, d.index)] = g
-    scores = view.scores
-    flowers = view.flowers
-    concealed_counts = view.concealed_counts
+    scores, flowers, concealed_counts = view.scores, view.flowers, view.concealed_counts
+    dealer, current, over = view.dealer, view.current, view.over
     for k in range(4):
         s = (seat + k) % 4
         b = GLOBAL_ROWS + k * BLOCK_ROWS
-        meld_counts = np.zeros(NUM_KINDS, dtype=np.int64)
-        hidden_kongs = 0
-        for m in view.melds[s]:
-            if m.concealed and s != seat:
-                hidden_kongs += 1  # another seat's 暗杠: its existence is public, its faces are not
-                continue
-            if m.concealed:
-                hidden_kongs += 1
-            for t in m.tiles:
-                meld_counts[t] += 1
-        pond = np.zeros(NUM_KINDS, dtype=np.int64)
-        for t, taken in zip(view.discards[s], view.claimed[s], strict=True):
-            if not taken:
-                pond[t] += 1
-        for j in range(4):
-            obs[b + B_MELDS + j] = meld_counts > j
-            obs[b + B_POND + j] = pond > j
+        melds = view.melds[s]
+        # another seat's 暗杠: that it exists is public, its faces are not
+        faced = [t for m in melds if not m.concealed or s == seat for t in m.tiles]
+        obs[b + B_MELDS:b + B_MELDS + 4] = _counts(faced) >= _LEVELS
+        pond = [t for t, taken in zip(discards[s], claimed[s], strict=True) if not taken]
+        obs[b + B_POND:b + B_POND + 4] = _counts(pond) >= _LEVELS
         info = obs[b + B_INFO]
         for f in flowers[s]:
             if 34 <= f < 42:
                 info[INFO_FLOWERS + f - 34] = 1
         info[INFO_CONCEALED] = min(concealed_counts[s], 14) / 14.0
-        info[INFO_CONCEALED_KONGS] = min(hidden_kongs, 4) / 4.0
-        info[INFO_MELDS] = min(len(view.melds[s]), 4) / 4.0
+        info[INFO_CONCEALED_KONGS] = min(sum(m.concealed for m in melds), 4) / 4.0
+        info[INFO_MELDS] = min(len(melds), 4) / 4.0
         info[INFO_SCORE] = (max(-1.0, min(1.0, scores[s] / SCORE_SCALE)) + 1) / 2
-        info[INFO_WIND + (s - view.dealer) % 4] = 1
-        info[INFO_DEALER] = s == view.dealer
-        info[INFO_CURRENT] = s == view.current and not view.over
-        info[INFO_DISCARDS] = min(len(view.discards[s]), MAX_DISCARDS) / MAX_DISCARDS
-        for i, t in enumerate(view.discards[s][:MAX_DISCARDS]):
-            obs[b + B_ORDER + i, t] = 1
-            claimer = claimer_of.get((s, i))
-            if claimer is not None:
-                obs[b + B_CLAIMED + (claimer - s) % 4 - 1, i] = 1
-            pos = seq_of.get((s, i))
-            if pos is not None:
-                obs[b + B_SEQ, i] = min(pos + 1, ORDER_SCALE) / ORDER_SCALE
+        info[INFO_WIND + (s - dealer) % 4] = 1
+        info[INFO_DEALER] = s == dealer
+        info[INFO_CURRENT] = s == current and not over
+        info[INFO_DISCARDS] = min(len(discards[s]), MAX_DISCARDS) / MAX_DISCARDS
+
+    if order is None:
+        order = discard_order(view)
+    if order is None:  # no consistent order: the ponds in order, without claimers or table order
+        for s in range(4):
+            b = GLOBAL_ROWS + (s - seat) % 4 * BLOCK_ROWS
+            tiles = discards[s][:MAX_DISCARDS]
+            obs[b + B_ORDER + np.arange(len(tiles)), tiles] = 1
+    elif order:
+        d = np.array([(x.seat, x.index, x.tile, -1 if x.claimer is None else x.claimer) for x in order],
+                     dtype=np.int64)
+        g = np.arange(1, len(order) + 1, dtype=np.float32)
+        keep = d[:, 1] < MAX_DISCARDS
+        d, g = d[keep], g[keep]
+        blocks = GLOBAL_ROWS + (d[:, 0] - seat) % 4 * BLOCK_ROWS
+        i = d[:, 1]
+        obs[blocks + B_ORDER + i, d[:, 2]] = 1
+        obs[blocks + B_SEQ, i] = np.minimum(g, ORDER_SCALE) / ORDER_SCALE
+        taken = d[:, 3] >= 0
+        obs[(blocks + B_CLAIMED + (d[:, 3] - d[:, 0]) % 4 - 1)[taken], i[taken]] = 1
     return obs
