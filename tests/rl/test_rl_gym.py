@@ -111,3 +111,21 @@ def test_bad_arguments_fail_at_construction():
         MahjongGymEnv(seat=4)
     with pytest.raises(ValueError, match="three"):
         MahjongGymEnv(opponents=["eff", "eff"])
+
+
+def test_stable_baselines3_check_env_and_maskable_ppo():
+    """Runs where sb3-contrib is installed (it brings PyTorch, so it is no dev dependency)."""
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    env = gymnasium.make("majiang/MCR-v0", opponents="rand")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SB3 suggests flattening 2-D observations
+        sb3_check_env(env.unwrapped)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(32)
+    obs, _ = env.reset(seed=3)
+    masks = get_action_masks(env)
+    action, _ = model.predict(obs, action_masks=masks)
+    assert masks[int(action)]
