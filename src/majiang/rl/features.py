@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from majiang.engine.melds import CHOW
+from majiang.engine.melds import CHOW, KONG
 from majiang.engine.view import SeatView, event_view
 from majiang.tiles import EAST, NUM_KINDS
 
@@ -181,9 +181,16 @@ def _counts(tiles: Sequence[int]) -> np.ndarray:
 _NONE = np.zeros(NUM_KINDS, dtype=np.int64)
 
 
-def encode(view: SeatView, order: list[Discard] | None = None) -> np.ndarray:
-    """The ``(ROWS, 34)`` float32 feature planes of ``view`` (the layout is in the module);
-    ``order``: the discards in table order (a :class:`DiscardLog`'s), else :func:`discard_order`."""
+#: a seat block as last built, for :func:`encode`'s ``cache``: (seat, is the observer) → (key, rows)
+BlockCache = dict[tuple[int, bool], tuple[tuple[Any, ...], np.ndarray]]
+
+
+def encode(view: SeatView, order: list[Discard] | None = None, cache: BlockCache | None = None) -> np.ndarray:
+    """The ``(ROWS, 34)`` float32 feature planes of ``view`` (the layout is in the module).
+
+    ``order``: the discards in table order (a :class:`DiscardLog`'s), else :func:`discard_order`.
+    ``cache`` (a dict kept for one hand, shared by the seats): a seat's block is rebuilt only when
+    something it shows changed — the environments' fast path; the planes are the same."""
     seat = view.seat
     obs = np.zeros(OBS_SHAPE, dtype=np.float32)
     counts = np.asarray(view.counts, dtype=np.int64)
@@ -206,8 +213,8 @@ def encode(view: SeatView, order: list[Discard] | None = None) -> np.ndarray:
     scalars[6] = min(sum(len(d) for d in discards), ORDER_SCALE) / ORDER_SCALE
     jing = view.public.get("jing")
     if jing:
-        for r, key in enumerate(("indicator", "zheng", "fu")):
-            t = jing.get(key)
+        for r, name in enumerate(("indicator", "zheng", "fu")):
+            t = jing.get(name)
             if isinstance(t, int) and 0 <= t < NUM_KINDS:
                 obs[JING + r, t] = 1
 
@@ -217,12 +224,21 @@ def encode(view: SeatView, order: list[Discard] | None = None) -> np.ndarray:
         s = (seat + k) % 4
         b = GLOBAL_ROWS + k * BLOCK_ROWS
         melds = view.melds[s]
+        key = (len(melds), sum(m.kind == KONG for m in melds), len(discards[s]), sum(claimed[s]), len(flowers[s]),
+               concealed_counts[s], scores[s], dealer, s == current and not over)
+        hit = cache.get((s, k == 0)) if cache is not None else None
+        if hit is not None and hit[0] == key:
+            obs[b:b + BLOCK_ROWS] = hit[1]
+            continue
+        if order is None:
+            order = discard_order(view)
+        block = obs[b:b + BLOCK_ROWS]
         # another seat's 暗杠: that it exists is public, its faces are not
-        faced = [t for m in melds if not m.concealed or s == seat for t in m.tiles]
-        obs[b + B_MELDS:b + B_MELDS + 4] = _counts(faced) >= _LEVELS
+        faced = [t for m in melds if not m.concealed or k == 0 for t in m.tiles]
+        block[B_MELDS:B_MELDS + 4] = _counts(faced) >= _LEVELS
         pond = [t for t, taken in zip(discards[s], claimed[s], strict=True) if not taken]
-        obs[b + B_POND:b + B_POND + 4] = _counts(pond) >= _LEVELS
-        info = obs[b + B_INFO]
+        block[B_POND:B_POND + 4] = _counts(pond) >= _LEVELS
+        info = block[B_INFO]
         for f in flowers[s]:
             if 34 <= f < 42:
                 info[INFO_FLOWERS + f - 34] = 1
@@ -234,24 +250,25 @@ def encode(view: SeatView, order: list[Discard] | None = None) -> np.ndarray:
         info[INFO_DEALER] = s == dealer
         info[INFO_CURRENT] = s == current and not over
         info[INFO_DISCARDS] = min(len(discards[s]), MAX_DISCARDS) / MAX_DISCARDS
-
-    if order is None:
-        order = discard_order(view)
-    if order is None:  # no consistent order: the ponds in order, without claimers or table order
-        for s in range(4):
-            b = GLOBAL_ROWS + (s - seat) % 4 * BLOCK_ROWS
-            tiles = discards[s][:MAX_DISCARDS]
-            obs[b + B_ORDER + np.arange(len(tiles)), tiles] = 1
-    elif order:
-        d = np.array([(x.seat, x.index, x.tile, -1 if x.claimer is None else x.claimer) for x in order],
-                     dtype=np.int64)
-        g = np.arange(1, len(order) + 1, dtype=np.float32)
-        keep = d[:, 1] < MAX_DISCARDS
-        d, g = d[keep], g[keep]
-        blocks = GLOBAL_ROWS + (d[:, 0] - seat) % 4 * BLOCK_ROWS
-        i = d[:, 1]
-        obs[blocks + B_ORDER + i, d[:, 2]] = 1
-        obs[blocks + B_SEQ, i] = np.minimum(g, ORDER_SCALE) / ORDER_SCALE
-        taken = d[:, 3] >= 0
-        obs[(blocks + B_CLAIMED + (d[:, 3] - d[:, 0]) % 4 - 1)[taken], i[taken]] = 1
+        _order_rows(block, s, discards[s], order)
+        if cache is not None:
+            cache[(s, k == 0)] = (key, block.copy())
     return obs
+
+
+def _order_rows(block: np.ndarray, s: int, pond: list[int], order: list[Discard] | None) -> None:
+    """Seat ``s``'s discards in order, their claimers and their places in the table order."""
+    if order is None:  # no consistent order: the pond in order, without claimers or table order
+        tiles = pond[:MAX_DISCARDS]
+        block[B_ORDER + np.arange(len(tiles)), tiles] = 1
+        return
+    mine = [(g, d) for g, d in enumerate(order, 1) if d.seat == s and d.index < MAX_DISCARDS]
+    if not mine:
+        return
+    i = np.array([d.index for _, d in mine], dtype=np.int64)
+    block[B_ORDER + i, [d.tile for _, d in mine]] = 1
+    block[B_SEQ, i] = np.minimum(np.array([g for g, _ in mine], dtype=np.float32), ORDER_SCALE) / ORDER_SCALE
+    taken = [(B_CLAIMED + (d.claimer - s) % 4 - 1, d.index) for _, d in mine if d.claimer is not None]
+    if taken:
+        rows, cols = zip(*taken, strict=True)
+        block[list(rows), list(cols)] = 1

@@ -12,7 +12,7 @@ from majiang.engine.hand import Hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
-from majiang.rl.features import OBS_HIGH, OBS_LOW, DiscardLog, encode
+from majiang.rl.features import OBS_HIGH, OBS_LOW, BlockCache, DiscardLog, encode
 from majiang.rulesets import make_ruleset
 from majiang.tiles import format_tiles, tile_str
 
@@ -50,7 +50,8 @@ class Table:
         self.hand: Hand | None = None
         self.log = DiscardLog()
         self._scores = [0, 0, 0, 0]
-        self._cache: dict[int, dict[str, np.ndarray]] = {}
+        self._cache: dict[int, dict[str, np.ndarray]] = {}  # this decision's observations
+        self._blocks: BlockCache = {}  # this hand's seat blocks (encode's fast path)
 
     def deal(self, seed: int | None, options: dict[str, Any] | None) -> None:
         """A new hand.  ``seed`` reseeds the generator; without one the generator goes on (a fresh
@@ -69,6 +70,7 @@ class Table:
         self.log = DiscardLog()
         self._scores = self.scores()
         self._cache = {}
+        self._blocks = {}
 
     # ---- reading the hand through the seats' views ----------------------------------------------
     def view(self, seat: int) -> SeatView:
@@ -83,7 +85,8 @@ class Table:
         if obs is None:
             assert self.hand is not None
             v = self.view(seat)
-            obs = {"observation": encode(v, self.log.feed(self.hand.events)), "action_mask": action_mask(v.legal)}
+            obs = {"observation": encode(v, self.log.feed(self.hand.events), self._blocks),
+                   "action_mask": action_mask(v.legal)}
             self._cache[seat] = obs
         return obs
 
