@@ -36,6 +36,7 @@ bench: setup
 	$(PY) benchmarks/shanten_bench.py
 	$(PY) benchmarks/engine_bench.py
 	$(PY) benchmarks/nanchang_bench.py
+	$(PY) benchmarks/rl_bench.py
 	$(PY) benchmarks/load.py
 
 clean:
