@@ -2,7 +2,7 @@
 actions, one core: the AEC env (``mcr_v0.raw_env``), the parallel env, and — in the same run, for a
 before/after — the pre-PettingZoo ``MahjongEnv`` (18 × 34 planes) read from git (``--baseline REV``).
 
-    .venv/bin/python benchmarks/rl_bench.py --hands 200 --baseline main
+    .venv/bin/python benchmarks/rl_bench.py --hands 100
 """
 
 from __future__ import annotations
@@ -75,10 +75,11 @@ def baseline_env(rev: str) -> Any:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=200)
+    ap.add_argument("--hands", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs, the best is shown")
-    ap.add_argument("--baseline", default="main", help="git revision of the old env.py ('' = none)")
+    ap.add_argument("--baseline", default="ac85c46", help="git revision with the old src/majiang/rl/env.py "
+                    "(default: the last one before the PettingZoo environments; '' = none)")
     args = ap.parse_args()
     print(f"# rl benchmark · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
           f"{os.cpu_count()} cores · Python {platform.python_version()}")
