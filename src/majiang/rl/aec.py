@@ -18,6 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from majiang.engine.hand import Hand
 from majiang.rl.actions import ACTION_SIZE
 from majiang.rl.table import AGENTS, Table, observation_space, state_space
 
@@ -48,13 +49,12 @@ class MahjongEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = AGENTS[0]
         self._decisions: dict[str, int] = {}
-        self._left: set[str] = set()
         self.state_space = state_space()
         self._observation_spaces = {a: observation_space() for a in AGENTS}
         self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
 
     @property
-    def hand(self) -> Any:
+    def hand(self) -> Hand | None:
         return self.table.hand
 
     @property
@@ -76,7 +76,6 @@ class MahjongEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._decisions = dict.fromkeys(self.agents, 0)
-        self._left = set()
         self._advance()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

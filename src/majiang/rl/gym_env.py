@@ -58,16 +58,17 @@ class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.table.np_random = self.np_random
-        self.table.deal(None, options)
         rng = self.np_random
-        if self.fixed_seat is None:
-            self.seat = int(rng.integers(4))
-        others = [s for s in range(4) if s != self.seat]
-        self._players = {}
-        for s, spec in zip(others, self.specs, strict=True):
-            self._players[s] = make_bot(spec, int(rng.integers(2**31)), self.rules) if isinstance(spec, str) else spec
-        self._play_others()
-        self.table.score_changes()  # nothing is paid before the seat's first decision that it could act on
+        while True:  # a hand the opponents end before this seat's first decision (天和, 地和) is no episode
+            self.table.deal(None, options)
+            if self.fixed_seat is None:
+                self.seat = int(rng.integers(4))
+            others = [s for s in range(4) if s != self.seat]
+            self._players = {s: make_bot(spec, int(rng.integers(2**31)), self.rules) if isinstance(spec, str)
+                             else spec for s, spec in zip(others, self.specs, strict=True)}
+            self._play_others()  # what is paid meanwhile (Nanchang's kong bonuses) comes with the first step
+            if not self.table.over:
+                break
         return self.table.observe(self.seat), {"seat": self.seat}
 
     def _opponent_action(self, seat: int) -> Action:

@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from majiang.engine.hand import Hand
 from majiang.rl.actions import ACTION_SIZE
 from majiang.rl.aec import RENDER_MODES
 from majiang.rl.table import AGENTS, Table, observation_space, state_space
@@ -41,7 +42,7 @@ class MahjongParallelEnv(ParallelEnv):
         self._steps = 0
 
     @property
-    def hand(self) -> Any:
+    def hand(self) -> Hand | None:
         return self.table.hand
 
     def observation_space(self, agent: str) -> spaces.Dict:
