@@ -37,6 +37,7 @@ bench: setup
 	$(PY) benchmarks/waits_bench.py
 	$(PY) benchmarks/engine_bench.py
 	$(PY) benchmarks/nanchang_bench.py
+	$(PY) benchmarks/rl_bench.py
 	$(PY) benchmarks/load.py
 
 clean:

@@ -3,16 +3,20 @@ import sys
 
 import numpy as np
 
-from majiang.rl import ACTION_SIZE, MahjongEnv
+from majiang.rl import ACTION_SIZE, OBS_SHAPE, mcr_v0
 
-env, rng = MahjongEnv(), np.random.default_rng(0)
-W = np.zeros((18 * 34, ACTION_SIZE))  # one linear policy shared by the four seats
+env, rng = mcr_v0.env(), np.random.default_rng(0)
+W = np.zeros((OBS_SHAPE[0] * OBS_SHAPE[1], ACTION_SIZE))  # one linear policy shared by the four seats
 for episode in range(int(sys.argv[1]) if len(sys.argv) > 1 else 20):
     env.reset(seed=episode)
     trajectory = {a: [] for a in env.possible_agents}  # (features, action, probabilities)
-    while not all(env.terminations.values()):
-        agent = env.agent_selection
-        obs, _, done, _, _ = env.last()
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        returns[agent] += reward  # what was paid to this seat since it last acted
+        if terminated or truncated:
+            env.step(None)
+            continue
         x, mask = obs["observation"].ravel(), obs["action_mask"].astype(bool)
         logits = np.where(mask, x @ W, -np.inf)
         p = np.exp(logits - logits.max())
@@ -24,5 +28,5 @@ for episode in range(int(sys.argv[1]) if len(sys.argv) > 1 else 20):
         for x, action, p in steps:
             grad = -p
             grad[action] += 1.0
-            W += 1e-3 * env._cumulative_rewards[agent] * np.outer(x, grad)
-    print(episode, {a: env._cumulative_rewards[a] for a in env.possible_agents})
+            W += 1e-3 * returns[agent] * np.outer(x, grad)
+    print(episode, returns)

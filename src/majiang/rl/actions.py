@@ -1,0 +1,51 @@
+"""The 109 action codes of the RL environments and their mapping to engine actions.
+
+0–33 discard tile *t* · 34–67 concealed kong *t* · 68–101 added kong *t* · 102 pung · 103 kong
+from a discard · 104–106 chow with the claimed tile lowest / middle / highest · 107 win · 108 pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from majiang.engine.protocol import Action
+
+ACTION_SIZE = 109
+DISCARD, CONCEALED_KONG, ADDED_KONG, PUNG, KONG, CHOW, WIN, PASS = 0, 34, 68, 102, 103, 104, 107, 108
+
+
+def encode_action(a: Action) -> int:
+    if a.type == "discard":
+        return DISCARD + a.tile
+    if a.type == "concealed_kong":
+        return CONCEALED_KONG + a.tile
+    if a.type == "added_kong":
+        return ADDED_KONG + a.tile
+    if a.type == "pung":
+        return PUNG
+    if a.type == "kong":
+        return KONG
+    if a.type == "chow":
+        return CHOW + a.tiles.index(a.tile)
+    if a.type == "win":
+        return WIN
+    return PASS
+
+
+def decode_action(index: int, legal: list[Action]) -> Action:
+    """The legal engine action with code ``index``; ValueError when there is none."""
+    for a in legal:
+        if encode_action(a) == index:
+            return a
+    raise ValueError(f"action {index} is not legal now (mask it with 'action_mask')")
+
+
+def action_mask(legal: list[Action]) -> np.ndarray:
+    """int8 mask of the legal codes; a seat with nothing to decide may only pass (its action is
+    ignored), so a mask is never empty."""
+    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+    if not legal:
+        mask[PASS] = 1
+    for a in legal:
+        mask[encode_action(a)] = 1
+    return mask

@@ -1,0 +1,170 @@
+"""The PettingZoo AEC environment: agents ``player_0``…``player_3`` at seats 0–3, one hand per
+episode, the agent selected is the one the engine asks (claims on a discard one seat after
+another, in the engine's order).
+
+Rewards are score changes as they happen (MCR: the settlement at the end; Nanchang also kong
+bonuses), zero-sum.  When the hand ends every agent is terminated and steps ``None`` once, which
+removes it.  ``max_cycles``: each agent decides at most that many times; after its last decision
+it is truncated (and leaves after its ``None`` step) while its seat plays on 托管 for the others;
+the hand stops when no agent is left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from majiang.engine.hand import Hand
+from majiang.rl.actions import ACTION_SIZE
+from majiang.rl.table import AGENTS, Table, observation_space, state_space
+
+RENDER_MODES = ["ansi", "human"]
+
+
+class MahjongEnv(AECEnv):
+    """The raw AEC environment (``mcr_v0.raw_env()``); ``mcr_v0.env()`` wraps it."""
+
+    metadata: dict[str, Any] = {"name": "majiang_mcr_v0", "render_modes": RENDER_MODES,  # noqa: RUF012
+                                "is_parallelizable": False}
+
+    def __init__(self, rules: str = "gb", render_mode: str | None = None, max_cycles: int | None = None,
+                 illegal: str = "penalty", illegal_reward: float = -1.0) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        self.metadata = {**type(self).metadata, "name": f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"}
+        self.table = Table(rules, illegal, illegal_reward)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = AGENTS[0]
+        self._decisions: dict[str, int] = {}
+        self.state_space = state_space()
+        self._observation_spaces = {a: observation_space() for a in AGENTS}
+        self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.table.hand
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self.table.np_random
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.deal(seed, options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._decisions = dict.fromkeys(self.agents, 0)
+        self._advance()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self.table.observe(AGENTS.index(agent))
+
+    def state(self) -> np.ndarray:
+        return self.table.state()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._dead_step(action)
+            return
+        seat = AGENTS.index(agent)
+        choice, illegal = self.table.choose(seat, action)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        self.table.act(seat, choice)
+        self._decisions[agent] += 1
+        if illegal:
+            self.rewards[agent] += self.table.illegal_reward
+        self.infos[agent] = {"illegal_action": True} if illegal else {}
+        if self.max_cycles is not None and self._decisions[agent] >= self.max_cycles and not self.table.over:
+            self.truncations[agent] = True
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def _active(self, agent: str) -> bool:
+        return agent in self.agents and not (self.terminations[agent] or self.truncations[agent])
+
+    def _advance(self) -> None:
+        """托管 for seats whose agent is done while some agent still plays, the rewards, the end,
+        and the next agent (done agents first, for their ``None`` step)."""
+        t = self.table
+        while not t.over and any(self._active(a) for a in self.agents):
+            auto = [s for s in t.prompted() if not self._active(AGENTS[s])]
+            if not auto:
+                break
+            t.autoplay(auto[0])
+        for a, delta in zip(AGENTS, t.score_changes(), strict=True):
+            if a in self.rewards:
+                self.rewards[a] += float(delta)
+        if t.over:
+            for a in self.agents:
+                self.terminations[a] = True
+        for a in self.rewards:
+            self._cumulative_rewards[a] += self.rewards[a]
+        self._select()
+
+    def _select(self) -> None:
+        done = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if done:
+            self.agent_selection = done[0]
+        elif self.agents:
+            self.agent_selection = AGENTS[self.table.prompted()[0]]
+
+    def _dead_step(self, action: Any) -> None:
+        if action is not None:
+            raise ValueError(f"{self.agent_selection} is done: step(None) removes it (or reset() for a new hand)")
+        agent = self.agent_selection
+        for d in (self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos):
+            del d[agent]
+        self.agents.remove(agent)
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        self._select()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> MahjongEnv:
+    return MahjongEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> Any:
+    """The AEC environment as PettingZoo serves its own: out-of-range actions assert, the order
+    of calls is enforced."""
+    e: Any = MahjongEnv(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -1,0 +1,25 @@
+"""MCR (国标) mahjong as PettingZoo serves its environments: ``env()``, ``raw_env()``,
+``parallel_env()`` (keyword arguments: ``render_mode``, ``max_cycles``, ``illegal``,
+``illegal_reward``; ``rules="botzone"`` for the Botzone variant)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.rl import aec, parallel
+from majiang.rl.aec import MahjongEnv
+from majiang.rl.parallel import MahjongParallelEnv
+
+RULES = "gb"
+
+
+def raw_env(**kwargs: Any) -> MahjongEnv:
+    return aec.raw_env(**{"rules": RULES, **kwargs})
+
+
+def env(**kwargs: Any) -> Any:
+    return aec.env(**{"rules": RULES, **kwargs})
+
+
+def parallel_env(**kwargs: Any) -> MahjongParallelEnv:
+    return parallel.parallel_env(**{"rules": RULES, **kwargs})

@@ -1,0 +1,111 @@
+"""The PettingZoo parallel environment: one step is one decision point of the hand.
+
+Mahjong is not played in a fixed cycle, so PettingZoo's ``aec_to_parallel`` (which needs every
+agent to act once per cycle, in order) does not fit it.  Here every live agent sends an action each
+step; the engine applies the actions of the seats it asks — the one seat on its turn, or every seat
+that may claim the discard on offer, all at once, as at a real table — and ignores the others
+(an agent with nothing to decide sees only *pass* in its mask).  ``max_cycles`` bounds the steps;
+then every agent is truncated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from majiang.engine.hand import Hand
+from majiang.rl.actions import ACTION_SIZE
+from majiang.rl.aec import RENDER_MODES
+from majiang.rl.table import AGENTS, Table, observation_space, state_space
+
+
+class MahjongParallelEnv(ParallelEnv):
+    metadata: dict[str, Any] = {"name": "majiang_mcr_v0", "render_modes": RENDER_MODES,  # noqa: RUF012
+                                "is_parallelizable": True}
+
+    def __init__(self, rules: str = "gb", render_mode: str | None = None, max_cycles: int | None = None,
+                 illegal: str = "penalty", illegal_reward: float = -1.0) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        self.metadata = {**type(self).metadata, "name": f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"}
+        self.table = Table(rules, illegal, illegal_reward)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.state_space = state_space()
+        self._observation_spaces = {a: observation_space() for a in AGENTS}
+        self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
+        self._steps = 0
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.table.hand
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_spaces[agent]
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        return {a: self.table.observe(AGENTS.index(a)) for a in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self.table.deal(seed, options)
+        self.agents = list(self.possible_agents)
+        self._steps = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
+                                                     dict[str, bool], dict[str, dict[str, Any]]]:
+        t = self.table
+        if not self.agents:
+            raise RuntimeError("the hand is over: call reset()")
+        rewards = dict.fromkeys(self.agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        for seat in t.prompted():  # the seats asked now, all answering this same decision point
+            if t.over:
+                break
+            agent = AGENTS[seat]
+            choice, illegal = t.choose(seat, actions.get(agent))
+            t.act(seat, choice)
+            if illegal:
+                rewards[agent] += t.illegal_reward
+                infos[agent]["illegal_action"] = True
+        for a, delta in zip(AGENTS, t.score_changes(), strict=True):
+            rewards[a] += float(delta)
+        self._steps += 1
+        over = t.over
+        cut = not over and self.max_cycles is not None and self._steps >= self.max_cycles
+        observations = self._observations()
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, cut)
+        if over or cut:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def state(self) -> np.ndarray:
+        return self.table.state()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(**kwargs: Any) -> MahjongParallelEnv:
+    return MahjongParallelEnv(**kwargs)

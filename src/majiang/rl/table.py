@@ -1,0 +1,160 @@
+"""What the AEC, parallel and single-agent environments share: one hand driven seat by seat,
+seeding, spaces, illegal actions, rewards as score changes, and a text rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from majiang.engine.hand import Hand
+from majiang.engine.protocol import Action
+from majiang.engine.view import SeatView
+from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
+from majiang.rl.features import OBS_HIGH, OBS_LOW, BlockCache, DiscardLog, encode
+from majiang.rulesets import make_ruleset
+from majiang.tiles import format_tiles, tile_str
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+ILLEGAL_MODES = ("penalty", "raise")
+
+
+def observation_space() -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+    })
+
+
+def state_space() -> spaces.Box:
+    """The full-information state: the four seats' observations, seat 0 first."""
+    return spaces.Box(np.stack([OBS_LOW] * 4), np.stack([OBS_HIGH] * 4), dtype=np.float32)
+
+
+class Table:
+    """One hand, its seeding and the bookkeeping every environment needs.
+
+    ``illegal``: ``"penalty"`` replaces an illegal action (or one outside the action space) by the
+    engine's default (托管: discard the drawn tile, pass a claim) and adds ``illegal_reward`` to the
+    seat's reward; ``"raise"`` raises ValueError and changes nothing."""
+
+    def __init__(self, rules: str, illegal: str, illegal_reward: float) -> None:
+        if illegal not in ILLEGAL_MODES:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
+        self.rules = rules
+        self.ruleset = make_ruleset(rules)
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.np_random = np.random.default_rng()
+        self.hand: Hand | None = None
+        self.log = DiscardLog()
+        self._scores = [0, 0, 0, 0]
+        self._cache: dict[int, dict[str, np.ndarray]] = {}  # this decision's observations
+        self._blocks: BlockCache = {}  # this hand's seat blocks (encode's fast path)
+
+    def deal(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """A new hand.  ``seed`` reseeds the generator; without one the generator goes on (a fresh
+        environment's draws fresh entropy).  ``options``: ``dealer``, ``prevalent`` (0–3, random
+        by default), ``hand_no``, ``scores`` (the four seats' scores before the hand)."""
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+        opts = options or {}
+        rng = self.np_random
+        dealer = int(opts.get("dealer", rng.integers(4)))
+        prevalent = int(opts.get("prevalent", rng.integers(4)))
+        hand_no = int(opts.get("hand_no", 4 * prevalent + dealer))
+        scores = opts.get("scores")
+        self.hand = Hand(self.ruleset, rng.bytes(32), dealer=dealer, prevalent=prevalent, hand_no=hand_no,
+                         scores=list(scores) if scores is not None else None)
+        self.log = DiscardLog()
+        self._scores = self.scores()
+        self._cache = {}
+        self._blocks = {}
+
+    # ---- reading the hand through the seats' views ----------------------------------------------
+    def view(self, seat: int) -> SeatView:
+        assert self.hand is not None, "call reset() first"
+        return SeatView(self.hand, seat)
+
+    def scores(self) -> list[int]:
+        return self.view(0).scores
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        obs = self._cache.get(seat)
+        if obs is None:
+            assert self.hand is not None
+            v = self.view(seat)
+            obs = {"observation": encode(v, self.log.feed(self.hand.events), self._blocks),
+                   "action_mask": action_mask(v.legal)}
+            self._cache[seat] = obs
+        return obs
+
+    def state(self) -> np.ndarray:
+        return np.stack([self.observe(s)["observation"] for s in range(4)])
+
+    def prompted(self) -> list[int]:
+        assert self.hand is not None
+        return self.hand.prompted()
+
+    @property
+    def over(self) -> bool:
+        return self.hand is not None and self.hand.over
+
+    # ---- acting ----------------------------------------------------------------------------------
+    def choose(self, seat: int, action: Any) -> tuple[Action, bool]:
+        """The engine action for ``action`` (a code) and whether it was illegal (then replaced)."""
+        assert self.hand is not None
+        legal = self.hand.legal(seat)
+        ok = isinstance(action, int | np.integer) and not isinstance(action, bool) and 0 <= int(action) < ACTION_SIZE
+        if ok:
+            try:
+                return decode_action(int(action), legal), False
+            except ValueError:
+                pass
+        if self.illegal == "raise":
+            raise ValueError(f"action {action!r} is not legal for seat {seat} now (mask it with 'action_mask')")
+        return self.hand.default_action(seat), True
+
+    def act(self, seat: int, action: Action) -> None:
+        assert self.hand is not None
+        self.hand.act(seat, action)
+        self._cache = {}
+
+    def autoplay(self, seat: int) -> None:
+        """托管 for a seat without an agent."""
+        assert self.hand is not None
+        self.act(seat, self.hand.default_action(seat))
+
+    def score_changes(self) -> list[int]:
+        """Each seat's score change since the last call (kong bonuses, false wins, the settlement)."""
+        now = self.scores()
+        out = [a - b for a, b in zip(now, self._scores, strict=True)]
+        self._scores = now
+        return out
+
+    # ---- rendering -------------------------------------------------------------------------------
+    def render_text(self) -> str:
+        """The table as text: every seat's hand (this is a rendering, not an observation), melds,
+        flowers, pond (claimed discards in parentheses) and score."""
+        if self.hand is None:
+            return "(no hand: call reset())"
+        v0 = self.view(0)
+        lines = [f"{self.rules} · hand {v0.hand_no} · prevalent {'ESWN'[v0.prevalent]} · wall {v0.wall} · "
+                 f"{v0.phase}" + (f" · on offer {tile_str(v0.pending[1])} from seat {v0.pending[0]}"
+                                  if v0.pending else "")]
+        for s in range(4):
+            v = self.view(s)
+            marker = ">" if s == v.current and not v.over else " "
+            melds = " ".join(m.compact() for m in v.melds[s])
+            pond = " ".join(f"({tile_str(t)})" if taken else tile_str(t)
+                            for t, taken in zip(v.discards[s], v.claimed[s], strict=True))
+            flowers = format_tiles(v.flowers[s])
+            drawn = f" (drew {tile_str(v.drawn)})" if v.drawn is not None else ""
+            lines.append(f"{marker}{s} {'ESWN'[v.seat_wind]} {v.scores[s]:+d}  {format_tiles(v.concealed())}{drawn}"
+                         + (f"  melds {melds}" if melds else "") + (f"  flowers {flowers}" if flowers else ""))
+            lines.append(f"     pond {pond}")
+        if v0.over and v0.result is not None:
+            win = v0.result.get("win")
+            lines.append(f"result: seat {win['seat']} wins {win['points']}" if win else "result: draw")
+        return "\n".join(lines)
