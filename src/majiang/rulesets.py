@@ -7,6 +7,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from majiang.engine import events
 from majiang.engine.protocol import Ruleset
 
 Factory = Callable[[dict[str, Any] | None], Ruleset]
@@ -27,6 +28,10 @@ def _builtin() -> None:
     except ImportError:  # the Nanchang ruleset is optional while it is being built
         return
     register("nanchang", lambda opts: nanchang.Nanchang(opts))
+
+
+# a log may name an event type of a ruleset not imported yet: loading the rulesets declares it
+events.add_loader(_builtin)
 
 
 def names() -> list[str]:

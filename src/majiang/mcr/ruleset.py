@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from majiang.engine.events import FLAG, NUMBER, fields, register_fields
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, Settlement, Win, WinContext
 from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
@@ -19,6 +20,9 @@ from majiang.tiles import NUM_KINDS, Tile, full_set
 
 if TYPE_CHECKING:
     from majiang.engine.hand import Hand
+
+# what MCR adds to the event log (majiang.engine.events): the win's summary (MCR.check_win)
+register_fields("win", fields(total=NUMBER, self_drawn=FLAG))
 
 
 def scoring_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
