@@ -82,9 +82,10 @@ class SeatView:
 
     @cached_property
     def melds(self) -> list[list[Meld]]:
-        """Every seat's declared sets; other seats' concealed kongs must be shown face down
-        (``to_dict`` does), bots must not look at their faces."""
-        return [list(st.melds) for st in self._hand.seats]
+        """Every seat's declared sets; other seats' concealed kongs face down (their tiles are
+        :data:`~majiang.engine.melds.FACE_DOWN`), as remote players see them."""
+        return [list(st.melds) if s == self.seat else [m.face_down() for m in st.melds]
+                for s, st in enumerate(self._hand.seats)]
 
     @cached_property
     def discards(self) -> list[list[Tile]]:
