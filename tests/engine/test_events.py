@@ -114,6 +114,11 @@ def test_an_undeclared_event_type_or_field_is_refused():
         loads_events(['{"type":"dice","dice":[1,2],"break_seat":0,"break_stack":3}', '{"type":"peek"}'])
     with pytest.raises(ev.UnknownEvent):
         seat_events([{"type": "peek"}], 0)
+    hand = seeded_hand("gb", 1)
+    with pytest.raises(ev.UnknownEvent, match="peek"):
+        hand.emit({"type": "peek", "seat": 0})
+    with pytest.raises(ev.UnknownEvent, match="wall"):
+        hand.emit({"type": "payment", "reason": "kong", "deltas": [0, 0, 0, 0], "wall": [1]})
 
 
 def test_a_log_carries_its_format_version():

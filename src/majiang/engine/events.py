@@ -165,6 +165,14 @@ def spec(event_type: str) -> EventSpec:
     return s
 
 
+def check(event: dict[str, Any]) -> None:
+    """Raise :class:`UnknownEvent` unless ``event``'s type and every field are declared."""
+    s = spec(event["type"])
+    if not event.keys() <= s.names:
+        for k in event:
+            _field(s, k)
+
+
 def dealing(event_type: str) -> bool:
     return spec(event_type).dealing
 

@@ -20,6 +20,7 @@ from itertools import compress
 from typing import Any
 
 from majiang.engine.events import VERSION
+from majiang.engine.events import check as check_event
 from majiang.engine.melds import CHOW as CHOW_SET
 from majiang.engine.melds import KONG as KONG_SET
 from majiang.engine.melds import PUNG as PUNG_SET
@@ -144,6 +145,9 @@ class Hand:
 
     # ---- events ------------------------------------------------------------------------------
     def emit(self, event: dict[str, Any]) -> None:
+        """Append an event of a declared type (:mod:`majiang.engine.events`; the hot draws and
+        discards append theirs directly)."""
+        check_event(event)
         self.events.append(event)
 
     # ---- tiles in and out ----------------------------------------------------------------------
