@@ -43,6 +43,7 @@ PUBLIC, OWNER, PER_SEAT, HIDDEN = "public", "owner", "per_seat", "hidden"
 #: the log format written now (in ``hand_start``); logs without a version are format 1, whose
 #: reader turns numbers written as tile names (issue 13 D2) back into numbers
 VERSION = 2
+FIRST_NUMBERS = 2  # the first format that writes every number as a number
 
 
 class UnknownEvent(ValueError):
@@ -79,20 +80,19 @@ class EventSpec:
     #: tile counts per seat)
     derived: Mapping[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        # precomputed: views are made for every seat of every event
-        object.__setattr__(self, "names", frozenset({"type", *self.fields}))
-        object.__setattr__(self, "tile_names", frozenset(k for k, f in self.fields.items() if f.holds == TILE))
-        object.__setattr__(self, "nested", any(isinstance(f.holds, Record) or f.holds == PUBLIC_STATE
-                                               for f in self.fields.values()))
-        object.__setattr__(self, "masked", bool(self.derived) or any(f.seen_by != PUBLIC
-                                                                     for f in self.fields.values()))
-
+    # precomputed (views are made for every seat of every event): the names declared, those that
+    # hold tiles, whether a field nests, whether some seat sees less than the whole event
     names: frozenset[str] = field(init=False, repr=False, compare=False)
     tile_names: frozenset[str] = field(init=False, repr=False, compare=False)
     nested: bool = field(init=False, repr=False, compare=False)
-    #: whether some seat sees less than the whole event
     masked: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kinds = self.fields.values()
+        object.__setattr__(self, "names", frozenset({"type", *self.fields}))
+        object.__setattr__(self, "tile_names", frozenset(k for k, f in self.fields.items() if f.holds == TILE))
+        object.__setattr__(self, "nested", any(isinstance(f.holds, Record) or f.holds == PUBLIC_STATE for f in kinds))
+        object.__setattr__(self, "masked", bool(self.derived) or any(f.seen_by != PUBLIC for f in kinds))
 
 
 def fields(**holds: Holds) -> dict[str, Field]:
@@ -113,8 +113,8 @@ _loose: dict[str, Holds] | None = None  # field name → what it holds, over the
 
 
 def register_event(event: EventSpec) -> None:
-    """Declare a new event type (a ruleset's own: Nanchang's jing flip).  Declaring the same type
-    twice must give the same declaration."""
+    """Declare a new event type (a ruleset's own).  Declaring the same type twice must give the
+    same declaration."""
     global _loose
     known = _SPECS.get(event.type)
     if known is not None and known != event:
@@ -123,14 +123,15 @@ def register_event(event: EventSpec) -> None:
     _loose = None
 
 
-def register_fields(event_type: str, fields: Mapping[str, Field]) -> None:
-    """Add fields to a declared event type (what a ruleset's win summary or settlement detail adds)."""
+def register_fields(event_type: str, extra: Mapping[str, Field]) -> None:
+    """Add fields to a declared event type (what a ruleset's win summary or settlement detail adds;
+    the table is one for all rulesets, so two rulesets may not give one name two meanings)."""
     global _loose
     known = _SPECS[event_type]
-    for name, f in fields.items():
+    for name, f in extra.items():
         if name in known.fields and known.fields[name] != f:
             raise ValueError(f"field {name!r} of {event_type!r} is already declared differently")
-    _SPECS[event_type] = replace(known, fields={**known.fields, **fields})
+    _SPECS[event_type] = replace(known, fields={**known.fields, **extra})
     _loose = None
 
 
@@ -207,7 +208,7 @@ def _tile_in(x: Any) -> Any:
 
 
 def _number_v1(x: Any) -> Any:
-    """Format 1 wrote numbers under some names as tile names (Nanchang's jing deltas): back to numbers."""
+    """Format 1 wrote numbers under some names as tile names (issue 13 D2): back to numbers."""
     if isinstance(x, list):
         return [_number_v1(v) for v in x]
     if isinstance(x, dict):
@@ -255,17 +256,18 @@ def _public(key: str) -> Record:
 def to_json(event: dict[str, Any]) -> dict[str, Any]:
     """An engine event (tiles as ints) → JSON (tiles as strings, numbers as numbers)."""
     s = spec(event["type"])
-    if event.keys() <= s.names:  # the common case: only tiles need converting
-        tiles = s.tile_names
-        return {k: _tile_out(v) if k in tiles else v for k, v in event.items()} if not s.nested else \
-            {k: _convert(s.fields[k].holds, v, True) if k != "type" else v for k, v in event.items()}
-    return {k: _convert(_field(s, k).holds, v, True) for k, v in event.items()}
+    if not event.keys() <= s.names:
+        return {k: _convert(_field(s, k).holds, v, True) for k, v in event.items()}  # raises on the undeclared
+    if s.nested:
+        return {k: v if k == "type" else _convert(s.fields[k].holds, v, True) for k, v in event.items()}
+    tiles = s.tile_names  # the common case: only tiles need converting
+    return {k: _tile_out(v) if k in tiles else v for k, v in event.items()}
 
 
 def from_json(event: dict[str, Any], version: int = VERSION) -> dict[str, Any]:
     """A stored event (tiles as strings) of log format ``version`` → the engine event."""
     s = spec(event["type"])
-    legacy = version < 2
+    legacy = version < FIRST_NUMBERS
     return {k: _convert(_field(s, k).holds, v, False, legacy) for k, v in event.items()}
 
 
