@@ -139,3 +139,24 @@ def test_play_command_runs_a_hand_from_typed_input():
     rc = run(Namespace(bots="rand,rand,rand", tiles="letters", seed=3, rules="gb", hands=1), inp, out)
     text = out.getvalue()
     assert rc == 0 and "your choice>" in text and "final scores" in text
+
+
+def test_seat_view_melds_show_other_seats_concealed_kongs_face_down():
+    from rig import rig
+
+    from majiang.engine.melds import FACE_DOWN
+    from majiang.engine.protocol import Action
+    from majiang.tiles import parse_tile
+
+    h = rig({0: "5555p 2468m SWNC SS", 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N",
+             3: "123456789m 11s 46p"}, tail="9p")
+    h.act(0, Action("concealed_kong", parse_tile("5p")))
+    own = SeatView(h, 0).melds[0]
+    assert own[0].concealed and own[0].tiles == (parse_tile("5p"),) * 4
+    for s in (1, 2, 3, -1):
+        v = SeatView(h, s)
+        kong = v.melds[0][0]
+        assert kong.kind == "kong" and kong.concealed and kong.tiles == (FACE_DOWN,) * 4
+        if s >= 0:
+            assert v.unseen(parse_tile("5p")) == 4 - v.counts[parse_tile("5p")]  # nothing learnt from the kong
+            assert v.to_dict()["seats"][0]["melds"][0]["tiles"] == [None] * 4

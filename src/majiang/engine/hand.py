@@ -19,6 +19,8 @@ from enum import Enum
 from itertools import compress
 from typing import Any
 
+from majiang.engine.events import VERSION
+from majiang.engine.events import check as check_event
 from majiang.engine.melds import CHOW as CHOW_SET
 from majiang.engine.melds import KONG as KONG_SET
 from majiang.engine.melds import PUNG as PUNG_SET
@@ -113,9 +115,10 @@ class Hand:
         self.ruleset_state: dict[str, Any] = {}
         self.visible = [0] * NUM_KINDS  # copies in ponds (unclaimed) and exposed melds
         self.wall = Wall.build(rules.tile_set(), seed, rules.stacks_per_wall, rules.dead_wall)
-        head: dict[str, Any] = {"type": "hand_start", "rules": rules.name, "ruleset": rules.summary(),
-                                "seed": seed.hex(), "seed_hash": seed_hash(seed), "dealer": dealer,
-                                "prevalent": prevalent, "hand_no": hand_no, "scores": list(self.scores_before),
+        head: dict[str, Any] = {"type": "hand_start", "version": VERSION, "rules": rules.name,
+                                "ruleset": rules.summary(), "seed": seed.hex(), "seed_hash": seed_hash(seed),
+                                "dealer": dealer, "prevalent": prevalent, "hand_no": hand_no,
+                                "scores": list(self.scores_before),
                                 **(extra or {})}
         if arrange:
             tiles = self.wall.tiles
@@ -142,6 +145,9 @@ class Hand:
 
     # ---- events ------------------------------------------------------------------------------
     def emit(self, event: dict[str, Any]) -> None:
+        """Append an event of a declared type (:mod:`majiang.engine.events`; the hot draws and
+        discards append theirs directly)."""
+        check_event(event)
         self.events.append(event)
 
     # ---- tiles in and out ----------------------------------------------------------------------

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from majiang.engine import events as _events
 from majiang.engine.arrange import deal_positions, swaps_for
 from majiang.engine.hand import Hand, IllegalAction, Phase
 from majiang.engine.wall import SeedStream, Wall
@@ -275,19 +276,16 @@ def qiankun_swaps(rules: Ruleset, seed: bytes, dealer: int, uses: Sequence[dict[
     return swaps_for(wall.tiles, wanted), logged
 
 
-_DEAL_EVENTS = frozenset({"hand_start", "dice", "deal", "flower", "jing"})  # before the first decision
-_HEAD_KEYS = {"type", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent", "hand_no", "scores",
-              "arrange"}  # as majiang.engine.log: what Hand() writes itself
 
 
 def with_qiankun(hand: Hand, uses: Sequence[dict[str, Any]]) -> Hand:
     """The same hand (rules, seed, dealer, scores, header) dealt again from its seed with the
     乾坤大挪移 ``uses`` (added to those it already records): call before any decision.  The returned
     hand's ``hand_start`` records the swaps and the uses."""
-    if any(e["type"] not in _DEAL_EVENTS for e in hand.events):
+    if not all(_events.dealing(e["type"]) for e in hand.events):
         raise ItemRefused("item_moment", "乾坤大挪移 is used before the hand starts")
     head = hand.events[0]
-    extra = {k: v for k, v in head.items() if k not in _HEAD_KEYS}
+    extra = {k: v for k, v in head.items() if k not in _events.HEADER_KEYS}
     before = list(extra.get("items", []))
     prior = [u for u in before if u.get("item") == QIANKUN]  # dealt again: all uses together
     swaps, logged = qiankun_swaps(hand.rules, hand.seed, hand.dealer, [*prior, *uses])

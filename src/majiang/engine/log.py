@@ -1,9 +1,12 @@
 """Hand logs as JSON lines, and replays.
 
-A log is the hand's events in order (the first line is ``hand_start`` with the seed and the
-ruleset).  Tiles are written as strings (``5p``).  :func:`replay` rebuilds the hand from its seed
-and the recorded decisions (and item uses, :mod:`majiang.engine.items`); :func:`verify` checks that
-this reproduces every event exactly, and that a 乾坤大挪移 arrangement follows from the seed.
+A log is the hand's events in order (the first line is ``hand_start`` with the format
+``version``, the seed and the ruleset).  Tiles are written as strings (``5p``), numbers as numbers;
+which field is which is declared with the event type (:mod:`majiang.engine.events`).  Logs without
+a version (format 1) still read: their numbers written as tile names come back as numbers.
+:func:`replay` rebuilds the hand from its seed and the recorded decisions (and item uses,
+:mod:`majiang.engine.items`); :func:`verify` checks that this reproduces every event exactly, and
+that a 乾坤大挪移 arrangement follows from the seed.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from majiang.engine import events as _events
 from majiang.engine import items as _items
 from majiang.engine.hand import Hand, Phase
 from majiang.engine.protocol import (
@@ -27,14 +31,12 @@ from majiang.engine.protocol import (
     Action,
     Ruleset,
 )
-from majiang.engine.view import tiles_to_json
-from majiang.tiles import parse_tile
 
-LOG_VERSION = 1
+LOG_VERSION = _events.VERSION
 
 
 def dumps_event(event: dict[str, Any]) -> str:
-    return json.dumps(tiles_to_json(event), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(_events.to_json(event), ensure_ascii=False, separators=(",", ":"))
 
 
 def write_log(events: Iterable[dict[str, Any]], path: str | Path) -> None:
@@ -44,29 +46,42 @@ def write_log(events: Iterable[dict[str, Any]], path: str | Path) -> None:
             f.write("\n")
 
 
-def _tiles_from_json(x: Any, key: str = "") -> Any:
-    if isinstance(x, dict):
-        return {k: _tiles_from_json(v, k) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_tiles_from_json(v, key) for v in x]
-    if isinstance(x, str) and key in ("tile", "tiles", "hands", "replacement", "hand", "indicator", "jing",
-                                      "concealed", "drawn", "discards", "flowers", "zheng", "fu", "give"):
-        return parse_tile(x)
-    return x
+class _Reader:
+    """Stored events → engine events, following the format version of the last ``hand_start``
+    (none: format 1).  A header read from an older format comes back as the engine writes it now."""
+
+    def __init__(self) -> None:
+        self.version = LOG_VERSION
+
+    def read(self, stored: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(stored, dict) or not isinstance(stored.get("type"), str):
+            raise ValueError(f"an event is an object with a type, got {stored!r}")
+        if stored["type"] == "hand_start":
+            version = stored.get("version", 1)
+            if not isinstance(version, int) or not 1 <= version <= LOG_VERSION:
+                raise ValueError(f"log format {version!r} is not one this version reads (1 to {LOG_VERSION})")
+            self.version = version
+            event = _events.from_json(stored, version)
+            if version < LOG_VERSION:
+                event = {"type": "hand_start", "version": LOG_VERSION, **event}
+            return event
+        return _events.from_json(stored, self.version)
 
 
 def events_from_json(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Events as stored (tiles as strings) → engine events (tiles as ints)."""
-    return [_tiles_from_json(e) for e in items]
+    reader = _Reader()
+    return [reader.read(e) for e in items]
 
 
 def loads_events(lines: Iterable[str]) -> list[dict[str, Any]]:
+    reader = _Reader()
     out = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            out.append(_tiles_from_json(json.loads(line)))
+            out.append(reader.read(json.loads(line)))
         except (json.JSONDecodeError, ValueError) as e:
             raise ValueError(f"line {n} of the log is not a valid event: {e}") from None
     return out
@@ -89,15 +104,11 @@ def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], 
     head = events[0]
     hand = Hand(make_rules(head), bytes.fromhex(head["seed"]), dealer=head["dealer"], prevalent=head["prevalent"],
                 scores=head.get("scores"), hand_no=head.get("hand_no", 0),
-                extra={k: v for k, v in head.items() if k not in _HEAD_KEYS},
+                extra={k: v for k, v in head.items() if k not in _events.HEADER_KEYS},
                 arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])])
     while not hand.over and len(hand.events) < len(events):
         _step(hand, events[len(hand.events)])
     return hand
-
-
-_HEAD_KEYS = {"type", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent", "hand_no", "scores",
-              "arrange"}
 
 
 def _step(hand: Hand, e: dict[str, Any]) -> None:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from majiang.tiles import Tile, format_compact
 
 CHOW, PUNG, KONG = "chow", "pung", "kong"
+#: a tile seen from its back (another seat's concealed kong): no tile index, never use it as one
+FACE_DOWN: Tile = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,10 +28,15 @@ class Meld:
     def tile(self) -> Tile:
         return self.tiles[0]
 
+    def face_down(self) -> Meld:
+        """The meld as the other seats see it: a concealed kong's faces turned down (:data:`FACE_DOWN`)."""
+        return Meld(self.kind, (FACE_DOWN,) * len(self.tiles), concealed=True) if self.concealed else self
+
     def to_dict(self, hide: bool = False) -> dict[str, object]:
-        """JSON for logs and views; ``hide`` masks a concealed kong's tiles for other seats."""
+        """JSON for logs and views; ``hide`` masks a concealed kong's tiles for other seats (a tile
+        face down is None)."""
         d: dict[str, object] = {"kind": self.kind, "concealed": self.concealed}
-        d["tiles"] = [None] * 4 if hide and self.concealed else list(self.tiles)
+        d["tiles"] = [None] * 4 if hide and self.concealed else [None if t == FACE_DOWN else t for t in self.tiles]
         if self.claimed is not None:
             d["claimed"] = self.claimed
         if self.source is not None:

@@ -3,15 +3,18 @@
 :class:`SeatView` is what bots decide on and what the hall sends (``to_dict``); :func:`event_view`
 filters the event log for one seat.  Other seats' concealed tiles, their draws, the faces of their
 concealed kongs, the wall order and the seed (until the hand is over) never pass through here.
-An event ``private_to`` one seat (an item's answer, :mod:`majiang.engine.items`) reaches that seat
-whole; the others get at most its public part (of an item use: who used which item).
+Who may see which field of an event is declared with the event type
+(:mod:`majiang.engine.events`): an item's answer (:mod:`majiang.engine.items`) reaches its owner
+whole, the others learn who used which item; an undeclared event type raises.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from majiang.engine import events as _events
 from majiang.engine.protocol import Action
 from majiang.tiles import NUM_KINDS, Tile, tile_str
 
@@ -79,9 +82,10 @@ class SeatView:
 
     @cached_property
     def melds(self) -> list[list[Meld]]:
-        """Every seat's declared sets; other seats' concealed kongs must be shown face down
-        (``to_dict`` does), bots must not look at their faces."""
-        return [list(st.melds) for st in self._hand.seats]
+        """Every seat's declared sets; other seats' concealed kongs face down (their tiles are
+        :data:`~majiang.engine.melds.FACE_DOWN`), as remote players see them."""
+        return [list(st.melds) if s == self.seat else [m.face_down() for m in st.melds]
+                for s, st in enumerate(self._hand.seats)]
 
     @cached_property
     def discards(self) -> list[list[Tile]]:
@@ -162,7 +166,7 @@ class SeatView:
             "seed_hash": self.seed_hash,
         }
         if self.public:
-            d["public"] = tiles_to_json(self.public)
+            d["public"] = _events.public_to_json(self.public)
         if self.over:
             d["seed"] = self.seed
             d["result"] = self.result
@@ -203,49 +207,27 @@ def action_json(a: Action) -> dict[str, Any]:
     return d
 
 
-# ---- the event log, per seat ---------------------------------------------------------------------
-_TILE_KEYS = frozenset({"tile", "tiles", "hands", "replacement", "hand", "indicator", "jing", "concealed", "drawn",
-                        "discards", "flowers", "wall_tiles", "zheng", "fu", "give"})
-#: what the other seats see of an event ``private_to`` one seat (anything not listed: nothing at all)
-_PUBLIC_KEYS = {"item": ("type", "seat", "item")}
-
-
-def tiles_to_json(x: Any, key: str = "") -> Any:
-    """Tile ints → strings under the keys that hold tiles (recursively)."""
-    if isinstance(x, dict):
-        return {k: tiles_to_json(v, k) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [tiles_to_json(v, key) for v in x]
-    if key in _TILE_KEYS and isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 42:
-        return tile_str(x)
-    return x
+# ---- the event log, per seat (the declarations: majiang.engine.events) ------------------------------
+def tiles_to_json(x: Any) -> Any:
+    """Tile ints → strings: an event (or a list of events) by its declaration, a plain object by
+    the names that hold tiles in the declarations."""
+    return _events.plain_to_json(x)
 
 
 def event_view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    """The part of one engine event that ``seat`` may see (tiles still as ints), or None."""
-    et = event["type"]
-    owner = event.get("seat")
-    if "private_to" in event:
-        if event["private_to"] == seat:
-            return event
-        keys = _PUBLIC_KEYS.get(et)
-        return {k: event[k] for k in keys if k in event} if keys else None
-    if et == "hand_start":
-        out = {k: v for k, v in event.items() if k not in ("seed", "arrange")}  # wall order stays hidden
-        if "items" in out:  # start-of-hand items: their owner sees the use, the others who used which
-            out["items"] = [u if u.get("seat") == seat else {"seat": u.get("seat"), "item": u.get("item")}
-                            for u in out["items"]]
-        return out
-    if et == "deal":
-        return {"type": "deal", "hands": [h if s == seat else [] for s, h in enumerate(event["hands"])],
-                "counts": [len(h) for h in event["hands"]]}
-    if et == "draw" and owner != seat:
-        return {"type": "draw", "seat": owner, "tail": event["tail"]}
-    if et == "flower" and owner != seat:
-        return {"type": "flower", "seat": owner, "tile": event["tile"]}
-    if et == "kong" and event.get("kind") == "concealed" and owner != seat:
-        return {"type": "kong", "seat": owner, "kind": "concealed"}
-    return event
+    """The part of one engine event that ``seat`` may see (tiles still as ints), or None; an
+    undeclared event type raises :class:`~majiang.engine.events.UnknownEvent`."""
+    return _events.view(event, seat)
+
+
+def seat_events(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """What ``seat`` (−1: a spectator) may see of ``events``, as JSON — what the hall sends."""
+    out = []
+    for e in events:
+        v = _events.view(e, seat)
+        if v is not None:
+            out.append(_events.to_json(v))
+    return out
 
 
 def action_from_json(d: Any) -> Action:

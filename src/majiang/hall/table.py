@@ -2,7 +2,7 @@
 
 Everything that changes a table happens in :meth:`TableRunner.run`, which takes messages from one
 queue (player actions, timers, joins, chat …): no locks, one authority.  The engine decides every
-rule; each seat receives only :func:`majiang.engine.view.event_view` of the events and its own
+rule; each seat receives only :func:`majiang.engine.view.seat_events` of the events and its own
 prompts, each prompt carrying a sequence number (stale or duplicate replies are refused).  Timers
 are clocked here: on timeout the default (托管) action is taken, and after repeated timeouts or a
 disconnect the seat plays in 托管 until its player acts again.
@@ -23,7 +23,7 @@ from majiang.bots.base import Bot, make_bot
 from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import Action
 from majiang.engine.session import Session
-from majiang.engine.view import SeatView, action_from_json, action_json, event_view, tiles_to_json
+from majiang.engine.view import SeatView, action_from_json, action_json, seat_events
 from majiang.hall.items import TableItems
 from majiang.hall.rooms import Room
 from majiang.rulesets import make_ruleset
@@ -244,7 +244,7 @@ class TableRunner:
             # what spectators have been shown so far: the events older than the spectating delay
             shown = self.hand.events[:self.spectator_sent]
             msg["hand"] = self.hand_id
-            msg["events"] = [tiles_to_json(v) for e in shown if (v := event_view(e, -1)) is not None]
+            msg["events"] = seat_events(shown, -1)
         self.send(m.account, msg)
 
     async def on_spectate_elsewhere(self, m: Msg) -> None:
@@ -342,11 +342,11 @@ class TableRunner:
         for seat, info in enumerate(self.seats):
             if info is None or not info.human:
                 continue
-            out = [tiles_to_json(v) for e in new if (v := event_view(e, seat)) is not None]
+            out = seat_events(new, seat)
             if out:
                 self.send(info.account_id, {"type": "events", "hand": self.hand_id, "from": first, "events": out})
         # spectators see the same public events, delayed
-        public = [tiles_to_json(v) for e in new if (v := event_view(e, -1)) is not None]
+        public = seat_events(new, -1)
         msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
         asyncio.get_running_loop().call_later(self.room.spectate_delay_s, self._to_spectators, msg, self.sent)
         if hand.over:
@@ -701,8 +701,7 @@ class TableRunner:
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = [tiles_to_json(v) for e in self.hand.events[:self.sent]
-                             if (v := event_view(e, seat)) is not None]
+            msg["events"] = seat_events(self.hand.events[:self.sent], seat)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)

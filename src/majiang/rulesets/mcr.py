@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from majiang.engine.events import FLAG, NUMBER, fields, register_fields
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
@@ -16,6 +17,9 @@ from majiang.mcr.rules import Rules, get_rules
 from majiang.mcr.scorer import ScoreResult, score
 from majiang.mcr.shapes import is_win_shape, is_win_shape_with
 from majiang.tiles import NUM_KINDS, Tile, full_set
+
+# what MCR adds to the event log (majiang.engine.events): the win's summary (MCR.check_win)
+register_fields("win", fields(total=NUMBER, self_drawn=FLAG))
 
 
 def scoring_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:

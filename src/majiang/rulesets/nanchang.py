@@ -13,6 +13,17 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from majiang.engine.events import (
+    NUMBER,
+    TEXT,
+    TILE,
+    EventSpec,
+    Record,
+    fields,
+    register_event,
+    register_fields,
+    register_public,
+)
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.nanchang.jing import JingPair
@@ -30,6 +41,13 @@ from majiang.tiles import Tile, full_set
 ANY_GAIN = sys.maxsize
 #: the claims that break the first go-round (抄庄 needs four uninterrupted first discards)
 CLAIM_EVENTS = ("chow", "pung")
+
+# what Nanchang adds to the event log (majiang.engine.events): the jing flip, the win's summary and
+# the settlement's detail (Nanchang.check_win, Nanchang.settle), the jing in the public state
+register_event(EventSpec("jing", fields(dice=NUMBER, indicator=TILE, zheng=TILE, fu=TILE), dealing=True))
+register_fields("win", fields(hu=TEXT, multiplier=NUMBER, method=TEXT))
+register_fields("hand_end", fields(hu=TEXT, next_dealer=NUMBER))
+register_public("jing", Record(fields(indicator=TILE, zheng=TILE, fu=TILE)))
 
 
 def nanchang_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
