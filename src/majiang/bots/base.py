@@ -58,7 +58,7 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
 
         return ExternalBot(spec[4:])
     if spec.startswith(("botzone:", "botzone@", "botzone-simple:", "botzone-simple@")):  # docs/botzone.md
-        from majiang.bots import botzone
+        import majiang.bots.botzone as botzone
 
         return botzone.make(spec)
     raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan, ext:COMMAND, botzone:COMMAND or "
