@@ -6,7 +6,7 @@ import importlib
 import random
 from typing import Protocol
 
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import WIN, Action
 from majiang.engine.view import SeatView
 from majiang.rulesets import info
 
@@ -38,6 +38,29 @@ class RandomBot:
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         return self.rng.choice(legal)
+
+
+class TurnOrClaim:
+    """The template of the heuristic bots: win whenever the engine offers a win (their rulesets'
+    minimum is already checked), else decide the turn (discard or kong) or the claim (chow, pung,
+    kong or pass).  Subclasses write :meth:`turn` and :meth:`claim`."""
+
+    name = ""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        for a in legal:
+            if a.type == WIN:
+                return a
+        return self.turn(view, legal) if view.phase == "turn" else self.claim(view, legal)
+
+    def turn(self, view: SeatView, legal: list[Action]) -> Action:
+        raise NotImplementedError
+
+    def claim(self, view: SeatView, legal: list[Action]) -> Action:
+        raise NotImplementedError
 
 
 BOT_KINDS = ("rand", "eff", "fan")

@@ -3,8 +3,7 @@ unseen useful tiles; claims and kongs only when they lower its shanten."""
 
 from __future__ import annotations
 
-import random
-
+from majiang.bots.base import TurnOrClaim
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.shanten import shanten_of_counts
@@ -40,19 +39,8 @@ def best_after_claim(view: SeatView, a: Action) -> int:
     return shanten_after_best_discard(c, _melds(view) + 1)
 
 
-class EfficiencyBot:
+class EfficiencyBot(TurnOrClaim):
     name = "eff"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        for a in legal:
-            if a.type == "win":
-                return a
-        if view.phase == "turn":
-            return self.turn(view, legal)
-        return self.claim(view, legal)
 
     def turn(self, view: SeatView, legal: list[Action]) -> Action:
         melds = _melds(view)

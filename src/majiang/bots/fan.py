@@ -11,9 +11,9 @@ ready it discards the safest tile instead.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from majiang.bots.base import TurnOrClaim
 from majiang.bots.efficiency import seen_counts
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import Action
@@ -32,20 +32,8 @@ DEFENCE_WALL = 20  # late in the hand…
 DEFENCE_SHANTEN = 2.0  # …and still this far away: play safe
 
 
-class FanBot:
+class FanBot(TurnOrClaim):
     name = "fan"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    # ---- decisions ---------------------------------------------------------------------------
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        for a in legal:
-            if a.type == "win":
-                return a
-        if view.phase == "turn":
-            return self.turn(view, legal)
-        return self.claim(view, legal)
 
     def turn(self, view: SeatView, legal: list[Action]) -> Action:
         melds = view.melds[view.seat]

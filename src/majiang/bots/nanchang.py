@@ -9,9 +9,9 @@ efficiency.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from majiang.bots.base import TurnOrClaim
 from majiang.bots.efficiency import seen_counts
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
@@ -46,36 +46,33 @@ def wild_shanten(counts: Sequence[int], melds: int, jing: tuple[int, ...]) -> fl
     return max(-1.0, shanten_of_counts(c, melds) - wilds)
 
 
-class NanchangBot:
+class NanchangBot(TurnOrClaim):
     name = "eff"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+    def turn(self, view: SeatView, legal: list[Action]) -> Action:
+        jing = jing_kinds(view)
+        melds = len(view.melds[view.seat])
         for a in legal:
-            if a.type == "win":
-                return a
+            if a.type in ("concealed_kong", "added_kong") and a.tile not in jing:
+                return a  # kong bonuses are paid at once in Nanchang
+        seen = seen_counts(view)
+        best: tuple[float, int, int] | None = None
+        for a in legal:
+            if a.type != "discard":
+                continue
+            c = list(view.counts)
+            c[a.tile] -= 1
+            keep_jing = 1 if a.tile in jing else 0  # throwing a wild away is the last resort
+            score = (wild_shanten(c, melds, jing) + 10 * keep_jing, -self._unseen(c, seen), a.tile)
+            if best is None or score < best:
+                best = score
+        assert best is not None
+        return Action("discard", best[2])
+
+    def claim(self, view: SeatView, legal: list[Action]) -> Action:
         jing = jing_kinds(view)
         melds = len(view.melds[view.seat])
         counts = view.counts
-        if view.phase == "turn":
-            for a in legal:
-                if a.type in ("concealed_kong", "added_kong") and a.tile not in jing:
-                    return a  # kong bonuses are paid at once in Nanchang
-            seen = seen_counts(view)
-            best: tuple[float, int, int] | None = None
-            for a in legal:
-                if a.type != "discard":
-                    continue
-                c = list(counts)
-                c[a.tile] -= 1
-                keep_jing = 1 if a.tile in jing else 0  # throwing a wild away is the last resort
-                score = (wild_shanten(c, melds, jing) + 10 * keep_jing, -self._unseen(c, seen), a.tile)
-                if best is None or score < best:
-                    best = score
-            assert best is not None
-            return Action("discard", best[2])
         now = wild_shanten(counts, melds, jing)
         for a in legal:
             if a.type in ("pung", "kong", "chow"):
