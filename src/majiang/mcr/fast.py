@@ -14,13 +14,13 @@ Design
   reference then raises with its own message) and every input the C side does not read itself
   (subclasses, unusual tile spellings, non-bool flags …), so validation and messages are the
   reference's by construction.
-* Results are the reference's own classes, built directly in C: :class:`~majiang.mcr.scorer.ScoreResult`
-  and :class:`~majiang.mcr.scorer.FanCount` with the same ``total``, ``fans`` and counts.  What the C
-  side does not compute — each fan's ``sources`` and the result's ``reading`` — is left unset and is
-  filled on first access by running the reference once on the same hand
-  (:class:`majiang.mcr.scorer._Explanation`, which keeps its own copy of the hand).  These objects
-  can hold no reference cycle, so C leaves them out of the cycle collector: a list of many results
-  costs the collector nothing.
+* Results are the reference's own classes (:mod:`majiang.mcr.result`), built directly in C:
+  :class:`~majiang.mcr.result.ScoreResult` and :class:`~majiang.mcr.result.FanCount` with the same
+  ``total``, ``fans`` and counts.  What the C side does not compute — each fan's ``sources`` and the
+  result's ``reading`` — is left unset and is filled on first access by running the reference once on
+  the same hand (:class:`majiang.mcr.result.Explanation`, which keeps its own copy of the hand).
+  These objects can hold no reference cycle, so C leaves them out of the cycle collector: a list of
+  many results costs the collector nothing.
 * ``score_dict`` (what one ``majiang fan --jsonl`` line does): C reads the hand-json dict itself
   (canonical tile spellings: ``1m``…``9s``, ``E S W N C F P``, ``1z``–``7z``, ``f1``–``f8``) and builds
   the result dict; ``explain=True`` and anything unusual go to the reference.
@@ -34,18 +34,16 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 from majiang._speedups import load
 from majiang.mcr.exclusions import NOT_COUNTED_WITH, PUNGS_ALREADY_DEDUCTED
 from majiang.mcr.fans import FAN_INFO, POINTS, REPORT_ORDER, Fan
 from majiang.mcr.hand import Meld, MeldKind, WinningHand
+from majiang.mcr.result import ScoreResult
 from majiang.mcr.rules import PROFILES, Rules
 from majiang.mcr.shapes import KNITTED_STRAIGHTS, REF_ORDER, THIRTEEN_ORPHANS
 from majiang.tiles import GREEN_TILES, REVERSIBLE_TILES
-
-if TYPE_CHECKING:
-    from majiang.mcr.scorer import ScoreResult
 
 RulesArg = str | Rules | None
 

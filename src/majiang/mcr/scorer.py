@@ -14,20 +14,23 @@ The five principles of mcr.md §5 live here and in :mod:`majiang.mcr.exclusions`
 is built (``majiang._speedups.fan``, glue and design in :mod:`majiang.mcr.fast`) and fall back to
 :func:`score_reference` & co. for everything it hands back (errors included).  A fast-path result is
 the same :class:`ScoreResult`; its fans' ``sources`` and its ``reading`` are filled on first access
-by running the reference on the hand once (:class:`_Explanation`).
+by running the reference on the hand once (:class:`~majiang.mcr.result.Explanation`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from majiang.mcr import fast
 from majiang.mcr.combos import Inst, chow_fans, pung_fans
 from majiang.mcr.exclusions import NOT_COUNTED_WITH, PUNGS_ALREADY_DEDUCTED
-from majiang.mcr.fans import FAN_INFO, POINTS, REPORT_ORDER, Fan
+from majiang.mcr.fans import POINTS, REPORT_ORDER, Fan
+from majiang.mcr.fast import Calculator, bind
 from majiang.mcr.hand import InvalidHandError, MeldKind, WinningHand
+from majiang.mcr.result import Explanation
+from majiang.mcr.result import FanCount as FanCount  # re-exported: the old home of the result classes
+from majiang.mcr.result import ScoreResult as ScoreResult
 from majiang.mcr.rules import Rules, get_rules
 from majiang.mcr.shapes import (
     CHOW,
@@ -62,123 +65,13 @@ WHOLE = "whole hand"
 WIN = "winning tile"
 
 
-class _Explanation:
-    """The hand behind a result of the compiled fast path, which counts fans but does not say where
-    they come from: the first time a fan's ``sources`` or the result's ``reading`` is asked for, the
-    reference scores the hand once more and the answers are taken from there.  Made by the C module."""
+class _Explanation(Explanation):
+    """The reference behind a fast-path result (see :class:`~majiang.mcr.result.Explanation`)."""
 
-    __slots__ = ("_result", "hand", "rules")
-    hand: WinningHand
-    rules: Rules
-    _result: ScoreResult
+    __slots__ = ()
 
-    def __init__(self, hand: WinningHand, rules: Rules) -> None:
-        self.hand = hand
-        self.rules = rules
-
-    def result(self) -> ScoreResult:
-        try:
-            return self._result
-        except AttributeError:
-            self._result = score_reference(self.hand, self.rules)
-            return self._result
-
-    def sources(self, fan: Fan) -> tuple[tuple[str, ...], ...]:
-        for fc in self.result().fans:
-            if fc.fan is fan:
-                return fc.sources
-        return ()
-
-    def reading(self) -> str:
-        return self.result().reading
-
-
-def _fill_lazy(obj: FanCount | ScoreResult, name: str) -> Any:
-    """``__getattr__`` of the result classes, reached only for an attribute that is not set: a
-    fast-path result leaves ``FanCount.sources`` and ``ScoreResult.reading`` empty until first use."""
-    lazy = "sources" if isinstance(obj, FanCount) else "reading"
-    if name == lazy:
-        explanation = obj._explanation
-        if explanation is not None:
-            value: Any = explanation.sources(obj.fan) if isinstance(obj, FanCount) else explanation.reading()
-            object.__setattr__(obj, name, value)
-            return value
-    raise AttributeError(f"{type(obj).__name__!r} object has no attribute {name!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class FanCount:
-    fan: Fan
-    count: int
-    sources: tuple[tuple[str, ...], ...] = ()
-    #: set on fast-path results, whose ``sources`` is filled on first access (see :class:`_Explanation`)
-    _explanation: _Explanation | None = field(default=None, init=False, repr=False, compare=False)
-
-    if not TYPE_CHECKING:
-        def __getattr__(self, name):
-            return _fill_lazy(self, name)
-
-    @property
-    def points(self) -> int:
-        return FAN_INFO[self.fan].points
-
-    @property
-    def zh(self) -> str:
-        return FAN_INFO[self.fan].zh
-
-    @property
-    def name(self) -> str:
-        return FAN_INFO[self.fan].en
-
-    def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "zh": self.zh, "points": self.points, "count": self.count}
-        if explain:
-            d["from"] = [list(s) for s in self.sources]
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreResult:
-    """A scored hand.  ``total`` includes flowers; ``below_minimum`` compares the rest with 8."""
-
-    total: int
-    fans: tuple[FanCount, ...]
-    rules: Rules
-    reading: str = ""  # the chosen decomposition, in compact notation
-    explain_text: tuple[str, ...] = field(default=())
-    #: set on fast-path results, whose ``reading`` is filled on first access (see :class:`_Explanation`)
-    _explanation: _Explanation | None = field(default=None, init=False, repr=False, compare=False)
-
-    if not TYPE_CHECKING:
-        def __getattr__(self, name):
-            return _fill_lazy(self, name)
-
-    @property
-    def fan_points(self) -> int:
-        """Points not counting flowers (what the 8-fan minimum looks at)."""
-        return self.total - sum(fc.points * fc.count for fc in self.fans if fc.fan is Fan.FLOWER_TILES)
-
-    @property
-    def below_minimum(self) -> bool:
-        return self.fan_points < self.rules.min_fan
-
-    @property
-    def valid(self) -> bool:
-        return not self.below_minimum
-
-    def count(self, fan: Fan) -> int:
-        return sum(fc.count for fc in self.fans if fc.fan is fan)
-
-    def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "total": self.total,
-            "fans": [fc.to_dict(explain) for fc in self.fans],
-            "valid": self.valid,
-            "below_minimum": self.below_minimum,
-        }
-        if explain:
-            d["reading"] = self.reading
-        return d
+    def score(self, hand: WinningHand, rules: Rules) -> ScoreResult:
+        return score_reference(hand, rules)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -881,4 +774,4 @@ def score_many(hands: Iterable[WinningHand], rules: str | Rules | None = None) -
 
 
 #: the compiled calculator (majiang._speedups.fan), or None: not built, or MAJIANG_PURE=1
-_FAST: fast.Calculator | None = fast.bind(FanCount, ScoreResult, _Explanation)
+_FAST: Calculator | None = bind(FanCount, ScoreResult, _Explanation)
