@@ -14,7 +14,7 @@ import pickle
 import random
 import subprocess
 import sys
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,8 @@ from majiang.tiles import NUM_KINDS
 FAST = scorer._FAST
 needs_fast = pytest.mark.skipif(FAST is None, reason="majiang._speedups.fan not built, or MAJIANG_PURE=1")
 TESTS = Path(__file__).parent
-SWITCHES = ("concealed_and_melded_kong", "knitted_straight_wait_fans", "exhausted_tile_is_wait",
-            "last_tile_needs_visible", "robbing_kong_excludes_last_tile")
+# the scoring switches: every bool field of Rules (the same list the C module checks itself against)
+SWITCHES = tuple(f.name for f in fields(Rules) if isinstance(f.default, bool))
 ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 Outcome = tuple[int, tuple[tuple[int, int], ...]] | None
@@ -418,6 +418,39 @@ def test_unusual_inputs_are_handed_back_or_equal() -> None:
     assert fast_outcome(hand, "no-such-profile") is None
     with pytest.raises(ValueError, match="unknown MCR rules profile"):
         scorer.score(hand, "no-such-profile")
+
+
+@needs_fast
+def test_the_switch_contract_is_the_fields_of_rules() -> None:
+    """A new Rules field the C port does not implement is refused when it is configured (so the build
+    is not used), as an unknown fan number is; a Rules subclass is handed back at scoring time."""
+    from majiang.mcr import fast
+    from majiang.mcr.result import FanCount, ScoreResult
+
+    assert SWITCHES == ("concealed_and_melded_kong", "knitted_straight_wait_fans", "exhausted_tile_is_wait",
+                        "last_tile_needs_visible", "robbing_kong_excludes_last_tile")
+    ext: Any = FAST
+    good = fast.config(FanCount, ScoreResult, scorer._Explanation)
+    try:
+        with pytest.raises(ValueError, match="unknown rule switch 'pao_rule'"):
+            ext.configure({**good, "rules_fields": good["rules_fields"] + ("pao_rule",)})
+        with pytest.raises(ValueError, match="exhausted_tile_is_wait is not a field of Rules"):
+            ext.configure({**good, "rules_fields": tuple(n for n in good["rules_fields"]
+                                                         if n != "exhausted_tile_is_wait")})
+        with pytest.raises(ValueError, match="exclusions entry"):
+            ext.configure({**good, "exclusions": [(1, [48], "pao_rule")]})
+        with pytest.raises(ValueError, match="configure: to holds 1"):  # a fan may only exclude later fans
+            ext.configure({**good, "exclusions": [(48, [1], None)]})
+    finally:
+        ext.configure(good)
+
+    @dataclass(frozen=True, slots=True)
+    class PaoRules(Rules):
+        pao_rule: bool = True
+
+    hand = WinningHand.from_string("[123m1][EEE2]{9999s}456pC C", self_drawn=True)
+    assert FAST is not None and FAST.score(hand, PaoRules()) is None
+    assert FAST.score(hand, Rules()) is not None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -90,13 +90,26 @@ typedef struct {
     uint8_t b3w; /* pack indices of 三风刻, for the pung deduction */
 } fantab_t;
 
+/* The rule switches this port implements: the bool fields of majiang.mcr.rules.Rules, by name.
+ * configure() refuses a Rules whose fields are not exactly these plus NON_SWITCH_FIELDS, so a new
+ * field cannot be silently ignored here.  Adding a switch: one line here, and its use below. */
+#define SWITCH_LIST(X)                                                                           \
+    X(CMK, concealed_and_melded_kong) X(KS_WAIT, knitted_straight_wait_fans)                     \
+    X(EXHAUSTED, exhausted_tile_is_wait) X(NEEDS_VISIBLE, last_tile_needs_visible)               \
+    X(RK_EXCL_LAST, robbing_kong_excludes_last_tile)
+#define SW_ENUM(id, name) SW_##id,
+enum { SWITCH_LIST(SW_ENUM) NSW };
+#undef SW_ENUM
+#define SW_NAME(id, name) #name,
+static const char *const SWITCH_NAMES[NSW] = {SWITCH_LIST(SW_NAME)};
+#undef SW_NAME
+/* Rules fields that are not scoring switches: read for valid / below_minimum, or not read at all */
+static const char *const NON_SWITCH_FIELDS[] = {"name", "min_fan", "false_win"};
+#define N_NON_SWITCH ((int)(sizeof NON_SWITCH_FIELDS / sizeof NON_SWITCH_FIELDS[0]))
+
 typedef struct {
-    int cmk;           /* concealed_and_melded_kong */
-    int ks_wait;       /* knitted_straight_wait_fans */
-    int exhausted;     /* exhausted_tile_is_wait */
-    int needs_visible; /* last_tile_needs_visible */
-    int rk_excl_last;  /* robbing_kong_excludes_last_tile */
-    int min_fan_ok;    /* min_fan is a plain int */
+    int sw[NSW];    /* the switches, by SW_* */
+    int min_fan_ok; /* min_fan is a plain int */
     long min_fan;
 } rules_t;
 
@@ -129,10 +142,15 @@ static PyObject *fan_en[NFAN], *fan_zh[NFAN], *fan_points_obj[NFAN];
 static int POINTS[NFAN];
 static uint8_t REPORT[NFAN];
 static int n_report = 0;
-static uint8_t excl_src[NFAN];
-static int n_excl_src = 0;
-static uint8_t excl_n[NFAN];
-static uint8_t excl_to[NFAN][NFAN];
+/* 不重复 (majiang.mcr.exclusions): entry i — when excl_src[i] is counted (and switch excl_sw[i] is on,
+ * or excl_sw[i] < 0), its excl_to[i] are not.  Entries come sorted by fan number, each excluding
+ * only later fans, so clearing in order means a fan that is not counted excludes nothing. */
+#define MAX_EXCL (2 * NFAN)
+static uint8_t excl_src[MAX_EXCL];
+static int8_t excl_sw[MAX_EXCL];
+static int n_excl = 0;
+static uint8_t excl_n[MAX_EXCL];
+static uint8_t excl_to[MAX_EXCL][NFAN];
 static uint8_t deducted[NFAN];
 static int n_deducted = 0;
 static uint64_t GREEN_M, REVERSIBLE_M, T13_M;
@@ -157,7 +175,7 @@ static PyObject *s_total, *s_fans, *s_valid, *s_below, *s_name, *s_zh, *s_points
 static PyObject *k_melds, *k_hand, *k_win_tile, *k_self_drawn, *k_fourth_tile, *k_kong, *k_last_tile,
     *k_seat_wind, *k_prevalent_wind, *k_flowers, *k_rules, *k_kind, *k_tiles, *k_concealed, *k_claimed, *k_from;
 static PyObject *wind_names[8]; /* E S W N 东 南 西 北 */
-static PyObject *s_gb, *s_cmk, *s_kswait, *s_exhausted, *s_visible, *s_rkexcl, *s_minfan;
+static PyObject *s_gb, *s_minfan, *s_switch[NSW];
 
 #define TERM_M ((1ULL << 0) | (1ULL << 8) | (1ULL << 9) | (1ULL << 17) | (1ULL << 18) | (1ULL << 26))
 #define HONOR_M (0x7FULL << 27)
@@ -269,7 +287,7 @@ static int count_waits(const hand_t *h, const uint8_t *c, int n_tiles, int limit
             regular = ok[0] && ok[1] && ok[2] && b == 0 && pp[0] + pp[1] + pp[2] + p == 1;
         }
         if (regular || (n_tiles == 13 && odd == (1ULL << t))) {
-            if (!h->r.exhausted && c[t] + h->fixedc[t] + (t == extra) >= 4) continue;
+            if (!h->r.sw[SW_EXHAUSTED] && c[t] + h->fixedc[t] + (t == extra) >= 4) continue;
             if (++nw >= limit) return nw;
         }
     }
@@ -306,20 +324,11 @@ static void win_flags(fantab_t *t, const hand_t *h) {
     if (h->last) t->c[F_LAST_TILE] = 1;
     if (h->self_drawn) {
         t->c[F_SELF_DRAWN] = 1;
-        if (h->wall_last) {
-            t->c[F_LAST_TILE_DRAW] = 1;
-            t->c[F_SELF_DRAWN] = 0;
-        }
-        if (h->kong) {
-            t->c[F_OUT_WITH_REPLACEMENT_TILE] = 1;
-            t->c[F_SELF_DRAWN] = 0;
-        }
+        if (h->wall_last) t->c[F_LAST_TILE_DRAW] = 1;
+        if (h->kong) t->c[F_OUT_WITH_REPLACEMENT_TILE] = 1;
     } else {
         if (h->wall_last) t->c[F_LAST_TILE_CLAIM] = 1;
-        if (h->kong) {
-            t->c[F_ROBBING_THE_KONG] = 1;
-            if (h->r.rk_excl_last) t->c[F_LAST_TILE] = 0;
-        }
+        if (h->kong) t->c[F_ROBBING_THE_KONG] = 1;
     }
 }
 
@@ -335,7 +344,6 @@ static void kind_traits(fantab_t *t, uint64_t u) {
             t->c[F_HALF_FLUSH] = 1;
         } else {
             t->c[F_FULL_FLUSH] = 1;
-            t->c[F_NO_HONORS] = 0;
         }
     } else if (voided) {
         t->c[F_ONE_VOIDED_SUIT] = (uint8_t)voided;
@@ -360,17 +368,10 @@ static void kind_traits(fantab_t *t, uint64_t u) {
 }
 
 /* scorer._final_adjust */
-static void final_adjust(fantab_t *t) {
-    if (t->c[F_FOUR_CONCEALED_PUNGS] && t->c[F_FULLY_CONCEALED_HAND]) {
-        t->c[F_FULLY_CONCEALED_HAND] = 0;
-        t->c[F_SELF_DRAWN] = 1;
-    }
-    uint8_t present[NFAN];
-    int np = 0;
-    for (int i = 0; i < n_excl_src; i++)
-        if (t->c[excl_src[i]]) present[np++] = excl_src[i];
-    for (int i = 0; i < np; i++)
-        for (int j = 0; j < excl_n[present[i]]; j++) clear_fan(t, excl_to[present[i]][j]);
+static void final_adjust(fantab_t *t, const rules_t *r) {
+    for (int i = 0; i < n_excl; i++)
+        if (t->c[excl_src[i]] && (excl_sw[i] < 0 || r->sw[excl_sw[i]]))
+            for (int j = 0; j < excl_n[i]; j++) clear_fan(t, excl_to[i][j]);
     if (t->c[F_BIG_THREE_WINDS] && !t->c[F_ALL_HONORS] && !t->c[F_ALL_TERMINALS_AND_HONORS])
         poth_set(t, (uint8_t)(t->poth & ~t->b3w));
 }
@@ -393,7 +394,6 @@ static void winds(fantab_t *t, int idx, int tile, const hand_t *h) {
 
 /* scorer._waiting_form */
 static void waiting_form(fantab_t *t, const pack_t *P, int first, int n, int win) {
-    if (t->c[F_MELDED_HAND] || t->c[F_FOUR_KONGS]) return;
     int edge = 0, closed = 0, single = 0;
     for (int i = first; i < n; i++) {
         const pack_t *p = &P[i];
@@ -689,14 +689,14 @@ static void regular_fans(const hand_t *h, const pack_t *P, int unique_wait, fant
 
     if (npu) {
         /* _kongs */
-        int kongs = nmk + nck, dark = ncp + nck, skip_dark = 0;
+        int kongs = nmk + nck, dark = ncp + nck;
         if (kongs == 1) {
             t->c[nmk ? F_MELDED_KONG : F_CONCEALED_KONG] = 1;
         } else if (kongs == 2) {
             if (nck == 0) {
                 t->c[F_TWO_MELDED_KONGS] = 1;
             } else if (nck == 1) {
-                if (h->r.cmk) {
+                if (h->r.sw[SW_CMK]) {
                     t->c[F_CONCEALED_KONG_AND_MELDED_KONG] = 1;
                 } else {
                     t->c[F_MELDED_KONG] = 1;
@@ -704,16 +704,15 @@ static void regular_fans(const hand_t *h, const pack_t *P, int unique_wait, fant
                 }
             } else {
                 t->c[F_TWO_CONCEALED_KONGS] = 1;
-                if (dark == 2) skip_dark = 1;
             }
         } else if (kongs == 3) {
             t->c[F_THREE_KONGS] = 1;
         } else if (kongs == 4) {
             t->c[F_FOUR_KONGS] = 1;
         }
-        if (!skip_dark && dark >= 2)
+        if (dark >= 2)
             t->c[dark == 2 ? F_TWO_CONCEALED_PUNGS : dark == 3 ? F_THREE_CONCEALED_PUNGS : F_FOUR_CONCEALED_PUNGS] = 1;
-        if (npu == 4 && !t->c[F_FOUR_KONGS] && !t->c[F_FOUR_CONCEALED_PUNGS]) t->c[F_ALL_PUNGS] = 1;
+        if (npu == 4) t->c[F_ALL_PUNGS] = 1;
         uint8_t poth = 0;
         for (int k = 0; k < npu; k++) {
             int tile = P[pungs[k]].tile;
@@ -768,19 +767,14 @@ static void regular_fans(const hand_t *h, const pack_t *P, int unique_wait, fant
 
     /* 不求人 / 门前清 / 全求人 / 自摸 */
     if (h->melded == 0) t->c[h->self_drawn ? F_FULLY_CONCEALED_HAND : F_CONCEALED_HAND] = 1;
-    else if (h->melded == 4) t->c[h->self_drawn ? F_SELF_DRAWN : F_MELDED_HAND] = 1;
-    else if (h->self_drawn) t->c[F_SELF_DRAWN] = 1;
+    else if (h->melded == 4 && !h->self_drawn) t->c[F_MELDED_HAND] = 1;
 
     /* the pair: 平和, 小三元, 小四喜 */
     if (nch == 4) {
         if (pair_tile < 27) t->c[F_ALL_CHOWS] = 1;
     } else if (t->c[F_TWO_DRAGON_PUNGS]) {
-        if (pair_tile >= RED) {
-            t->c[F_TWO_DRAGON_PUNGS] = 0;
-            t->c[F_LITTLE_THREE_DRAGONS] = 1;
-        }
+        if (pair_tile >= RED) t->c[F_LITTLE_THREE_DRAGONS] = 1;
     } else if (t->c[F_BIG_THREE_WINDS] && pair_tile >= EAST && pair_tile <= NORTH) {
-        t->c[F_BIG_THREE_WINDS] = 0;
         t->c[F_LITTLE_FOUR_WINDS] = 1;
     }
 
@@ -807,7 +801,7 @@ static void regular_fans(const hand_t *h, const pack_t *P, int unique_wait, fant
     else if (even == 5) t->c[F_ALL_EVEN_PUNGS] = 1;
 
     kind_traits(t, h->unique);
-    if (!t->c[F_QUADRUPLE_CHOW]) {
+    {
         /* _tile_hog: four of a kind, not a declared kong (kongs only come from melds) */
         int hogs = 0;
         for (int x = 0; x < NK; x++)
@@ -817,12 +811,11 @@ static void regular_fans(const hand_t *h, const pack_t *P, int unique_wait, fant
         if (hogs) t->c[F_TILE_HOG] = (uint8_t)hogs;
     }
     if (unique_wait) waiting_form(t, P, h->nfixed, 5, win);
-    final_adjust(t);
-    if (!t->c[F_BIG_FOUR_WINDS])
-        for (int k = 0; k < npu; k++) {
-            int tile = P[pungs[k]].tile;
-            if (tile >= EAST && tile <= NORTH) winds(t, pungs[k], tile, h);
-        }
+    for (int k = 0; k < npu; k++) {
+        int tile = P[pungs[k]].tile;
+        if (tile >= EAST && tile <= NORTH) winds(t, pungs[k], tile, h);
+    }
+    final_adjust(t, &h->r);
     if (is_empty(t)) t->c[F_CHICKEN_HAND] = 1;
 }
 
@@ -941,6 +934,7 @@ static int special(const hand_t *h, fantab_t *t) {
                 t->c[F_SEVEN_SHIFTED_PAIRS] = 1;
                 if (st[s * 9] == 0 && st[s * 9 + 8] == 0) t->c[F_ALL_SIMPLES] = 1;
                 win_flags(t, h);
+                final_adjust(t, &h->r);
                 return 1;
             }
         }
@@ -951,7 +945,7 @@ static int special(const hand_t *h, fantab_t *t) {
             if (st[x] == 4) hogs++;
         if (hogs) t->c[F_TILE_HOG] = (uint8_t)hogs;
         win_flags(t, h);
-        final_adjust(t);
+        final_adjust(t, &h->r);
         return 1;
     }
     int nu = popc64(h->unique);
@@ -968,6 +962,7 @@ static int special(const hand_t *h, fantab_t *t) {
                         if (nn == 9) t->c[F_KNITTED_STRAIGHT] = 1;
                     }
                     win_flags(t, h);
+                    final_adjust(t, &h->r);
                     return 1;
                 }
         }
@@ -975,6 +970,7 @@ static int special(const hand_t *h, fantab_t *t) {
     if (nu == 13 && h->unique == T13_M) {
         t->c[F_THIRTEEN_ORPHANS] = 1;
         win_flags(t, h);
+        final_adjust(t, &h->r);
         return 1;
     }
     return 0;
@@ -1041,23 +1037,22 @@ static int knitted_straight(const hand_t *h, fantab_t *t) {
         if (inv->kind == KONG) t->c[F_CONCEALED_KONG] = 1;
         if (h->self_drawn) {
             t->c[F_FULLY_CONCEALED_HAND] = 1;
-            t->c[F_SELF_DRAWN] = 0;
         } else {
             t->c[F_CONCEALED_HAND] = 1;
         }
     }
     int win = h->win, in_seq = (int)((seq >> win) & 1);
     if (h->nfixed == 0) {
-        if ((h->r.ks_wait || !in_seq) && rest[win] >= 1) {
+        if ((h->r.sw[SW_KS_WAIT] || !in_seq) && rest[win] >= 1) {
             rest[win]--;
             int nw = count_waits(h, rest, 4, 2, -1);
             rest[win]++;
             if (nw == 1) waiting_form(t, packs, 3, 5, win);
         }
-    } else if (!in_seq || (h->r.ks_wait && st[win] == 3)) {
+    } else if (!in_seq || (h->r.sw[SW_KS_WAIT] && st[win] == 3)) {
         t->c[F_SINGLE_WAIT] = 1;
     }
-    final_adjust(t);
+    final_adjust(t, &h->r);
     return 1;
 }
 
@@ -1085,6 +1080,7 @@ static int nine_gates(const hand_t *h, fantab_t *t) {
         t->c[F_SHORT_STRAIGHT] = 1;
     }
     win_flags(t, h);
+    final_adjust(t, &h->r);
     return 1;
 }
 
@@ -1161,7 +1157,7 @@ static int compute(hand_t *h, fantab_t *t) {
     if (h->kong && !h->self_drawn && (h->wall_last || h->st[w] != 1 || h->fixedc[w] != 0)) return 0;
     if (h->kong && h->self_drawn && !has_kong) return 0;
     h->last = h->fourth_tile;
-    if (h->last && h->st[w] != 1 && h->r.needs_visible) return 0;
+    if (h->last && h->st[w] != 1 && h->r.sw[SW_NEEDS_VISIBLE]) return 0;
     if (h->fixedc[w] == 3) h->last = 1;
     if (!best_reading(h, t)) return 0;
     if (h->flowers) t->c[F_FLOWER_TILES] = (uint8_t)h->flowers;
@@ -1285,12 +1281,11 @@ static int read_rules(PyObject *rules, rules_t *r) {
             return 1;
         }
     rules_t v;
-    if (!attr_true(rules, s_cmk, &v.cmk) || !attr_true(rules, s_kswait, &v.ks_wait) ||
-        !attr_true(rules, s_exhausted, &v.exhausted) || !attr_true(rules, s_visible, &v.needs_visible) ||
-        !attr_true(rules, s_rkexcl, &v.rk_excl_last)) {
-        PyErr_Clear();
-        return 0;
-    }
+    for (int i = 0; i < NSW; i++)
+        if (!attr_true(rules, s_switch[i], &v.sw[i])) {
+            PyErr_Clear();
+            return 0;
+        }
     PyObject *mf = PyObject_GetAttr(rules, s_minfan);
     if (!mf) {
         PyErr_Clear();
@@ -1319,7 +1314,7 @@ static PyObject *resolve_rules(PyObject *rules, PyObject *name, rules_t *r) {
     } else {
         obj = rules;
     }
-    if (!PyObject_TypeCheck(obj, RulesT)) return NULL;
+    if (Py_TYPE(obj) != RulesT) return NULL; /* a subclass may mean more than the fields read here */
     if (!read_rules(obj, r)) return NULL;
     return obj;
 }
@@ -1855,41 +1850,80 @@ static PyObject *fan_configure(PyObject *mod, PyObject *cfg) {
         Py_DECREF(one);
     }
     Py_DECREF(ksf);
-    /* 不重复 table: a list of (fan, [fans]) */
-    PyObject *excl = cfg_get(cfg, "not_counted_with");
+    /* the switch contract: Rules' fields are exactly SWITCH_NAMES + NON_SWITCH_FIELDS */
+    PyObject *rf = cfg_get(cfg, "rules_fields");
+    if (!rf) return NULL;
+    if (!PyTuple_Check(rf)) {
+        PyErr_SetString(PyExc_TypeError, "configure: rules_fields: a tuple of field names");
+        return NULL;
+    }
+    int seen[NSW] = {0};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rf); i++) {
+        const char *name = PyUnicode_Check(PyTuple_GET_ITEM(rf, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(rf, i)) : NULL;
+        if (!name) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "configure: rules_fields: a tuple of field names");
+            return NULL;
+        }
+        int known = 0;
+        for (int k = 0; k < NSW; k++)
+            if (strcmp(name, SWITCH_NAMES[k]) == 0) known = 1, seen[k] = 1;
+        for (int k = 0; k < N_NON_SWITCH; k++)
+            if (strcmp(name, NON_SWITCH_FIELDS[k]) == 0) known = 1;
+        if (!known) {
+            PyErr_Format(PyExc_ValueError, "configure: unknown rule switch %R: this build of the fan port does "
+                         "not implement it", PyTuple_GET_ITEM(rf, i));
+            return NULL;
+        }
+    }
+    for (int k = 0; k < NSW; k++)
+        if (!seen[k]) {
+            PyErr_Format(PyExc_ValueError, "configure: rule switch %s is not a field of Rules", SWITCH_NAMES[k]);
+            return NULL;
+        }
+    /* 不重复 table: a list of (fan, [fans], switch name or None), sorted by fan */
+    PyObject *excl = cfg_get(cfg, "exclusions");
     if (!excl) return NULL;
-    PyObject *exf = PySequence_Fast(excl, "not_counted_with");
+    PyObject *exf = PySequence_Fast(excl, "exclusions");
     if (!exf) return NULL;
     Py_ssize_t nex = PySequence_Fast_GET_SIZE(exf);
-    if (nex > NFAN) {
+    if (nex > MAX_EXCL) {
         Py_DECREF(exf);
-        PyErr_SetString(PyExc_ValueError, "configure: not_counted_with");
+        PyErr_SetString(PyExc_ValueError, "configure: exclusions");
         return NULL;
     }
     configured = 0;
-    memset(excl_n, 0, sizeof excl_n);
+    long prev = 0;
     for (Py_ssize_t i = 0; i < nex; i++) {
-        PyObject *pair = PySequence_Fast_GET_ITEM(exf, i);
+        PyObject *entry = PySequence_Fast_GET_ITEM(exf, i);
         PyObject *one = PyDict_New();
         long f = -1;
-        int to[NFAN], nto = -1;
-        if (one && PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
-            f = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
-            if (PyDict_SetItemString(one, "to", PyTuple_GET_ITEM(pair, 1)) == 0)
-                nto = int_list(one, "to", to, NFAN, 1, NFAN - 1);
+        int to[NFAN], nto = -1, sw = -2;
+        if (one && PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 3) {
+            f = PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
+            if (PyDict_SetItemString(one, "to", PyTuple_GET_ITEM(entry, 1)) == 0)
+                nto = int_list(one, "to", to, NFAN, (int)f + 1, NFAN - 1);
+            PyObject *swn = PyTuple_GET_ITEM(entry, 2);
+            if (swn == Py_None) sw = -1;
+            else if (PyUnicode_Check(swn))
+                for (int k = 0; k < NSW; k++)
+                    if (PyUnicode_CompareWithASCIIString(swn, SWITCH_NAMES[k]) == 0) sw = k;
         }
         Py_XDECREF(one);
-        if (f < 1 || f >= NFAN || nto < 0) {
+        if (f < prev || f >= NFAN || nto < 0 || sw < -1) {
             Py_DECREF(exf);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure: not_counted_with entry");
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "configure: exclusions entry (sorted by fan, excluding later "
+                                "fans only, under a known switch or None)");
             return NULL;
         }
+        prev = f;
         excl_src[i] = (uint8_t)f;
-        excl_n[f] = (uint8_t)nto;
-        for (int j = 0; j < nto; j++) excl_to[f][j] = (uint8_t)to[j];
+        excl_sw[i] = (int8_t)sw;
+        excl_n[i] = (uint8_t)nto;
+        for (int j = 0; j < nto; j++) excl_to[i][j] = (uint8_t)to[j];
     }
     Py_DECREF(exf);
-    n_excl_src = (int)nex;
+    n_excl = (int)nex;
 
     /* configure() may run again (a reloaded majiang.mcr.scorer brings new classes): scoring is
      * off until everything below is in place */
@@ -2039,11 +2073,7 @@ PyMODINIT_FUNC PyInit_fan(void) {
     INTERN(k_claimed, "claimed");
     INTERN(k_from, "from");
     INTERN(s_gb, "gb");
-    INTERN(s_cmk, "concealed_and_melded_kong");
-    INTERN(s_kswait, "knitted_straight_wait_fans");
-    INTERN(s_exhausted, "exhausted_tile_is_wait");
-    INTERN(s_visible, "last_tile_needs_visible");
-    INTERN(s_rkexcl, "robbing_kong_excludes_last_tile");
+    for (int i = 0; i < NSW; i++) INTERN(s_switch[i], SWITCH_NAMES[i]);
     INTERN(s_minfan, "min_fan");
     static const char *const winds_utf8[8] = {"E", "S", "W", "N", "\xe4\xb8\x9c", "\xe5\x8d\x97", "\xe8\xa5\xbf",
                                              "\xe5\x8c\x97"};

@@ -37,7 +37,7 @@ from dataclasses import fields
 from typing import Any, Protocol, cast
 
 from majiang._speedups import load
-from majiang.mcr.exclusions import NOT_COUNTED_WITH, PUNGS_ALREADY_DEDUCTED
+from majiang.mcr.exclusions import NOT_COUNTED_WITH, NOT_COUNTED_WITH_IF, PUNGS_ALREADY_DEDUCTED
 from majiang.mcr.fans import FAN_INFO, POINTS, REPORT_ORDER, Fan
 from majiang.mcr.hand import Meld, MeldKind, WinningHand
 from majiang.mcr.result import ScoreResult
@@ -59,6 +59,16 @@ class Calculator(Protocol):
     def score_dict(self, d: Mapping[str, Any], /) -> dict[str, Any] | None: ...
 
 
+def exclusions() -> list[tuple[int, list[int], str | None]]:
+    """The 不重复 tables as the C module takes them: (fan, the fans it excludes, the switch it needs or
+    None), sorted by fan — the order in which :func:`majiang.mcr.exclusions.not_counted` applies them."""
+    entries: list[tuple[int, list[int], str | None]] = [(int(f), [int(g) for g in gs], None)
+                                                        for f, gs in NOT_COUNTED_WITH.items()]
+    entries += [(int(f), [int(g) for g in gs], switch)
+                for switch, table in NOT_COUNTED_WITH_IF.items() for f, gs in table.items()]
+    return sorted(entries, key=lambda e: e[0])
+
+
 def config(fan_count: type, score_result: type, explanation: type) -> dict[str, Any]:
     """The data and classes the C module is configured with."""
     n = max(Fan) + 1
@@ -71,7 +81,7 @@ def config(fan_count: type, score_result: type, explanation: type) -> dict[str, 
         "fan_numbers": {f.name: int(f) for f in Fan},
         "fan_members": members, "names_en": en, "names_zh": zh, "points": list(POINTS),
         "report_order": [int(f) for f in REPORT_ORDER],
-        "not_counted_with": [(int(f), [int(g) for g in gs]) for f, gs in NOT_COUNTED_WITH.items()],
+        "exclusions": exclusions(),
         "pungs_already_deducted": [int(f) for f in PUNGS_ALREADY_DEDUCTED],
         "green": sorted(GREEN_TILES), "reversible": sorted(REVERSIBLE_TILES),
         "thirteen_orphans": list(THIRTEEN_ORPHANS), "knitted_straights": [list(k) for k in KNITTED_STRAIGHTS],
@@ -79,7 +89,7 @@ def config(fan_count: type, score_result: type, explanation: type) -> dict[str, 
         "fan_count": fan_count, "score_result": score_result, "explanation": explanation,
         "winning_hand": WinningHand, "winning_hand_fields": tuple(f.name for f in fields(WinningHand)),
         "meld": Meld, "meld_kinds": (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG),
-        "rules_type": Rules, "profiles": PROFILES,
+        "rules_type": Rules, "rules_fields": tuple(f.name for f in fields(Rules)), "profiles": PROFILES,
     }
 
 

@@ -5,7 +5,8 @@ it was counted from, so :meth:`ScoreResult.to_dict` can explain *why* a hand sco
 
 The five principles of mcr.md §5 live here and in :mod:`majiang.mcr.exclusions`:
 
-* 不重复 — :data:`~majiang.mcr.exclusions.NOT_COUNTED_WITH` and the pung-deduction rules below;
+* 不重复 — :mod:`majiang.mcr.exclusions` (the only place one fan removes another) and the pung
+  deductions of 圈风刻/门风刻/三风刻 below;
 * 不拆移 / 不得相同 / 套算一次 — :func:`~majiang.mcr.combos.chow_fans` and
   :func:`~majiang.mcr.combos.pung_fans` combine each decomposition's sets once;
 * 就高不就低 — :func:`score` keeps the highest-scoring decomposition.
@@ -20,11 +21,12 @@ by running the reference on the hand once (:class:`~majiang.mcr.result.Explanati
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from majiang.mcr.combos import Inst, chow_fans, pung_fans
-from majiang.mcr.exclusions import NOT_COUNTED_WITH, PUNGS_ALREADY_DEDUCTED
+from majiang.mcr.exclusions import PUNGS_ALREADY_DEDUCTED, not_counted, table_for
 from majiang.mcr.fans import POINTS, REPORT_ORDER, Fan
 from majiang.mcr.fast import Calculator, bind
 from majiang.mcr.hand import InvalidHandError, MeldKind, WinningHand
@@ -134,17 +136,13 @@ def _win_flags(t: FanTable, h: _Hand) -> None:
         t[F.SELF_DRAWN] = [(WIN,)]
         if h.wall_last:
             t[F.LAST_TILE_DRAW] = [(WIN,)]
-            t.pop(F.SELF_DRAWN, None)
         if h.kong:
             t[F.OUT_WITH_REPLACEMENT_TILE] = [(WIN,)]
-            t.pop(F.SELF_DRAWN, None)
     else:
         if h.wall_last:
             t[F.LAST_TILE_CLAIM] = [(WIN,)]
         if h.kong:
             t[F.ROBBING_THE_KONG] = [(WIN,)]
-            if h.rules.robbing_kong_excludes_last_tile:
-                t.pop(F.LAST_TILE, None)
 
 
 def _add(t: FanTable, fan: Fan, inst: Inst) -> None:
@@ -167,7 +165,6 @@ def _suits(t: FanTable, unique: Sequence[Tile], whole: Inst) -> None:
             _set(t, F.HALF_FLUSH, whole)
         else:
             _set(t, F.FULL_FLUSH, whole)
-            t.pop(F.NO_HONORS, None)
     elif voided:
         t[F.ONE_VOIDED_SUIT] = [whole] * voided
     if voided == 0 and any(27 <= u <= 30 for u in unique) and any(u >= RED for u in unique):
@@ -265,8 +262,6 @@ def _kongs(t: FanTable, packs: Sequence[Pack], concealed_pungs: list[int], melde
                 _set(t, F.CONCEALED_KONG, tuple(concealed_kongs))
         else:
             _set(t, F.TWO_CONCEALED_KONGS, all_kongs)
-            if len(dark) == 2:
-                return  # 双暗杠 already counts the two concealed kongs as concealed sets
     elif kongs == 3:
         _set(t, F.THREE_KONGS, all_kongs)
     elif kongs == 4:
@@ -276,15 +271,15 @@ def _kongs(t: FanTable, packs: Sequence[Pack], concealed_pungs: list[int], melde
         _set(t, {2: F.TWO_CONCEALED_PUNGS, 3: F.THREE_CONCEALED_PUNGS, 4: F.FOUR_CONCEALED_PUNGS}[n], dark)
 
 
-def _final_adjust(t: FanTable, packs: Sequence[Pack] | None) -> None:
+@lru_cache(maxsize=64)
+def _exclusions(rules: Rules) -> dict[Fan, tuple[Fan, ...]]:
+    return table_for({f.name: getattr(rules, f.name) for f in fields(rules)})
+
+
+def _final_adjust(t: FanTable, rules: Rules) -> None:
     """不重复: apply the exclusion table, then the pung deductions of 三风刻."""
-    if F.FOUR_CONCEALED_PUNGS in t and F.FULLY_CONCEALED_HAND in t:
-        del t[F.FULLY_CONCEALED_HAND]  # 四暗刻 implies 不求人's concealment; the self-draw still counts
-        t[F.SELF_DRAWN] = [(WIN,)]
-    present = [f for f in t if f in NOT_COUNTED_WITH]
-    for f in present:
-        for g in NOT_COUNTED_WITH[f]:
-            t.pop(g, None)
+    for g in not_counted(t, _exclusions(rules)):
+        del t[g]
     if F.BIG_THREE_WINDS in t and F.ALL_HONORS not in t and F.ALL_TERMINALS_AND_HONORS not in t:
         used = set(t[F.BIG_THREE_WINDS][0])
         t[F.PUNG_OF_TERMINALS_OR_HONORS] = [i for i in t.get(F.PUNG_OF_TERMINALS_OR_HONORS, []) if i[0] not in used]
@@ -317,8 +312,6 @@ def _winds(t: FanTable, idx: int, tile: Tile, h: _Hand) -> None:
 
 def _waiting_form(t: FanTable, packs: Sequence[Pack], first: int, win: Tile) -> None:
     """边张, 坎张, 单钓将 — only for a unique wait; the position of the winning tile in this reading."""
-    if F.MELDED_HAND in t or F.FOUR_KONGS in t:
-        return
     edge = closed = single = None
     for i in range(first, len(packs)):
         p = packs[i]
@@ -369,7 +362,7 @@ def _regular(packs: list[Pack], h: _Hand, unique_wait: bool) -> FanTable:
 
     if pungs:
         _kongs(t, packs, concealed_pungs, melded_kongs, concealed_kongs, h.rules)
-        if len(pungs) == 4 and F.FOUR_KONGS not in t and F.FOUR_CONCEALED_PUNGS not in t:
+        if len(pungs) == 4:
             _set(t, F.ALL_PUNGS, tuple(pungs))
         for i in pungs:
             tile = packs[i].tile
@@ -401,10 +394,8 @@ def _regular(packs: list[Pack], h: _Hand, unique_wait: bool) -> FanTable:
     melded = sum(1 for p in h.fixed if p.exposed)
     if melded == 0:
         _set(t, F.FULLY_CONCEALED_HAND if h.self_drawn else F.CONCEALED_HAND, (WIN,))
-    elif melded == 4:
-        _set(t, F.SELF_DRAWN if h.self_drawn else F.MELDED_HAND, (WIN,))
-    elif h.self_drawn:
-        _set(t, F.SELF_DRAWN, (WIN,))
+    elif melded == 4 and not h.self_drawn:
+        _set(t, F.MELDED_HAND, (WIN,))
 
     # the pair: 平和, 小三元, 小四喜
     if n_chows == 4:
@@ -412,24 +403,22 @@ def _regular(packs: list[Pack], h: _Hand, unique_wait: bool) -> FanTable:
             _set(t, F.ALL_CHOWS, tuple(chows) + (pair,))
     elif F.TWO_DRAGON_PUNGS in t:
         if pair_tile >= RED:
-            _set(t, F.LITTLE_THREE_DRAGONS, t.pop(F.TWO_DRAGON_PUNGS)[0] + (pair,))
+            _set(t, F.LITTLE_THREE_DRAGONS, t[F.TWO_DRAGON_PUNGS][0] + (pair,))
     elif F.BIG_THREE_WINDS in t and 27 <= pair_tile <= 30:
-        _set(t, F.LITTLE_FOUR_WINDS, t.pop(F.BIG_THREE_WINDS)[0] + (pair,))
+        _set(t, F.LITTLE_FOUR_WINDS, t[F.BIG_THREE_WINDS][0] + (pair,))
 
     whole: Inst = (WHOLE,)
     _pack_traits(t, packs, whole)
     _suits(t, h.unique, whole)
     _tile_traits(t, h.unique, whole)
     _rank_range(t, h.unique, whole)
-    if F.QUADRUPLE_CHOW not in t:
-        _tile_hog(t, h.merged, (packs[i].tile for i in melded_kongs + concealed_kongs))
+    _tile_hog(t, h.merged, (packs[i].tile for i in melded_kongs + concealed_kongs))
     if unique_wait:
         _waiting_form(t, packs, fixed_cnt, win)
-    _final_adjust(t, packs)
-    if F.BIG_FOUR_WINDS not in t:
-        for i in pungs:
-            if 27 <= packs[i].tile <= 30:
-                _winds(t, i, packs[i].tile, h)
+    for i in pungs:
+        if 27 <= packs[i].tile <= 30:
+            _winds(t, i, packs[i].tile, h)
+    _final_adjust(t, h.rules)
     if not t:
         t[F.CHICKEN_HAND] = [whole]
     return t
@@ -477,6 +466,7 @@ def _special(h: _Hand) -> FanTable | None:
             if st[s * 9] == 0 and st[s * 9 + 8] == 0:
                 _set(t, F.ALL_SIMPLES, whole)
             _win_flags(t, h)
+            _final_adjust(t, h.rules)
             return t
         _set(t, F.SEVEN_PAIRS, whole)
         _suits(t, unique, whole)
@@ -484,7 +474,7 @@ def _special(h: _Hand) -> FanTable | None:
         _rank_range(t, unique, whole)
         _tile_hog(t, st, ())
         _win_flags(t, h)
-        _final_adjust(t, None)
+        _final_adjust(t, h.rules)
         return t
     if len(unique) == 14:
         numbered = [u for u in unique if u < 27]
@@ -497,11 +487,13 @@ def _special(h: _Hand) -> FanTable | None:
                 if len(numbered) == 9:
                     _set(t, F.KNITTED_STRAIGHT, (format_compact(numbered),))
             _win_flags(t, h)
+            _final_adjust(t, h.rules)
             return t
     if len(unique) == 13 and tuple(unique) == THIRTEEN_ORPHANS:
         t = {}
         _set(t, F.THIRTEEN_ORPHANS, whole)
         _win_flags(t, h)
+        _final_adjust(t, h.rules)
         return t
     return None
 
@@ -567,7 +559,6 @@ def _knitted_straight(h: _Hand) -> tuple[FanTable, list[Pack]] | None:
             _set(t, F.CONCEALED_KONG, (3,))
         if h.self_drawn:
             _set(t, F.FULLY_CONCEALED_HAND, (WIN,))
-            t.pop(F.SELF_DRAWN, None)
         else:
             _set(t, F.CONCEALED_HAND, (WIN,))
     win = h.win
@@ -581,7 +572,7 @@ def _knitted_straight(h: _Hand) -> tuple[FanTable, list[Pack]] | None:
     else:
         if win not in seq or (h.rules.knitted_straight_wait_fans and st[win] == 3):
             _set(t, F.SINGLE_WAIT, (4, WIN))
-    _final_adjust(t, packs)
+    _final_adjust(t, h.rules)
     return t, packs
 
 
@@ -618,6 +609,7 @@ def _nine_gates(h: _Hand) -> FanTable | None:
     else:
         _set(t, F.SHORT_STRAIGHT, whole)
     _win_flags(t, h)
+    _final_adjust(t, h.rules)
     return t
 
 
