@@ -153,6 +153,8 @@ static uint8_t excl_n[MAX_EXCL];
 static uint8_t excl_to[MAX_EXCL][NFAN];
 static uint8_t deducted[NFAN];
 static int n_deducted = 0;
+static uint8_t tie_break[NFAN]; /* majiang.mcr.highest.TIE_BREAK_FANS */
+static int n_tie_break = 0;
 static uint64_t GREEN_M, REVERSIBLE_M, T13_M;
 static uint64_t KS_M[6];
 static int n_ks = 0;
@@ -851,9 +853,13 @@ static void emit(divctx_t *x) {
     }
     fantab_t t;
     regular_fans(h, x->packs, x->unique_wait, &t);
-    int f = points_of(&t);
-    if (f > x->max_fan ||
-        (f == x->max_fan && (t.c[F_PURE_TRIPLE_CHOW] || x->seven_pairs || t.c[F_TRIPLE_PUNG]))) {
+    int f = points_of(&t), replaces = f > x->max_fan;
+    if (f == x->max_fan) { /* highest.replaces: the rule between equal readings, and why, is there */
+        replaces = x->seven_pairs;
+        for (int i = 0; i < n_tie_break; i++)
+            if (t.c[tie_break[i]]) replaces = 1;
+    }
+    if (replaces) {
         x->max_fan = f;
         *x->best = t;
         x->have_best = 1;
@@ -1819,6 +1825,9 @@ static PyObject *fan_configure(PyObject *mod, PyObject *cfg) {
     int ded[NFAN];
     int nded = int_list(cfg, "pungs_already_deducted", ded, NFAN, 1, NFAN - 1);
     if (nded < 0) return NULL;
+    int tie[NFAN];
+    int ntie = int_list(cfg, "tie_break_fans", tie, NFAN, 1, NFAN - 1);
+    if (ntie < 0) return NULL;
     int ref[NK];
     if (int_list(cfg, "ref_order", ref, NK, 0, NK - 1) != NK) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure: ref_order");
@@ -2012,6 +2021,8 @@ static PyObject *fan_configure(PyObject *mod, PyObject *cfg) {
     n_report = nord;
     for (int i = 0; i < nded; i++) deducted[i] = (uint8_t)ded[i];
     n_deducted = nded;
+    for (int i = 0; i < ntie; i++) tie_break[i] = (uint8_t)tie[i];
+    n_tie_break = ntie;
     for (int i = 0; i < NK; i++) REF[i] = (uint8_t)ref[i];
     GREEN_M = green;
     REVERSIBLE_M = reversible;

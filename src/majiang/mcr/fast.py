@@ -5,7 +5,8 @@ Design
 * :mod:`majiang.mcr.scorer` stays the reference: readable, and it explains every fan.  The C module
   is a function-by-function port of it that only *counts* fans (which fans, how many times).
 * :func:`bind` hands the C module the data that has one source of truth in Python — fan numbers,
-  names and points, the report order, the 不重复 table (:mod:`majiang.mcr.exclusions`), the green /
+  names and points, the report order, the 不重复 table (:mod:`majiang.mcr.exclusions`), the tie-break
+  between equal readings (:mod:`majiang.mcr.highest`), the green /
   reversible / thirteen-orphans tile sets, the knitted straights, the reference tile order, the rule
   profiles — and the classes its results are made of.  A build that disagrees with the fan numbers
   is refused (with a warning) and the pure-Python path is used.
@@ -40,6 +41,7 @@ from majiang._speedups import load
 from majiang.mcr.exclusions import NOT_COUNTED_WITH, NOT_COUNTED_WITH_IF, PUNGS_ALREADY_DEDUCTED
 from majiang.mcr.fans import FAN_INFO, POINTS, REPORT_ORDER, Fan
 from majiang.mcr.hand import Meld, MeldKind, WinningHand
+from majiang.mcr.highest import TIE_BREAK_FANS
 from majiang.mcr.result import ScoreResult
 from majiang.mcr.rules import PROFILES, Rules
 from majiang.mcr.shapes import KNITTED_STRAIGHTS, REF_ORDER, THIRTEEN_ORPHANS
@@ -83,6 +85,7 @@ def config(fan_count: type, score_result: type, explanation: type) -> dict[str, 
         "report_order": [int(f) for f in REPORT_ORDER],
         "exclusions": exclusions(),
         "pungs_already_deducted": [int(f) for f in PUNGS_ALREADY_DEDUCTED],
+        "tie_break_fans": [int(f) for f in TIE_BREAK_FANS],
         "green": sorted(GREEN_TILES), "reversible": sorted(REVERSIBLE_TILES),
         "thirteen_orphans": list(THIRTEEN_ORPHANS), "knitted_straights": [list(k) for k in KNITTED_STRAIGHTS],
         "ref_order": list(REF_ORDER),

@@ -9,7 +9,8 @@ The five principles of mcr.md §5 live here and in :mod:`majiang.mcr.exclusions`
   deductions of 圈风刻/门风刻/三风刻 below;
 * 不拆移 / 不得相同 / 套算一次 — :func:`~majiang.mcr.combos.chow_fans` and
   :func:`~majiang.mcr.combos.pung_fans` combine each decomposition's sets once;
-* 就高不就低 — :func:`score` keeps the highest-scoring decomposition.
+* 就高不就低 — :func:`score` keeps the highest-scoring decomposition; between equal ones the rule of
+  :mod:`majiang.mcr.highest` decides.
 
 :func:`score`, :func:`score_dict` and :func:`score_many` use the compiled port of this module when it
 is built (``majiang._speedups.fan``, glue and design in :mod:`majiang.mcr.fast`) and fall back to
@@ -30,6 +31,7 @@ from majiang.mcr.exclusions import PUNGS_ALREADY_DEDUCTED, not_counted, table_fo
 from majiang.mcr.fans import POINTS, REPORT_ORDER, Fan
 from majiang.mcr.fast import Calculator, bind
 from majiang.mcr.hand import InvalidHandError, MeldKind, WinningHand
+from majiang.mcr.highest import replaces
 from majiang.mcr.result import Explanation
 from majiang.mcr.result import FanCount as FanCount  # re-exported: the old home of the result classes
 from majiang.mcr.result import ScoreResult as ScoreResult
@@ -676,7 +678,7 @@ def _best_reading(h: _Hand) -> tuple[FanTable | None, list[Pack] | None]:
         for packs in regular_divisions(list(h.standing), h.fixed):
             t = _regular(packs, h, unique_wait)
             f = _points(t)
-            if f > max_fan or (f == max_fan and (F.PURE_TRIPLE_CHOW in t or seven_pairs or F.TRIPLE_PUNG in t)):
+            if replaces(f, max_fan, t, seven_pairs):
                 max_fan = f
                 best = t
                 best_packs = packs
