@@ -453,6 +453,27 @@ def test_the_switch_contract_is_the_fields_of_rules() -> None:
     assert FAST.score(hand, Rules()) is not None
 
 
+def test_every_reference_function_has_a_c_twin_or_is_python_only() -> None:
+    """fast.TWINS names, for every private function of the scorer and every function of combos, its
+    C twin in fan_core.h or why it has none; a new reference function must be declared there."""
+    import re
+
+    from majiang.mcr import combos, fast
+
+    def functions(module: Any, private_only: bool) -> set[str]:
+        short = module.__name__.rsplit(".", 1)[1]
+        return {f"{short}.{name}" for name, obj in vars(module).items()
+                if callable(obj) and not isinstance(obj, type) and getattr(obj, "__module__", None) == module.__name__
+                and not name.startswith("__") and (name.startswith("_") or not private_only)}
+
+    assert set(fast.TWINS) == functions(scorer, True) | functions(combos, False)
+    core = (Path(scorer.__file__).parent.parent / "_speedups" / "fan_core.h").read_text(encoding="utf-8")
+    defined = set(re.findall(r"^static (?:inline )?[a-z_0-9]+ \*?([a-z_0-9]+)\(", core, re.MULTILINE))
+    twins = {t for t in fast.TWINS.values() if isinstance(t, str)}
+    assert twins - defined == set()
+    assert all(isinstance(t, str) or (t[0] is None and t[1]) for t in fast.TWINS.values())
+
+
 # ---------------------------------------------------------------------------------------------
 # without the extension
 

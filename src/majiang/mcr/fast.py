@@ -61,6 +61,34 @@ class Calculator(Protocol):
     def score_dict(self, d: Mapping[str, Any], /) -> dict[str, Any] | None: ...
 
 
+#: The reference's functions (``module.function``, scorer and combos) and their C twins in
+#: ``_speedups/fan_core.h``; ``None`` marks a function that stays Python-only, with the reason.  Checked
+#: both ways by ``tests/test_fan_fast.py``: a new private function of the reference needs a line here.
+TWINS: dict[str, str | tuple[None, str]] = {
+    "scorer._fixed_packs": "compute", "scorer._check_flags": "compute", "scorer._win_flags": "win_flags",
+    "scorer._add": (None, "fan tables are counts in C"), "scorer._set": (None, "fan tables are counts in C"),
+    "scorer._suits": "kind_traits", "scorer._tile_traits": "kind_traits", "scorer._rank_range": "kind_traits",
+    "scorer._pack_traits": "regular_fans", "scorer._tile_hog": "regular_fans", "scorer._kongs": "regular_fans",
+    "scorer._exclusions": (None, "the table is configured once, switches read per hand"),
+    "scorer._final_adjust": "final_adjust", "scorer._winds": "winds", "scorer._waiting_form": "waiting_form",
+    "scorer._regular": "regular_fans", "scorer._three_suited_terminal_chows": "regular_fans",
+    "scorer._pure_terminal_chows": "regular_fans", "scorer._points": "points_of", "scorer._special": "special",
+    "scorer._seven_shifted_pairs": "special", "scorer._knitted_straight": "knitted_straight",
+    "scorer._fixed_count": "knitted_straight", "scorer._nine_gates": "nine_gates", "scorer._waits": "count_waits",
+    "scorer._best_reading": "best_reading",
+    "scorer._result": (None, "results are built by the glue, fan.c make_score_result"),
+    "scorer._reading": (None, "explanations come from the reference, lazily"),
+    "scorer._inst_names": (None, "explanations come from the reference, lazily"),
+    "combos._suit": (None, "a macro, SUIT"), "combos._rank": (None, "a macro, RANK"),
+    "combos._shifted": "three_chows_fan", "combos._mixed": "mixed3",
+    "combos._shifted_any_order": "shifted_any_order", "combos._trim": "trim_add",
+    "combos.four_chows_fan": "four_chows_fan", "combos.three_chows_fan": "three_chows_fan",
+    "combos.two_chows_fan": "two_chows_fan", "combos.four_pungs_fan": "four_pungs_fan",
+    "combos.three_pungs_fan": "three_pungs_fan", "combos.two_pungs_fan": "two_pungs_fan",
+    "combos.chow_fans": "chow_fans", "combos.pung_fans": "pung_fans",
+}
+
+
 def exclusions() -> list[tuple[int, list[int], str | None]]:
     """The 不重复 tables as the C module takes them: (fan, the fans it excludes, the switch it needs or
     None), sorted by fan — the order in which :func:`majiang.mcr.exclusions.not_counted` applies them."""
