@@ -283,9 +283,8 @@ static int points_of(const fantab_t *t) {
 }
 
 static int is_empty(const fantab_t *t) {
-    for (int f = 1; f < NFAN; f++)
-        if (t->c[f]) return 0;
-    return 1;
+    static const uint8_t none[NFAN];
+    return memcmp(t->c, none, sizeof none) == 0; /* c[0] is never set */
 }
 
 /* scorer._win_flags */
