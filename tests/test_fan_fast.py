@@ -454,11 +454,13 @@ def test_the_switch_contract_is_the_fields_of_rules() -> None:
 
 
 def test_every_reference_function_has_a_c_twin_or_is_python_only() -> None:
-    """fast.TWINS names, for every private function of the scorer and every function of combos, its
-    C twin in fan_core.h or why it has none; a new reference function must be declared there."""
+    """fast.TWINS names, for every private function of the scorer and every function of the fan
+    families, combos and reading, its C twin in fan_core.h or why it has none; a new reference
+    function must be declared there."""
     import re
 
-    from majiang.mcr import combos, fast
+    from majiang.mcr import combos, fast, reading
+    from majiang.mcr.families import FAMILIES
 
     def functions(module: Any, private_only: bool) -> set[str]:
         short = module.__name__.rsplit(".", 1)[1]
@@ -466,7 +468,10 @@ def test_every_reference_function_has_a_c_twin_or_is_python_only() -> None:
                 if callable(obj) and not isinstance(obj, type) and getattr(obj, "__module__", None) == module.__name__
                 and not name.startswith("__") and (name.startswith("_") or not private_only)}
 
-    assert set(fast.TWINS) == functions(scorer, True) | functions(combos, False)
+    reference = functions(scorer, True) | functions(combos, False) | functions(reading, False)
+    for family in FAMILIES:
+        reference |= functions(family, False)
+    assert set(fast.TWINS) == reference
     core = (Path(scorer.__file__).parent.parent / "_speedups" / "fan_core.h").read_text(encoding="utf-8")
     defined = set(re.findall(r"^static (?:inline )?[a-z_0-9]+ \*?([a-z_0-9]+)\(", core, re.MULTILINE))
     twins = {t for t in fast.TWINS.values() if isinstance(t, str)}

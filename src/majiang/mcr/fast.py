@@ -61,24 +61,30 @@ class Calculator(Protocol):
     def score_dict(self, d: Mapping[str, Any], /) -> dict[str, Any] | None: ...
 
 
-#: The reference's functions (``module.function``, scorer and combos) and their C twins in
-#: ``_speedups/fan_core.h``; ``None`` marks a function that stays Python-only, with the reason.  Checked
-#: both ways by ``tests/test_fan_fast.py``: a new private function of the reference needs a line here.
+#: The reference's functions (``module.function``: the scorer's private ones, and every function of
+#: the fan families, combos and reading) and their C twins in ``_speedups/fan_core.h``; a pair
+#: ``(None, reason)`` marks one that stays Python-only.  Checked both ways by ``tests/test_fan_fast.py``:
+#: a new function of the reference needs a line here.
 TWINS: dict[str, str | tuple[None, str]] = {
-    "scorer._fixed_packs": "compute", "scorer._check_flags": "compute", "scorer._win_flags": "win_flags",
-    "scorer._add": (None, "fan tables are counts in C"), "scorer._set": (None, "fan tables are counts in C"),
-    "scorer._suits": "kind_traits", "scorer._tile_traits": "kind_traits", "scorer._rank_range": "kind_traits",
-    "scorer._pack_traits": "regular_fans", "scorer._tile_hog": "regular_fans", "scorer._kongs": "regular_fans",
+    "scorer._fixed_packs": "compute", "scorer._check_flags": "compute", "scorer._win": "win_flags",
+    "scorer._tiles": "kind_traits", "scorer._regular": "regular_fans", "scorer._points": "points_of",
     "scorer._exclusions": (None, "the table is configured once, switches read per hand"),
-    "scorer._final_adjust": "final_adjust", "scorer._winds": "winds", "scorer._waiting_form": "waiting_form",
-    "scorer._regular": "regular_fans", "scorer._three_suited_terminal_chows": "regular_fans",
-    "scorer._pure_terminal_chows": "regular_fans", "scorer._points": "points_of", "scorer._special": "special",
-    "scorer._seven_shifted_pairs": "special", "scorer._knitted_straight": "knitted_straight",
-    "scorer._fixed_count": "knitted_straight", "scorer._nine_gates": "nine_gates", "scorer._waits": "count_waits",
-    "scorer._best_reading": "best_reading",
+    "scorer._final_adjust": "final_adjust", "scorer._special": "special", "scorer._seven_shifted_pairs": "special",
+    "scorer._knitted_straight": "knitted_straight", "scorer._fixed_count": "knitted_straight",
+    "scorer._nine_gates": "nine_gates", "scorer._waits": "count_waits", "scorer._best_reading": "best_reading",
     "scorer._result": (None, "results are built by the glue, fan.c make_score_result"),
     "scorer._reading": (None, "explanations come from the reference, lazily"),
     "scorer._inst_names": (None, "explanations come from the reference, lazily"),
+    "reading.add": (None, "fan tables are counts in C"), "reading.put": (None, "fan tables are counts in C"),
+    "fans_88_64.tiles": "kind_traits", "fans_88_64.sets": "regular_fans", "fans_88_64.win": "win_flags",
+    "fans_88_64.pure_terminal_chows": "regular_fans",
+    "fans_48_24.tiles": "kind_traits", "fans_48_24.sets": "regular_fans", "fans_48_24.win": "win_flags",
+    "fans_16_12.tiles": "kind_traits", "fans_16_12.sets": "regular_fans", "fans_16_12.win": "win_flags",
+    "fans_16_12.three_suited_terminal_chows": "regular_fans",
+    "fans_8_6.tiles": "kind_traits", "fans_8_6.sets": "regular_fans", "fans_8_6.win": "win_flags",
+    "fans_4_1.tiles": "kind_traits", "fans_4_1.sets": "regular_fans", "fans_4_1.win": "win_flags",
+    "fans_4_1._has_terminal_or_honor": "regular_fans", "fans_4_1.tile_hog": "regular_fans",
+    "fans_4_1.winds": "winds", "fans_4_1.wind_pungs": "regular_fans", "fans_4_1.waiting_form": "waiting_form",
     "combos._suit": (None, "a macro, SUIT"), "combos._rank": (None, "a macro, RANK"),
     "combos._shifted": "three_chows_fan", "combos._mixed": "mixed3",
     "combos._shifted_any_order": "shifted_any_order", "combos._trim": "trim_add",
