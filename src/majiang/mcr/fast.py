@@ -25,8 +25,11 @@ Design
 * ``score_dict`` (what one ``majiang fan --jsonl`` line does): C reads the hand-json dict itself
   (canonical tile spellings: ``1m``…``9s``, ``E S W N C F P``, ``1z``–``7z``, ``f1``–``f8``) and builds
   the result dict; ``explain=True`` and anything unusual go to the reference.
-* All five scoring switches of :class:`~majiang.mcr.rules.Rules` are implemented in C (read from the
-  Rules object, cached per object); ``min_fan`` is read for ``valid`` / ``below_minimum``.
+* The switch contract is ``dataclasses.fields(Rules)``: :func:`config` sends the field names and the C
+  module refuses any it does not implement (its ``SWITCH_LIST``), so a new switch cannot be silently
+  ignored; the switches are read from the Rules object (cached per object), a Rules *subclass* is
+  handed back to the reference; ``min_fan`` is read for ``valid`` / ``below_minimum``.
+* :data:`TWINS` names the C twin of every reference function, or why it has none (checked by a test).
 * ``MAJIANG_PURE=1`` or no compiled module: :func:`bind` returns ``None`` and everything is Python.
 """
 
