@@ -7,7 +7,7 @@ PYTHON ?= python3
 .PHONY: run test setup services lint bench clean
 
 # a virtual environment with majiang (its C speedups built in place) and the dev tools
-$(VENV)/.installed: pyproject.toml setup.py $(wildcard src/majiang/_speedups/*.c)
+$(VENV)/.installed: pyproject.toml setup.py $(wildcard src/majiang/_speedups/*.c src/majiang/_speedups/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -14,7 +14,7 @@ import pickle
 import random
 import subprocess
 import sys
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,8 @@ from majiang.tiles import NUM_KINDS
 FAST = scorer._FAST
 needs_fast = pytest.mark.skipif(FAST is None, reason="majiang._speedups.fan not built, or MAJIANG_PURE=1")
 TESTS = Path(__file__).parent
-SWITCHES = ("concealed_and_melded_kong", "knitted_straight_wait_fans", "exhausted_tile_is_wait",
-            "last_tile_needs_visible", "robbing_kong_excludes_last_tile")
+# the scoring switches: every bool field of Rules (the same list the C module checks itself against)
+SWITCHES = tuple(f.name for f in fields(Rules) if isinstance(f.default, bool))
 ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 Outcome = tuple[int, tuple[tuple[int, int], ...]] | None
@@ -418,6 +418,65 @@ def test_unusual_inputs_are_handed_back_or_equal() -> None:
     assert fast_outcome(hand, "no-such-profile") is None
     with pytest.raises(ValueError, match="unknown MCR rules profile"):
         scorer.score(hand, "no-such-profile")
+
+
+@needs_fast
+def test_the_switch_contract_is_the_fields_of_rules() -> None:
+    """A new Rules field the C port does not implement is refused when it is configured (so the build
+    is not used), as an unknown fan number is; a Rules subclass is handed back at scoring time."""
+    from majiang.mcr import fast
+    from majiang.mcr.result import FanCount, ScoreResult
+
+    assert SWITCHES == ("concealed_and_melded_kong", "knitted_straight_wait_fans", "exhausted_tile_is_wait",
+                        "last_tile_needs_visible", "robbing_kong_excludes_last_tile")
+    ext: Any = FAST
+    good = fast.config(FanCount, ScoreResult, scorer._Explanation)
+    try:
+        with pytest.raises(ValueError, match="unknown rule switch 'pao_rule'"):
+            ext.configure({**good, "rules_fields": good["rules_fields"] + ("pao_rule",)})
+        with pytest.raises(ValueError, match="exhausted_tile_is_wait is not a field of Rules"):
+            ext.configure({**good, "rules_fields": tuple(n for n in good["rules_fields"]
+                                                         if n != "exhausted_tile_is_wait")})
+        with pytest.raises(ValueError, match="exclusions entry"):
+            ext.configure({**good, "exclusions": [(1, [48], "pao_rule")]})
+        with pytest.raises(ValueError, match="configure: to holds 1"):  # a fan may only exclude later fans
+            ext.configure({**good, "exclusions": [(48, [1], None)]})
+    finally:
+        ext.configure(good)
+
+    @dataclass(frozen=True, slots=True)
+    class PaoRules(Rules):
+        pao_rule: bool = True
+
+    hand = WinningHand.from_string("[123m1][EEE2]{9999s}456pC C", self_drawn=True)
+    assert FAST is not None and FAST.score(hand, PaoRules()) is None
+    assert FAST.score(hand, Rules()) is not None
+
+
+def test_every_reference_function_has_a_c_twin_or_is_python_only() -> None:
+    """fast.TWINS names, for every private function of the scorer and every function of the fan
+    families, combos and reading, its C twin in fan_core.h or why it has none; a new reference
+    function must be declared there."""
+    import re
+
+    from majiang.mcr import combos, fast, reading
+    from majiang.mcr.families import FAMILIES
+
+    def functions(module: Any, private_only: bool) -> set[str]:
+        short = module.__name__.rsplit(".", 1)[1]
+        return {f"{short}.{name}" for name, obj in vars(module).items()
+                if callable(obj) and not isinstance(obj, type) and getattr(obj, "__module__", None) == module.__name__
+                and not name.startswith("__") and (name.startswith("_") or not private_only)}
+
+    reference = functions(scorer, True) | functions(combos, False) | functions(reading, False)
+    for family in FAMILIES:
+        reference |= functions(family, False)
+    assert set(fast.TWINS) == reference
+    core = (Path(scorer.__file__).parent.parent / "_speedups" / "fan_core.h").read_text(encoding="utf-8")
+    defined = set(re.findall(r"^static (?:inline )?[a-z_0-9]+ \*?([a-z_0-9]+)\(", core, re.MULTILINE))
+    twins = {t for t in fast.TWINS.values() if isinstance(t, str)}
+    assert twins - defined == set()
+    assert all(isinstance(t, str) or (t[0] is None and t[1]) for t in fast.TWINS.values())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /* Fast MCR winning-shape test: the C twin of majiang.mcr.shapes.is_win_shape
- * (tested equal to it).  counts: a sequence of 34 ints (concealed tiles incl. the winning one). */
+ * (tested equal to it in tests/mcr/test_winshape_fast.py).  counts: a sequence of 34 ints (concealed tiles incl. the winning one). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 

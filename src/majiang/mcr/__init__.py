@@ -8,8 +8,9 @@
 
 from majiang.mcr.fans import FAN_INFO, Fan, FanInfo, fan_by_name
 from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
+from majiang.mcr.result import FanCount, ScoreResult
 from majiang.mcr.rules import PROFILES, Rules, get_rules
-from majiang.mcr.scorer import FanCount, ScoreResult, score, score_dict, score_many
+from majiang.mcr.scorer import score, score_dict, score_many
 
 __all__ = [
     "FAN_INFO", "PROFILES", "Fan", "FanCount", "FanInfo", "InvalidHandError", "Meld", "MeldKind", "Rules",

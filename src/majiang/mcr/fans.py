@@ -1,8 +1,9 @@
-"""The 81 MCR fans as data, read from ``fans.tsv`` (a copy of the project's spec table).
+"""The MCR fans as data, read from ``fans.tsv``: rows 1–81 are the project's spec table
+(``mcr-fans.tsv``) verbatim, row 82 the Botzone / PyMahjongGB extra.
 
-``Fan`` numbers follow the 1998 rulebook order (1 大四喜 … 81 花牌).  Number 82 is the Botzone /
-PyMahjongGB extra 明暗杠 (one concealed + one melded kong, 5 points), used only by the ``botzone``
-profile.
+``Fan`` numbers follow the 1998 rulebook order (1 大四喜 … 81 花牌).  Number 82 is 明暗杠 (one
+concealed + one melded kong, 5 points), counted only under the ``concealed_and_melded_kong`` switch
+(the ``botzone`` profile).  What each fan excludes is :mod:`majiang.mcr.exclusions`.
 """
 
 from __future__ import annotations
@@ -115,9 +116,9 @@ def _load() -> dict[Fan, FanInfo]:
         no, zh, en, points, *note = line.split("\t")
         fan = Fan(int(no))
         table[fan] = FanInfo(fan, zh, en, int(points), note[0] if note else "")
-    table[Fan.CONCEALED_KONG_AND_MELDED_KONG] = FanInfo(
-        Fan.CONCEALED_KONG_AND_MELDED_KONG, "明暗杠", "Concealed Kong and Melded Kong", 5, "明杠、暗杠"
-    )
+    missing = set(Fan) - set(table)
+    if missing:
+        raise RuntimeError(f"fans.tsv has no row for {sorted(missing)}")
     return table
 
 

@@ -13,8 +13,9 @@ from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinCon
 from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
 from majiang.mcr.payment import FalseWin as FalseWinKind
 from majiang.mcr.payment import false_win_deltas, hand_deltas
+from majiang.mcr.result import ScoreResult
 from majiang.mcr.rules import Rules, get_rules
-from majiang.mcr.scorer import ScoreResult, score
+from majiang.mcr.scorer import score
 from majiang.mcr.shapes import is_win_shape, is_win_shape_with
 from majiang.tiles import NUM_KINDS, Tile, full_set
 
