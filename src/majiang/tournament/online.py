@@ -104,10 +104,10 @@ def event_room(hall: Hall, rules: str, room_id: str | None = None, bots: str = "
                                   f"rules = {rules!r}")
         return room
     rid = f"event-{rules}"
-    if rid not in hall.rooms:
-        hall.rooms[rid] = Room(id=rid, name=f"比赛 Competition ({rules})", rules=rules, coefficient=1, fee=0,
-                               bots=bots, bot_fill_s=3600.0, next_hand_s=5.0, competition=True)
-    return hall.rooms[rid]
+    if rid in hall.rooms:
+        return hall.rooms[rid]
+    return hall.add_room(Room(id=rid, name=f"比赛 Competition ({rules})", rules=rules, coefficient=1, fee=0,
+                              bots=bots, bot_fill_s=3600.0, next_hand_s=5.0, competition=True))
 
 
 async def open_session(hall: Hall, repo: TournamentRepository, event_id: str, session_no: int, *,
