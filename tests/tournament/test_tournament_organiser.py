@@ -20,10 +20,12 @@ from majiang.tournament.web import get_db, router
 
 @pytest.fixture
 def hall_client(tmp_path):
+    from majiang.cli.serve_cmd import tournament_features
     from majiang.hall.app import create_app
     from majiang.hall.rooms import Room
 
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0))
+    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0),
+                     **tournament_features())
     with TestClient(app) as c:
         db = app.state.hall.db
         repo = TournamentRepository(db)

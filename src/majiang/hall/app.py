@@ -7,13 +7,13 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,6 +26,7 @@ from majiang.hall.ledger import audit
 from majiang.hall.messages import BadMessage, Credentials, NewTable, Purchase, parse_client_message
 from majiang.hall.rooms import Room
 from majiang.hall.service import Hall, HallError
+from majiang.hall.table import HandEndHook
 from majiang.store import Database
 from majiang.store.models import HandEvent, HandRow
 
@@ -80,7 +81,11 @@ class RateLimit:
 
 def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bot_delay: tuple[float, float] = (
         0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
-               redis_url: str | None = None) -> FastAPI:
+               redis_url: str | None = None, extra_routers: Sequence[APIRouter] = (),
+               hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = ()) -> FastAPI:
+    """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
+    ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
+    competition table (the serve command wires the tournament's in: cli/serve_cmd.py)."""
     state: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -96,6 +101,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
 
                 cluster = RedisCluster(redis_url)
             h = Hall(db, rooms, bot_delay=bot_delay, cluster=cluster)
+        h.hand_end_hooks.extend(make(h.db) for make in hand_end_hooks)
         state["hall"] = h
         app.state.hall = h
         await h.start()
@@ -360,9 +366,8 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
             # a task of its own: this one may be cancelled (server shutdown, a test client leaving)
             h.spawn(_gone(h, p.account_id, conn))
 
-    from majiang.tournament.web import router as tournament_router
-
-    app.include_router(tournament_router)
+    for router in extra_routers:
+        app.include_router(router)
 
     # ---- the web client --------------------------------------------------------------------------
     if WEB.is_dir():

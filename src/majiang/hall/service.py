@@ -68,10 +68,6 @@ class Hall:
         self.takeovers = 0
         # called after each hand of a competition table (the tournament records its hands: cli/serve_cmd.py)
         self.hand_end_hooks: list[HandEndHook] = list(hand_end_hooks)
-        from majiang.tournament.online import ResultHook
-        from majiang.tournament.repository import TournamentRepository
-
-        self.hand_end_hooks.append(ResultHook(TournamentRepository(db)))
 
     # ---- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:

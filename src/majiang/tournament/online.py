@@ -38,6 +38,7 @@ from majiang.tournament.repository import RepositoryError, TournamentRepository
 if TYPE_CHECKING:
     from majiang.hall.rooms import Room
     from majiang.hall.service import Hall
+    from majiang.store import Database
 
 IDENTITY = (0, 1, 2, 3)
 
@@ -194,6 +195,11 @@ class ResultHook:
             if len(self.repo.table(event_id, session_no, table_no, group_id).hands) <= hand_no:
                 raise
         return HookResult(event_id, group_id, session_no, table_no, record, hand_no + 1 >= HANDS_PER_SESSION)
+
+
+def result_hook(db: Database) -> ResultHook:
+    """The hall's hand-end hook for event tables on ``db`` (``create_app(hand_end_hooks=[result_hook])``)."""
+    return ResultHook(TournamentRepository(db))
 
 
 def sync_session(repo: TournamentRepository, event_id: str, session_no: int | None = None) -> int:
