@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from majiang.cli.tournament_cmd import main
+from majiang.cli.tournament import main
 from majiang.store import Database
 from majiang.tournament import absence
 from majiang.tournament.repository import TournamentRepository

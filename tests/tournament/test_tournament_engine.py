@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from majiang.cli.tournament_cmd import main
+from majiang.cli.tournament import main
 from majiang.engine.session import Session
 from majiang.mcr.payment import false_win_deltas, hand_deltas
 from majiang.rulesets import make_ruleset
