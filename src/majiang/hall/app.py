@@ -25,6 +25,7 @@ from majiang.hall.items import ItemError, shop_list
 from majiang.hall.ledger import audit
 from majiang.hall.messages import BadMessage, Credentials, NewTable, Purchase, parse_client_message
 from majiang.hall.rooms import Room
+from majiang.hall.routes import calculator
 from majiang.hall.service import Hall, HallError
 from majiang.hall.table import HandEndHook
 from majiang.store import Database
@@ -256,21 +257,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
 
         return await h.run_db(load)
 
-    @app.post("/api/fan", summary="the fan calculator: a hand-json object in, its fans (with the explanation)")
-    async def fan(body: dict[str, Any]) -> dict[str, Any]:
-        if len(json.dumps(body)) > 4000:
-            raise HTTPException(413, "hand too large")
-        if body.get("rules") == "nanchang":
-            from majiang.nanchang import settle_dict
-
-            result = settle_dict(body)
-        else:
-            from majiang.mcr import score_dict
-
-            result = score_dict(body, explain=True)
-        if "error" in result:  # not a hand, or not a win: the reason, as for any invalid body
-            raise HTTPException(422, result["error"])
-        return result
+    app.include_router(calculator.router)
 
     @app.get("/api/ledger/audit", summary="prove coin conservation (every transaction balances)")
     async def ledger_audit() -> dict[str, Any]:
