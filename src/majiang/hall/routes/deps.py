@@ -28,5 +28,6 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         raise HTTPException(401, str(e)) from None
 
 
+HallDep = Annotated[Hall, Depends(get_hall)]
 Authed = Annotated[Principal, Depends(principal)]
 RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id")]
