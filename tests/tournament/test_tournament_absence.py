@@ -8,7 +8,7 @@ import pytest
 from majiang.cli.tournament import main
 from majiang.store import Database
 from majiang.tournament import absence
-from majiang.tournament.repository import TournamentRepository
+from majiang.tournament.adapters.repository import TournamentRepository
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["penalties", "seating", "standard", "scoring", "schedule", "pairing", "designs", "model", "ranking",
-           "sheet", "demo", "search", "bridge", "draw", "registration", "repository"]
+           "sheet", "demo", "search", "adapters.bridge", "draw", "registration", "adapters.repository"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -11,11 +11,11 @@ from fastapi.testclient import TestClient
 
 from majiang.store import Database
 from majiang.tournament import Group, Player, SessionRecord, TableRecord
+from majiang.tournament.adapters.repository import TournamentRepository
+from majiang.tournament.adapters.web import get_db, router
 from majiang.tournament.draw import draw_session
 from majiang.tournament.organiser import issue_token
 from majiang.tournament.registration import build_group, count_entries, new_event
-from majiang.tournament.repository import TournamentRepository
-from majiang.tournament.web import get_db, router
 
 
 @pytest.fixture

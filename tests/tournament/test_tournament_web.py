@@ -1,4 +1,4 @@
-"""The competition pages (majiang.tournament.web.router) on a tiny app, and inside the hall's app."""
+"""The competition pages (majiang.tournament.adapters.web.router) on a tiny app, and inside the hall's app."""
 
 import pytest
 from fastapi import FastAPI
@@ -6,8 +6,8 @@ from fastapi.testclient import TestClient
 
 from majiang.store import Database
 from majiang.tournament import build_demo
-from majiang.tournament.repository import TournamentRepository
-from majiang.tournament.web import get_db, router
+from majiang.tournament.adapters.repository import TournamentRepository
+from majiang.tournament.adapters.web import get_db, router
 
 
 @pytest.fixture

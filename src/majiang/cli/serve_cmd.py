@@ -35,8 +35,8 @@ def register(sub: Any) -> None:
 def tournament_features() -> dict[str, Any]:
     """The tournament wired into the hall (``create_app(..., **tournament_features())``): the competition
     pages and organiser routes, and the hook that records each hand of an event table."""
-    from majiang.tournament.online import result_hook
-    from majiang.tournament.web import router
+    from majiang.tournament.adapters.online import result_hook
+    from majiang.tournament.adapters.web import router
 
     return {"extra_routers": [router], "hand_end_hooks": [result_hook]}
 

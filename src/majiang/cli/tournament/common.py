@@ -9,7 +9,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from majiang.tournament.repository import TournamentRepository
+    from majiang.tournament.adapters.repository import TournamentRepository
 
 DB_HELP = "database URL (default $MAJIANG_DB or the SQLite file var/majiang.db; postgresql://… for PostgreSQL)"
 RAW = argparse.RawDescriptionHelpFormatter
@@ -63,7 +63,7 @@ def open_repo(args: argparse.Namespace) -> TournamentRepository:
     from sqlalchemy.exc import OperationalError
 
     from majiang.store import Database
-    from majiang.tournament.repository import TournamentRepository
+    from majiang.tournament.adapters.repository import TournamentRepository
 
     db = Database(args.db)
     try:

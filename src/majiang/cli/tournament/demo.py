@@ -52,7 +52,7 @@ def best_bot() -> str:
 
 @wrap
 def cmd_demo(args: argparse.Namespace) -> int:
-    from majiang.tournament.bridge import engine_play_session
+    from majiang.tournament.adapters.bridge import engine_play_session
     from majiang.tournament.demo import build_demo, result_json
 
     if args.players <= 0 or args.players % 4:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_score, open_repo, wrap
 
 if TYPE_CHECKING:
-    from majiang.tournament.repository import TournamentRepository
+    from majiang.tournament.adapters.repository import TournamentRepository
 
 FORMATS = ("csv", "hands", "ema", "html", "pdf", "png", "svg")
 BINARY = ("pdf", "png")
@@ -126,7 +126,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: int | None = None,
                   table: int | None = None) -> str | bytes:
     """One export of a stored event as text or bytes."""
-    from majiang.tournament.output import exports, html, pdf, plot
+    from majiang.tournament.adapters.output import exports, html, pdf, plot
     from majiang.tournament.sheet import score_sheet
 
     event, results = repo.results(event_id)

@@ -7,8 +7,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.model import HANDS_PER_SESSION
-from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.sheet import MARKS, ScoreSheet
 

@@ -8,7 +8,7 @@ What works with the hall as it is:
   (chair = first-round seat: 0 East … 3 North) with the table's ``sit`` message — a player who is not
   connected plays 托管 until he connects — and fills the remaining chairs (absentees, players without
   an account) with the room's bots.  A table with no human at all is played at once on the engine
-  with bots (:func:`majiang.tournament.bridge.play_table`) and entered with ``source="engine"``.
+  with bots (:func:`majiang.tournament.adapters.bridge.play_table`) and entered with ``source="engine"``.
 * :func:`sync_session` reads the hall's stored hands (``hands`` rows with their result, and the
   ``false_win`` events) of the linked tables and enters the ones not entered yet: the first 16 hands
   a hall table plays are the session.  It is idempotent; run it as often as you like.
@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from majiang.tournament.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
+from majiang.tournament.adapters.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
+from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
 from majiang.tournament.demo import TableSeating
 from majiang.tournament.model import HANDS_PER_SESSION, Event, HandRecord
-from majiang.tournament.repository import RepositoryError, TournamentRepository
 
 if TYPE_CHECKING:
     from majiang.hall.rooms import Room
