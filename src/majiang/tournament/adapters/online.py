@@ -104,9 +104,7 @@ def event_room(hall: Hall, rules: str, room_id: str | None = None, bots: str = "
             raise RepositoryError(f"room {room_id!r} plays {room.rules}, the event {rules}: pick a room with "
                                   f"rules = {rules!r}")
         return room
-    rid = f"event-{rules}"
-    if rid in hall.rooms:
-        return hall.rooms[rid]
+    rid = f"event-{rules}"  # the first registered stays (add_room keeps a room it has)
     return hall.add_room(Room(id=rid, name=f"比赛 Competition ({rules})", rules=rules, coefficient=1, fee=0,
                               bots=bots, bot_fill_s=3600.0, next_hand_s=5.0, competition=True))
 
