@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from majiang.cli.serve_cmd import tournament_features
 from majiang.hall.app import create_app
 from majiang.hall.rooms import Room
 
@@ -14,7 +15,7 @@ FAST = dict(bots="rand", bot_fill_s=0.1, next_hand_s=0.05, timers="fast")
 
 def make_client(tmp_path: Any, rooms: list[Room] | None = None, db_url: str | None = None) -> TestClient:
     rooms = rooms or [Room(id="t", name="test", rules="gb", coefficient=10, fee=5, **FAST)]  # type: ignore[arg-type]
-    app = create_app(db_url or f"sqlite:///{tmp_path}/hall.db", rooms, bot_delay=(0, 0))
+    app = create_app(db_url or f"sqlite:///{tmp_path}/hall.db", rooms, bot_delay=(0, 0), **tournament_features())
     return TestClient(app)
 
 

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from majiang.cli.serve_cmd import tournament_features
 from majiang.hall.app import create_app
 from majiang.hall.rooms import Room
 
@@ -225,7 +226,7 @@ class Live:
 
     def __init__(self, db_url: str, rooms: list[Room], **kwargs: Any) -> None:
         kwargs.setdefault("bot_delay", (0, 0))
-        self.app = create_app(db_url, rooms, **kwargs)
+        self.app = create_app(db_url, rooms, **tournament_features(), **kwargs)
         self.lifespan_state: dict[str, Any] = {}
         self.app_exceptions: list[str] = []
         self.received = 0

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from majiang.cli.tournament_cmd import main
+from majiang.cli.tournament import main
 from majiang.store import Database
-from majiang.tournament.repository import TournamentRepository
+from majiang.tournament.adapters.repository import TournamentRepository
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from majiang.cli.tournament_cmd import main
+from majiang.cli.tournament import main
 
 
 @pytest.fixture

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from majiang.cli.tournament_cmd import main
+from majiang.cli.tournament import main
 from majiang.engine.session import Session
 from majiang.mcr.payment import false_win_deltas, hand_deltas
 from majiang.rulesets import make_ruleset
 from majiang.tournament import TableSeating
 from majiang.tournament import hand_deltas as tournament_deltas
-from majiang.tournament.bridge import engine_demo, play_table, record_from_outcome, session_seed
+from majiang.tournament.adapters.bridge import engine_demo, play_table, record_from_outcome, session_seed
 from majiang.tournament.model import HandRecord
 from majiang.tournament.penalties import PenaltyCode
 from majiang.tournament.standard import values_1998

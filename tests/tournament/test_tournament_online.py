@@ -6,11 +6,11 @@ import time
 from majiang.hall.rooms import Room
 from majiang.hall.service import Hall
 from majiang.store import Database
+from majiang.tournament.adapters.online import ResultHook, open_session, seating_plan, sync_session
+from majiang.tournament.adapters.repository import TournamentRepository
 from majiang.tournament.draw import draw_session
-from majiang.tournament.online import ResultHook, open_session, seating_plan, sync_session
 from majiang.tournament.penalties import PenaltyCode
 from majiang.tournament.registration import build_group, count_entries, new_event
-from majiang.tournament.repository import TournamentRepository
 
 HANDS = 4  # hall hands to wait for
 

@@ -11,19 +11,21 @@ from fastapi.testclient import TestClient
 
 from majiang.store import Database
 from majiang.tournament import Group, Player, SessionRecord, TableRecord
+from majiang.tournament.adapters.repository import TournamentRepository
+from majiang.tournament.adapters.web import get_db, router
 from majiang.tournament.draw import draw_session
 from majiang.tournament.organiser import issue_token
 from majiang.tournament.registration import build_group, count_entries, new_event
-from majiang.tournament.repository import TournamentRepository
-from majiang.tournament.web import get_db, router
 
 
 @pytest.fixture
 def hall_client(tmp_path):
+    from majiang.cli.serve_cmd import tournament_features
     from majiang.hall.app import create_app
     from majiang.hall.rooms import Room
 
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0))
+    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0),
+                     **tournament_features())
     with TestClient(app) as c:
         db = app.state.hall.db
         repo = TournamentRepository(db)
@@ -57,8 +59,8 @@ def test_open_needs_the_organiser_token(hall_client):
 
 
 def test_the_online_command_calls_the_hall(hall_client, monkeypatch, capsys):
-    from majiang.cli import tournament_organiser
-    from majiang.cli.tournament_cmd import main
+    from majiang.cli.tournament import main
+    from majiang.cli.tournament import online as tournament_online
 
     c, repo, token = hall_client
     calls = []
@@ -68,7 +70,7 @@ def test_the_online_command_calls_the_hall(hall_client, monkeypatch, capsys):
         r = c.post(url.removeprefix("http://hall"), json=body, headers={"Authorization": f"Bearer {tok}"})
         return r.status_code, r.json()
 
-    monkeypatch.setattr(tournament_organiser, "post", post)
+    monkeypatch.setattr(tournament_online, "post", post)
     monkeypatch.delenv("MAJIANG_ORGANISER_TOKEN", raising=False)
     assert main(["online", "cup", "--session", "1", "--url", "http://hall"]) == 2
     assert "--token TOKEN or $MAJIANG_ORGANISER_TOKEN" in capsys.readouterr().err
@@ -84,7 +86,7 @@ def test_the_online_command_calls_the_hall(hall_client, monkeypatch, capsys):
 
 
 def test_token_command_replaces_the_token(tmp_path, capsys):
-    from majiang.cli.tournament_cmd import main
+    from majiang.cli.tournament import main
     from majiang.tournament.organiser import is_organiser
 
     url = f"sqlite:///{tmp_path}/t.db"
@@ -126,7 +128,7 @@ def test_every_group_is_shown(tmp_path):
 
 def test_standings_into_a_closed_pipe_end_quietly(tmp_path):
     url = f"sqlite:///{tmp_path}/p.db"
-    cli = [sys.executable, "-m", "majiang.cli.tournament_cmd"]
+    cli = [sys.executable, "-m", "majiang.cli.tournament"]
     subprocess.run([*cli, "new", "Cup", "--count", "16", "--sessions", "1", "--seed", "1", "--db", url],
                    check=True, capture_output=True)
     for extra, status in (("--json", {141}), ("", {1, 141})):  # rich ends a broken pipe itself with status 1

@@ -18,7 +18,7 @@ from majiang.tournament import (
     evaluate,
     score_sheet,
 )
-from majiang.tournament.output import exports, html, pdf, plot
+from majiang.tournament.adapters.output import exports, html, pdf, plot
 
 
 @pytest.fixture(scope="module")

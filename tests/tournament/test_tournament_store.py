@@ -7,16 +7,16 @@ import pytest
 from sqlalchemy import inspect
 
 from majiang.tournament import Event, HandRecord, Penalty, PenaltyCode, Player, Team, build_demo, enter_hand
-from majiang.tournament.draw import DrawError, draw_session
-from majiang.tournament.model import Group, SessionRecord, Substitution, TableRecord
-from majiang.tournament.registration import build_group, count_entries, new_event
-from majiang.tournament.repository import (
+from majiang.tournament.adapters.repository import (
     EventNotFound,
     RepositoryError,
     TournamentRepository,
     scored_group,
     slug,
 )
+from majiang.tournament.draw import DrawError, draw_session
+from majiang.tournament.model import Group, SessionRecord, Substitution, TableRecord
+from majiang.tournament.registration import build_group, count_entries, new_event
 
 TT_TABLES = {"tt_events", "tt_groups", "tt_teams", "tt_players", "tt_sessions", "tt_tables", "tt_hands",
              "tt_penalties"}

@@ -1,4 +1,4 @@
-"""The competition pages (majiang.tournament.web.router) on a tiny app, and inside the hall's app."""
+"""The competition pages (majiang.tournament.adapters.web.router) on a tiny app, and inside the hall's app."""
 
 import pytest
 from fastapi import FastAPI
@@ -6,8 +6,8 @@ from fastapi.testclient import TestClient
 
 from majiang.store import Database
 from majiang.tournament import build_demo
-from majiang.tournament.repository import TournamentRepository
-from majiang.tournament.web import get_db, router
+from majiang.tournament.adapters.repository import TournamentRepository
+from majiang.tournament.adapters.web import get_db, router
 
 
 @pytest.fixture
@@ -56,10 +56,12 @@ def test_without_a_database_the_pages_say_so():
 
 
 def test_inside_the_hall_app(tmp_path, hand_generator):
+    from majiang.cli.serve_cmd import tournament_features
     from majiang.hall.app import create_app
     from majiang.hall.rooms import Room
 
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0))
+    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0),
+                     **tournament_features())
     app.include_router(router)
     with TestClient(app) as c:  # the lifespan migrates the hall's database and sets app.state.hall
         event, _, _ = build_demo(8, 0, 1, 2, "4210", play_session=hand_generator)

@@ -32,6 +32,15 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def tournament_features() -> dict[str, Any]:
+    """The tournament wired into the hall (``create_app(..., **tournament_features())``): the competition
+    pages and organiser routes, and the hook that records each hand of an event table."""
+    from majiang.tournament.adapters.online import result_hook
+    from majiang.tournament.adapters.web import router
+
+    return {"extra_routers": [router], "hand_end_hooks": [result_hook]}
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -48,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     if args.redis and not (args.db or "").startswith(("postgresql://", "postgres://")):
         print("error: --redis needs a shared PostgreSQL database: add --db postgresql://…", file=sys.stderr)
         return 2
-    app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis)
+    app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis,
+                     **tournament_features())
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     if args.redis:
         db += f" + Redis {args.redis}"

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import desc, select, update
 from sqlalchemy.exc import IntegrityError
@@ -36,13 +37,13 @@ from majiang.engine.items import (
 )
 from majiang.engine.view import tiles_to_json
 from majiang.hall.ledger import HOUSE, LedgerError, post, system_account
+from majiang.hall.rooms import Room
 from majiang.store import Database
 from majiang.store.item_models import ItemLog, ItemStock
 from majiang.store.models import Account
 from majiang.tiles import NotationError, parse_tile
 
-if TYPE_CHECKING:
-    from majiang.hall.table import Msg, TableRunner
+T = TypeVar("T")
 
 #: prices in game coins (for a room with N = 10 a hand moves a few hundred coins)
 PRICES: dict[str, int] = {"qiankun": 2000, "toutian": 800, "yihua": 300, "qianliyan": 400, "shunfenger": 200,
@@ -209,11 +210,51 @@ def refusal(room: Any) -> str | None:
     return None
 
 
+class ItemSeat(Protocol):
+    """A chair as items see it (:class:`majiang.hall.table.SeatInfo`)."""
+
+    account_id: int
+    golden: bool  # 金手指 is on for this seat at this table
+    escaped: bool
+
+    @property
+    def human(self) -> bool: ...
+
+
+class ItemTable(Protocol):
+    """What items need of the table they are used at (:class:`majiang.hall.table.TableRunner`):
+    its state and seats, sending, the hand's next step, and the item store off the event loop."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def room(self) -> Room: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def hand_id(self) -> int | None: ...
+    @property
+    def seats(self) -> Sequence[ItemSeat | None]: ...
+    @property
+    def item_store(self) -> ItemStore: ...
+
+    def seat_of(self, account: int) -> int | None: ...
+    def send(self, account: int, msg: dict[str, Any]) -> None: ...
+    def error(self, account: int, code: str, message: str, **extra: Any) -> None: ...
+    def broadcast_table(self) -> None: ...
+    def publish(self) -> None: ...
+    def reprompt(self, seat: int) -> None: ...
+    async def flush(self) -> None: ...
+    async def run_db(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+
 class TableItems:
     """Items at one table: the seated players' inventories (a cache; the database decides), the
     queued 乾坤大挪移 for the next hand, and the 金手指 seats (on :class:`SeatInfo.golden`)."""
 
-    def __init__(self, table: TableRunner) -> None:
+    def __init__(self, table: ItemTable) -> None:
         self.t = table
         self.inv: dict[int, dict[str, int]] = {}
         self.queued: dict[str, Any] | None = None  # {"seat", "account", "pattern"}: 乾坤大挪移 next hand
@@ -280,7 +321,7 @@ class TableItems:
                 self.notify(s)
 
     async def load(self, account: int) -> dict[str, int]:
-        inv = await self.t.hall.run_db(self.t.hall.items.inventory, account)
+        inv = await self.t.run_db(self.t.item_store.inventory, account)
         self.inv[account] = inv
         return inv
 
@@ -298,11 +339,10 @@ class TableItems:
             self.queued = None
 
     # ---- using ---------------------------------------------------------------------------------
-    async def on_use(self, m: Msg) -> None:
+    async def on_use(self, acc: int, data: dict[str, Any]) -> None:
         t = self.t
-        acc = m.account
         seat = t.seat_of(acc)
-        item = m.data.get("item")
+        item = data.get("item")
         if seat is None:
             t.error(acc, "not_seated", "sit at a table to use items")
             return
@@ -317,9 +357,9 @@ class TableItems:
             if item == JINSHOUZHI:
                 await self._golden(acc, seat)
             elif item == QIANKUN:
-                await self._queue_qiankun(acc, seat, m.data.get("target"))
+                await self._queue_qiankun(acc, seat, data.get("target"))
             else:
-                await self._in_hand(acc, seat, item, m.data.get("tile"), m.data.get("target"))
+                await self._in_hand(acc, seat, item, data.get("tile"), data.get("target"))
         except ItemError as e:
             t.error(acc, e.code, str(e), item=item)
             return
@@ -330,7 +370,7 @@ class TableItems:
 
     async def _consume(self, acc: int, item: str, key: str, memo: dict[str, Any]) -> None:
         t = self.t
-        ok = await t.hall.run_db(t.hall.items.consume, acc, item, key, t.id, t.hand_id, memo)
+        ok = await t.run_db(t.item_store.consume, acc, item, key, t.id, t.hand_id, memo)
         inv = self.inv.setdefault(acc, {})
         if not ok:
             inv[item] = 0
@@ -362,7 +402,7 @@ class TableItems:
             raise ItemError("not_owned", "you have no 乾坤大挪移; buy one in the shop")
         self.queued = {"seat": seat, "account": acc, "pattern": pattern}
         t.send(acc, {"type": "item_used", "item": QIANKUN, "seat": seat, "queued": True, "pattern": pattern})
-        t.hall.table_changed(t)
+        t.publish()
 
     async def _in_hand(self, acc: int, seat: int, item: str, tile_s: Any, target_s: Any) -> None:
         t = self.t
@@ -414,5 +454,5 @@ class TableItems:
         self.queued = (d or {}).get("queued")
 
 
-__all__ = ["BUYERS", "HAND_ITEMS", "MAX_BUY", "PRICES", "ItemError", "ItemStore", "TableItems", "refusal",
-           "shop_list"]
+__all__ = ["BUYERS", "HAND_ITEMS", "MAX_BUY", "PRICES", "ItemError", "ItemSeat", "ItemStore", "ItemTable", "TableItems",
+           "refusal", "shop_list"]

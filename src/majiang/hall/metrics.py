@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import bisect
 import time
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from majiang.hall.table import TableRunner
+from typing import Any
 
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -54,7 +51,7 @@ class Metrics:
         if t0 is not None:
             self.prompt_latency.observe(time.perf_counter() - t0)
 
-    def hand_settled(self, table: TableRunner) -> None:
+    def hand_settled(self, table: object) -> None:
         self.hands += 1
 
     def render(self, gauges: dict[str, Any]) -> str:

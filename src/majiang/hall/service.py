@@ -11,7 +11,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from functools import partial
 from typing import Any, TypeVar
 
@@ -25,7 +25,7 @@ from majiang.hall.items import ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
-from majiang.hall.table import Msg, TableRunner
+from majiang.hall.table import HandEndHook, Msg, TableRunner
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent
@@ -40,7 +40,8 @@ class HallError(ValueError):
 
 class Hall:
     def __init__(self, db: Database, rooms: list[Room] | None = None, bot_delay: tuple[float, float] = (0.6, 1.6),
-                 auto_delay_s: float = 0.5, signup_grant: int = 10_000, cluster: Cluster | None = None) -> None:
+                 auto_delay_s: float = 0.5, signup_grant: int = 10_000, cluster: Cluster | None = None,
+                 hand_end_hooks: Iterable[HandEndHook] = ()) -> None:
         self.db = db
         available = set(ruleset_names())
         self.rooms = {r.id: r for r in (rooms if rooms is not None else load_rooms()) if r.rules in available}
@@ -65,10 +66,8 @@ class Hall:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._restoring: dict[str, list[Msg]] = {}
         self.takeovers = 0
-        from majiang.tournament.online import ResultHook
-        from majiang.tournament.repository import TournamentRepository
-
-        self.event_hook = ResultHook(TournamentRepository(db))  # competition tables record their hands
+        # called after each hand of a competition table (the tournament records its hands: cli/serve_cmd.py)
+        self.hand_end_hooks: list[HandEndHook] = list(hand_end_hooks)
 
     # ---- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -117,6 +116,10 @@ class Hall:
             acc = self.accounts.get(account)
             self.names[account] = acc.username if acc else f"#{account}"
         return self.names[account]
+
+    def send(self, account: int, msg: dict[str, Any]) -> None:
+        """To the account's connection on this process (if it has one here)."""
+        self.hub.send(account, msg)
 
     def muted(self, listener: int, speaker: int) -> bool:
         return speaker in self.mutes.get(listener, set())
@@ -247,6 +250,11 @@ class Hall:
 
     async def table_list(self, room_id: str) -> list[dict[str, Any]]:
         return [t for t in await self.tables_info() if t["room"] == room_id and not t["private"]]
+
+    def add_room(self, room: Room) -> Room:
+        """Register a room made at run time (an event's competition room: the tournament's online
+        sessions); a room with that id already here is kept.  Returns the hall's room with that id."""
+        return self.rooms.setdefault(room.id, room)
 
     def room(self, room_id: str) -> Room:
         try:

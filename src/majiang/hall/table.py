@@ -15,23 +15,77 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from majiang.bots.base import Bot, make_bot
 from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, seat_events
-from majiang.hall.items import TableItems
+from majiang.hall.items import ItemStore, TableItems
+from majiang.hall.metrics import Metrics
+from majiang.hall.persist import EventWriter, HandStore
 from majiang.hall.rooms import Room
 from majiang.rulesets import make_ruleset
 
-if TYPE_CHECKING:
-    from majiang.hall.service import Hall
-
+T = TypeVar("T")
 log = logging.getLogger("majiang.table")
+
+
+class HandOutcome(Protocol):
+    """What a hand-end hook reports: ``complete`` — the table has played its part (an event table
+    its session): it closes after this hand."""
+
+    @property
+    def complete(self) -> bool: ...
+
+
+class HandEndHook(Protocol):
+    """Called off the event loop after each hand of a competition table with the table id, the
+    0-based hand number, the engine result (``SeatView(hand, 0).result``) and the hand's event log
+    (the tournament's :class:`~majiang.tournament.adapters.online.ResultHook`); None for a table it
+    does not know."""
+
+    def __call__(self, table_id: str, hand_no: int, result: Mapping[str, Any] | None,
+                 events: Sequence[Mapping[str, Any]]) -> HandOutcome | None: ...
+
+
+class TableHost(Protocol):
+    """What a table needs from the hall it runs in (:class:`majiang.hall.service.Hall`): seat
+    bookkeeping, the database off the event loop, sending, metrics and the hand-end hooks."""
+
+    # ---- seats and where people are
+    async def may_enter(self, account: int, room: Room, playing: bool = False) -> tuple[bool, str]: ...
+    def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None: ...
+    def left(self, account: int, table: TableRunner) -> None: ...
+    def table_changed(self, table: TableRunner) -> None: ...
+    def table_ended(self, table: TableRunner) -> None: ...
+    def route(self, table_id: str, kind: str, account: int = 0, **data: Any) -> None: ...
+    async def bot_account(self, kind: str) -> int: ...
+    def bot_delay(self) -> float: ...
+    @property
+    def auto_delay_s(self) -> float: ...
+    def name_of(self, account: int) -> str: ...
+    def muted(self, listener: int, speaker: int) -> bool: ...
+
+    # ---- the database
+    async def run_db(self, fn: Callable[..., T], *args: Any) -> T: ...
+    @property
+    def store(self) -> HandStore: ...
+    @property
+    def events(self) -> EventWriter: ...
+    @property
+    def items(self) -> ItemStore: ...
+
+    # ---- sending, metrics, hooks
+    def send(self, account: int, msg: dict[str, Any]) -> None: ...
+    @property
+    def metrics(self) -> Metrics: ...
+    @property
+    def hand_end_hooks(self) -> Sequence[HandEndHook]: ...
 
 
 @dataclass
@@ -70,8 +124,8 @@ class Msg:
 
 
 class TableRunner:
-    def __init__(self, hall: Hall, room: Room, table_id: str | None = None, private: bool = False) -> None:
-        self.hall = hall
+    def __init__(self, host: TableHost, room: Room, table_id: str | None = None, private: bool = False) -> None:
+        self.host = host
         self.room = room
         self.id = table_id or secrets.token_hex(4)
         self.code = f"{random.randrange(10**5, 10**6)}" if private else None
@@ -140,7 +194,7 @@ class TableRunner:
                                                 "message": "the server could not process that; try again"})
         finally:
             self._cancel_timers()
-            self.hall.table_ended(self)
+            self.host.table_ended(self)
 
     async def handle(self, m: Msg) -> None:
         handler = getattr(self, f"on_{m.kind}", None)
@@ -169,13 +223,13 @@ class TableRunner:
         if not isinstance(seat, int) or seat not in range(4) or self.seats[seat] is not None:
             self.error(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
             return
-        ok, why = await self.hall.may_enter(acc, self.room)
+        ok, why = await self.host.may_enter(acc, self.room)
         if not ok:
             self.error(acc, "balance", why)
             return
         self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
         self.spectators.discard(acc)
-        self.hall.joined(acc, self)
+        self.host.joined(acc, self)
         self.broadcast_table()
         self.send_snapshot(acc)
         await self.items.seated(acc)
@@ -199,7 +253,7 @@ class TableRunner:
             if self.seats[i] is None:
                 kind = self.room.bots
                 name = f"{kind}-bot-{i}"
-                self.seats[i] = SeatInfo(await self.hall.bot_account(kind), name,
+                self.seats[i] = SeatInfo(await self.host.bot_account(kind), name,
                                          bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF, rules=self.room.rules))
         self.broadcast_table()
         await self.maybe_start()
@@ -209,7 +263,7 @@ class TableRunner:
         seat = self.seat_of(acc)
         if seat is None:
             self.spectators.discard(acc)
-            self.hall.left(acc, self)
+            self.host.left(acc, self)
             return
         info = self.seats[seat]
         assert info is not None
@@ -219,14 +273,14 @@ class TableRunner:
             info.escaped = True
             info.auto = True
             others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
-            paid, each = await self.hall.run_db(self.hall.store.escape, self.id, self.hand_id or 0, acc,
+            paid, each = await self.host.run_db(self.host.store.escape, self.id, self.hand_id or 0, acc,
                                                 self.room.penalty(), others, self.room.compensation())
             self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
         else:
             self.seats[seat] = None
-        self.hall.left(acc, self)
+        self.host.left(acc, self)
         self.broadcast_table()
         if not self.humans() and self.state in ("waiting", "between"):
             self.state = "ended"
@@ -236,7 +290,7 @@ class TableRunner:
             self.error(m.account, "seated", "you are seated here; stand up to watch a table")
             return
         self.spectators.add(m.account)
-        self.hall.joined(m.account, self, spectator=True)
+        self.host.joined(m.account, self, spectator=True)
         msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": None, "spectator": True,
                                "room": self.room.to_dict(), "delay_s": self.room.spectate_delay_s,
                                "chat": self.chat_log[-30:]}
@@ -253,8 +307,8 @@ class TableRunner:
             self.error(m.account, "seated", "leave your table first (stand) to watch another")
             return
         self.spectators.discard(m.account)
-        self.hall.left(m.account, self)
-        self.hall.route(m.data["table"], "spectate", m.account)
+        self.host.left(m.account, self)
+        self.host.route(m.data["table"], "spectate", m.account)
 
     async def on_connected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
@@ -271,7 +325,7 @@ class TableRunner:
         if seat is None:
             if m.account in self.spectators:
                 self.spectators.discard(m.account)
-                self.hall.left(m.account, self)
+                self.host.left(m.account, self)
             return
         info = self.seats[seat]
         assert info is not None
@@ -283,7 +337,7 @@ class TableRunner:
         elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
             self.items.left(seat)
             self.seats[seat] = None
-            self.hall.left(m.account, self)
+            self.host.left(m.account, self)
             if not self.humans():
                 self.state = "ended"
         self.broadcast_table()
@@ -300,11 +354,11 @@ class TableRunner:
         for i in self.humans():
             info = self.seats[i]
             assert info is not None
-            ok, why = await self.hall.may_enter(info.account_id, self.room, playing=True)
+            ok, why = await self.host.may_enter(info.account_id, self.room, playing=True)
             if not ok:
                 self.send(info.account_id, {"type": "stood_up", "reason": why})
                 self.seats[i] = None
-                self.hall.left(info.account_id, self)
+                self.host.left(info.account_id, self)
         if self.free_seats():
             self.state = "waiting"
             self.broadcast_table()
@@ -325,7 +379,7 @@ class TableRunner:
         self.spectator_sent = 0
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
-        self.hand_id = await self.hall.run_db(self.hall.store.start_hand, self.id, self.room.id,
+        self.hand_id = await self.host.run_db(self.host.store.start_hand, self.id, self.room.id,
                                               self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
         self.broadcast_table()
         self.items.notify()
@@ -338,7 +392,7 @@ class TableRunner:
         new = hand.events[self.sent:]
         first = self.sent
         self.sent = len(hand.events)
-        await self.hall.events.write(self.hand_id, first, new)
+        await self.host.events.write(self.hand_id, first, new)
         for seat, info in enumerate(self.seats):
             if info is None or not info.human:
                 continue
@@ -380,13 +434,13 @@ class TableRunner:
             self.prompts[seat] = prompt
             loop = asyncio.get_running_loop()
             if info.bot is not None:
-                delay = self.hall.bot_delay()
+                delay = self.host.bot_delay()
                 if delay <= 0:
                     self.put("bot", seat=seat, seq=prompt.seq)
                 else:
                     prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
             elif info.auto or not info.online:
-                prompt.timer = loop.call_later(self.hall.auto_delay_s,
+                prompt.timer = loop.call_later(self.host.auto_delay_s,
                                                partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
             else:
                 prompt.timer = loop.call_later(timeout, partial(self.put, "timeout", seat=seat, seq=prompt.seq))
@@ -396,7 +450,7 @@ class TableRunner:
                 if self.items.enabled:
                     msg["items"] = self.items.told[seat] = self.items.usable(seat)
                 self.send(info.account_id, msg)
-                self.hall.metrics.prompt_sent(self.id, seat)
+                self.host.metrics.prompt_sent(self.id, seat)
 
     def reprompt(self, seat: int) -> None:
         """Withdraw ``seat``'s prompt so that the next flush asks again (with the legal actions of the
@@ -483,7 +537,7 @@ class TableRunner:
         hand = self.hand
         assert hand is not None
         p = self.prompts.get(seat)
-        self.hall.metrics.action_received(self.id)
+        self.host.metrics.action_received(self.id)
         try:
             hand.act(seat, action)
         except IllegalAction as e:
@@ -519,27 +573,27 @@ class TableRunner:
                  for i in range(4) if self.seats[i] is not None and self.seats[i].human]  # type: ignore[union-attr]
         view = SeatView(hand, 0).result or {}
         competition = self.room.competition  # competition tables play for the event, not for coins
-        coins = await self.hall.run_db(self.hall.store.finish_hand, self.hand_id, self.id, hand.seed.hex(), view,
+        coins = await self.host.run_db(self.host.store.finish_hand, self.hand_id, self.id, hand.seed.hex(), view,
                                        accounts, list(hand.deltas), 0 if competition else self.room.coefficient,
                                        0 if competition else self.room.fee, stats)
         self.hands_played += 1
         session_done = False
         if competition:
-            try:
-                done = await self.hall.run_db(self.hall.event_hook, self.id, self.hands_played - 1, view,
-                                              hand.events)
-                session_done = bool(done is not None and done.complete)
-            except Exception:  # the organiser can still enter or sync the hand by hand
-                log.exception("table %s: recording the event hand failed", self.id)
+            for hook in self.host.hand_end_hooks:
+                try:
+                    done = await self.host.run_db(hook, self.id, self.hands_played - 1, view, hand.events)
+                    session_done = session_done or bool(done is not None and done.complete)
+                except Exception:  # the organiser can still enter or sync the hand by hand
+                    log.exception("table %s: recording the event hand failed", self.id)
         msg = {"type": "hand_end", "hand": self.hand_id, "result": view, "scores": list(hand.deltas),
                "coins": coins.changes, "seed": hand.seed.hex(), "seed_hash": hand.events[0]["seed_hash"]}
         self.broadcast(msg)
-        self.hall.metrics.hand_settled(self)
+        self.host.metrics.hand_settled(self)
         for i, s in enumerate(self.seats):
             if s is not None and (s.escaped or (s.human and not s.online)):
                 # those who left, and those whose connection is gone, give up their seats between hands
                 if s.human and not s.escaped:
-                    self.hall.left(s.account_id, self)
+                    self.host.left(s.account_id, self)
                 self.items.left(i)
                 self.seats[i] = None
         self.state = "between"
@@ -581,20 +635,20 @@ class TableRunner:
         text = str(m.data.get("text", ""))[:200].strip()
         if not text:
             return
-        who = self.hall.name_of(m.account)
+        who = self.host.name_of(m.account)
         entry = {"type": "chat", "scope": "table", "from": who, "account": m.account, "text": text,
                  "at": time.time()}
         self.chat_log.append(entry)
         del self.chat_log[:-100]
         for a in self._audience():
-            if not self.hall.muted(a, m.account):
+            if not self.host.muted(a, m.account):
                 self.send(a, entry)
 
     async def on_close(self, m: Msg) -> None:
         self.state = "ended"
 
     async def on_use_item(self, m: Msg) -> None:
-        await self.items.on_use(m)
+        await self.items.on_use(m.account, m.data)
 
     async def on_items_changed(self, m: Msg) -> None:
         """The player bought items (elsewhere): refresh what it may use here."""
@@ -637,11 +691,11 @@ class TableRunner:
         }
 
     @classmethod
-    def restore(cls, hall: Hall, room: Room, snap: dict[str, Any], events: list[dict[str, Any]]) -> TableRunner:
+    def restore(cls, host: TableHost, room: Room, snap: dict[str, Any], events: list[dict[str, Any]]) -> TableRunner:
         from majiang.engine.log import replay
         from majiang.rulesets import from_header
 
-        t = cls(hall, room, table_id=snap["id"], private=snap["private"])
+        t = cls(host, room, table_id=snap["id"], private=snap["private"])
         t.code = snap.get("code")
         t.state = snap["state"]
         t.hands_played = snap.get("hands_played", 0)
@@ -677,7 +731,18 @@ class TableRunner:
         return people + [a for a in self.spectators if a not in people]
 
     def send(self, account: int, msg: dict[str, Any]) -> None:
-        self.hall.hub.send(account, msg)
+        self.host.send(account, msg)
+
+    def publish(self) -> None:
+        """Publish the table's seats, state and takeover snapshot (after a change outside a seat move)."""
+        self.host.table_changed(self)
+
+    async def run_db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.host.run_db(fn, *args)
+
+    @property
+    def item_store(self) -> ItemStore:
+        return self.host.items
 
     def error(self, account: int, code: str, message: str, **extra: Any) -> None:
         self.send(account, {"type": "error", "code": code, "message": message, **extra})
@@ -688,7 +753,7 @@ class TableRunner:
 
     def broadcast_table(self) -> None:
         self.broadcast({"type": "table_info", "table": self.info()})
-        self.hall.table_changed(self)
+        self.publish()
 
     def send_snapshot(self, account: int) -> None:
         """Everything a (re)connecting player needs: the table, its own view, this hand's events as

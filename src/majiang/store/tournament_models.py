@@ -3,7 +3,7 @@
 Ids are the model's own (:mod:`majiang.tournament.model`): players, teams and groups have string ids
 unique in their event, so every row is keyed by ``event_id`` plus the model's natural key; a table is
 ``(event, group, session no, table no)`` and a hand adds its number 1–16.  Scores, places, standard
-scores and rankings are never stored; :mod:`majiang.tournament.repository` rebuilds the
+scores and rankings are never stored; :mod:`majiang.tournament.adapters.repository` rebuilds the
 :class:`~majiang.tournament.model.Event` and the pure core derives them.
 
 - ``tt_events``      the event: name, rules profile, standard-score scheme, tie split, ``extra`` JSON

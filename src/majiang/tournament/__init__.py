@@ -4,7 +4,7 @@ The core is pure (no I/O): the model (:mod:`.model`), penalties, hand entry and 
 (:mod:`.scoring`), standard scores (:mod:`.standard`), rankings (:mod:`.ranking`), seats and
 schedules (:mod:`.seating`, :mod:`.designs`, :mod:`.search`, :mod:`.schedule`, :mod:`.pairing`), the
 score sheet as data (:mod:`.sheet`) and the end-to-end demo (:mod:`.demo`).  Renderers (HTML, PDF,
-CSV, plots) live at the edge in :mod:`majiang.tournament.output`.  See docs/tournament.md.
+CSV, plots) live at the edge in :mod:`majiang.tournament.adapters.output`.  See docs/tournament.md.
 """
 
 from majiang.tournament.demo import TableSeating, build_demo, run_demo

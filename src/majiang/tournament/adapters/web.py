@@ -31,10 +31,10 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
 from majiang.store import Database
+from majiang.tournament.adapters.output.html import fmt
+from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.model import Event, Group
-from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
-from majiang.tournament.repository import EventNotFound, RepositoryError, TournamentRepository
 
 REFRESH_S = 30
 
@@ -227,7 +227,7 @@ def _sheet(db: Database, event_id: str, session: int, table: int, group: str | N
 
 @router.get("/tournaments/{event_id}/sheet/{session}/{table}.pdf", summary="a table's score sheet (PDF)")
 def sheet_pdf(event_id: str, session: int, table: int, db: DB, group: str | None = None) -> Response:
-    from majiang.tournament.output.pdf import score_sheet_pdf
+    from majiang.tournament.adapters.output.pdf import score_sheet_pdf
 
     data = score_sheet_pdf(_sheet(db, event_id, session, table, group))
     return Response(data, media_type="application/pdf",
@@ -237,14 +237,14 @@ def sheet_pdf(event_id: str, session: int, table: int, db: DB, group: str | None
 @router.get("/tournaments/{event_id}/sheet/{session}/{table}", response_class=HTMLResponse,
             summary="a table's score sheet (printable HTML)")
 def sheet_html(event_id: str, session: int, table: int, db: DB, group: str | None = None) -> HTMLResponse:
-    from majiang.tournament.output.html import score_sheet_html
+    from majiang.tournament.adapters.output.html import score_sheet_html
 
     return HTMLResponse(score_sheet_html(_sheet(db, event_id, session, table, group)))
 
 
 @router.get("/tournaments/{event_id}/plot.svg", summary="cumulative standard score per session (SVG)")
 def plot_svg(event_id: str, db: DB, group: str | None = None) -> Response:
-    from majiang.tournament.output.plot import standings_plot
+    from majiang.tournament.adapters.output.plot import standings_plot
 
     event, result = _results(db, event_id, group)
     return Response(standings_plot(result, "svg", title=event.name or event.id), media_type="image/svg+xml")
@@ -252,7 +252,7 @@ def plot_svg(event_id: str, db: DB, group: str | None = None) -> Response:
 
 @router.get("/tournaments/{event_id}/standings.csv", summary="the standings (CSV)")
 def standings_csv(event_id: str, db: DB, group: str | None = None) -> Response:
-    from majiang.tournament.output.exports import standings_csv as to_csv
+    from majiang.tournament.adapters.output.exports import standings_csv as to_csv
 
     _, result = _results(db, event_id, group)
     return Response(to_csv(result), media_type="text/csv; charset=utf-8",
@@ -290,7 +290,7 @@ class OpenRequest(BaseModel):
              summary="open a drawn session's tables in the hall and seat the players (organiser token)")
 async def open_online(event_id: str, session: int, request: Request, db: DB, authorization: Organiser = None,
                       body: OpenRequest | None = None) -> dict[str, Any]:
-    from majiang.tournament.online import open_session
+    from majiang.tournament.adapters.online import open_session
 
     repo = _organiser(db, event_id, authorization)
     hall = getattr(request.app.state, "hall", None)
@@ -310,7 +310,7 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
 @router.post("/tournaments/{event_id}/sessions/{session}/sync",
              summary="enter the hands the hall has finished at a session's tables (organiser token)")
 def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
-    from majiang.tournament.online import sync_session
+    from majiang.tournament.adapters.online import sync_session
 
     repo = _organiser(db, event_id, authorization)
     sessions = repo.load(event_id).groups[0].sessions

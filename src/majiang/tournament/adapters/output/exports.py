@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.model import SESSION_START
-from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.seating import ROTATION_1998, SeatChange, dealer
 from majiang.tournament.standard import TablePlaces

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.model import HANDS_PER_SESSION
-from majiang.tournament.output.html import fmt
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.sheet import MARKS, ScoreSheet
 

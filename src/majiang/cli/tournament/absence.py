@@ -1,5 +1,5 @@
-"""``majiang tournament absent | token | online`` and ``draw --method redraw``: the organiser's commands for
-absentees (缺席: a substitute, or a bye and a re-draw) and for sessions played online in the hall.
+"""``majiang tournament absent`` and ``draw --method redraw``: the organiser's commands for absentees
+(缺席: a substitute, or a bye and a re-draw).
 
 The rules (mcr.md §7): an absentee gets a bye (standard score 0, no session score) and the session is
 re-drawn for those present; or a substitute (替补) sits in, whose points count for the table but who is
@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import urllib.error
-import urllib.request
 from typing import Any
 
-from majiang.cli.tournament_cmd import DB_HELP, RAW, CliError, _d, _print_session, _repo, _wrap
+from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open_repo, print_session, wrap
 
 
-def register_absence(tsub: Any) -> None:
+def register(tsub: Any) -> None:
     a = tsub.add_parser(
         "absent", help="an absentee (缺席): seat a substitute, or give a bye and re-draw the session",
-        description=_d("Record a player missing from session K.  --substitute NAME: a substitute (替补) takes his "
+        description=describe(
+                    "Record a player missing from session K.  --substitute NAME: a substitute (替补) takes his "
                     "first-round seat for the whole session — NAME is a team's reserve, an earlier substitute's id, "
                     "or a new name (registered as S1, S2 … and never ranked); the absentee gets a bye.  With "
                     "--from-hand N the player left during play: the substitute plays from hand N and the player "
@@ -51,40 +49,8 @@ def register_absence(tsub: Any) -> None:
     a.set_defaults(func=cmd_absent)
 
 
-def register_online(tsub: Any) -> None:
-    t = tsub.add_parser(
-        "token", help="issue a new organiser token (online sessions), replacing the old one",
-        description=_d("Print a new organiser token (组委会口令) for the event and forget the old one.  The HTTP "
-                    "routes that open and sync online sessions want it; 'tournament new' prints the first one."),
-        formatter_class=RAW, epilog="example:\n  export MAJIANG_ORGANISER_TOKEN=$(majiang tournament token cup)")
-    t.add_argument("event", help="event id")
-    t.add_argument("--db", default=None, help=DB_HELP)
-    t.set_defaults(func=cmd_token)
-
-    o = tsub.add_parser(
-        "online", help="open a drawn session in the hall (majiang serve), or record its finished hands",
-        description=_d("Ask a running hall (majiang serve) to open session K: one private hall table per event "
-                    "table, each player with a linked hall account seated at his first-round seat, bots in the other "
-                    "chairs; a table with nobody to seat is played by bots at once.  The hall records every finished "
-                    "hand and ends a table after its 16th.  --sync enters the hands the hall has finished that are "
-                    "not entered yet (safe to repeat).  The token is --token or $MAJIANG_ORGANISER_TOKEN."),
-        formatter_class=RAW,
-        epilog="examples:\n"
-               "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --token TOKEN\n"
-               "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --sync\n"
-               "  majiang tournament online cup --session 2 --room event-gb --json")
-    o.add_argument("event", help="event id")
-    o.add_argument("--session", type=int, required=True, metavar="K", help="session number (drawn)")
-    o.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address (default %(default)s)")
-    o.add_argument("--token", default=None, help="organiser token (default $MAJIANG_ORGANISER_TOKEN)")
-    o.add_argument("--sync", action="store_true", help="record the finished hall hands instead of opening")
-    o.add_argument("--room", default=None, help="hall room to open the tables in (its rules must be the event's)")
-    o.add_argument("--json", action="store_true", help="print the hall's JSON answer")
-    o.set_defaults(func=cmd_online)
-
-
 # ---- absent / redraw -------------------------------------------------------------------------------
-@_wrap
+@wrap
 def cmd_absent(args: argparse.Namespace) -> int:
     if args.bye:
         if args.from_hand is not None:
@@ -98,7 +64,7 @@ def cmd_absent(args: argparse.Namespace) -> int:
 def _substitute(args: argparse.Namespace, player: str) -> int:
     from majiang.tournament.absence import new_substitute, seat_changes, seat_substitute
 
-    repo = _repo(args)
+    repo = open_repo(args)
     event = repo.load(args.event)
     group = event.groups[0]
     with_sub, sub = new_substitute(group, args.substitute)
@@ -114,11 +80,11 @@ def _substitute(args: argparse.Namespace, player: str) -> int:
     print(f"session {args.session}: {who} ({role}) plays for {player}, {when}", file=sys.stderr)
     for change in seat_changes(group.sessions[args.session - 1], session):
         print(f"  {change.describe()}", file=sys.stderr)
-    _print_session(event, session, group.id)
+    print_session(event, session, group.id)
     return 0
 
 
-@_wrap
+@wrap
 def cmd_redraw(args: argparse.Namespace) -> int:
     """``draw --method redraw [--absent P,Q]``."""
     absent = [p.strip() for x in args.absent for p in x.split(",") if p.strip()]
@@ -129,7 +95,7 @@ def _redraw(args: argparse.Namespace, absent: list[str], session_no: int | None)
     from majiang.tournament.absence import redraw_session, seat_changes
     from majiang.tournament.draw import has_entries
 
-    repo = _repo(args)
+    repo = open_repo(args)
     event = repo.load(args.event)
     group = event.groups[0]
     if session_no is None:
@@ -151,72 +117,5 @@ def _redraw(args: argparse.Namespace, absent: list[str], session_no: int | None)
                           "absent": list(session.absent), "repeats_added": added,
                           "changes": [c.describe() for c in changes]}, ensure_ascii=False))
     else:
-        _print_session(event, session, group.id)
+        print_session(event, session, group.id)
     return 0
-
-
-# ---- token / online --------------------------------------------------------------------------------
-@_wrap
-def cmd_token(args: argparse.Namespace) -> int:
-    from majiang.tournament.organiser import issue_token
-
-    repo = _repo(args)
-    repo.load(args.event)  # an unknown event says which exist
-    token, key = issue_token()
-    repo.set_extra(args.event, **key)
-    print(token)
-    print(f"new organiser token for {args.event}; the old one no longer works", file=sys.stderr)
-    return 0
-
-
-def post(url: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """POST JSON with the organiser token; the status and the JSON answer (tests replace this)."""
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        try:
-            return e.code, json.loads(e.read() or b"{}")
-        except ValueError:
-            return e.code, {"detail": e.reason}
-
-
-@_wrap
-def cmd_online(args: argparse.Namespace) -> int:
-    token = args.token or os.environ.get("MAJIANG_ORGANISER_TOKEN", "")
-    if not token:
-        raise CliError("give the organiser token: --token TOKEN or $MAJIANG_ORGANISER_TOKEN (the one 'majiang "
-                       f"tournament new' printed; a new one: majiang tournament token {args.event})")
-    action = "sync" if args.sync else "open"
-    url = f"{args.url.rstrip('/')}/tournaments/{args.event}/sessions/{args.session}/{action}"
-    try:
-        status, data = post(url, token, {} if args.sync or args.room is None else {"room": args.room})
-    except (urllib.error.URLError, OSError) as e:
-        raise CliError(f"cannot reach the hall at {args.url}: {getattr(e, 'reason', e)}; start it with "
-                       "'majiang serve' or give --url") from None
-    if status >= 400:
-        raise CliError(f"the hall refused ({status}): {data.get('detail', data)}")
-    if args.json:
-        print(json.dumps(data, ensure_ascii=False))
-    elif args.sync:
-        done = " · ".join(f"table {t['table']} {t['hands']}/16" for t in data.get("tables", []))
-        print(f"session {args.session}: {data.get('entered', 0)} hand(s) entered from the hall; {done}")
-    else:
-        _print_opened(data)
-    return 0
-
-
-def _print_opened(data: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    t = Table(title=f"第{data['session']}局 session {data['session']} · 网上 online")
-    for col in ("桌 Table", "大厅桌 Hall table", "口令 Code", "东 E", "南 S", "西 W", "北 N"):
-        t.add_column(col)
-    for tb in data["tables"]:
-        seats = [f"{s['player']}{' (bot 机器人)' if s['bot'] else ''}" for s in tb["seats"]]
-        hall = "engine 引擎 (bots, done)" if tb["engine"] else tb["hall_table"] or ""
-        t.add_row(str(tb["table"]), hall, tb["code"] or "", *seats)
-    Console().print(t)

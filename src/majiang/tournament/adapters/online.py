@@ -8,7 +8,7 @@ What works with the hall as it is:
   (chair = first-round seat: 0 East … 3 North) with the table's ``sit`` message — a player who is not
   connected plays 托管 until he connects — and fills the remaining chairs (absentees, players without
   an account) with the room's bots.  A table with no human at all is played at once on the engine
-  with bots (:func:`majiang.tournament.bridge.play_table`) and entered with ``source="engine"``.
+  with bots (:func:`majiang.tournament.adapters.bridge.play_table`) and entered with ``source="engine"``.
 * :func:`sync_session` reads the hall's stored hands (``hands`` rows with their result, and the
   ``false_win`` events) of the linked tables and enters the ones not entered yet: the first 16 hands
   a hall table plays are the session.  It is idempotent; run it as often as you like.
@@ -30,14 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from majiang.tournament.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
+from majiang.tournament.adapters.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
+from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
 from majiang.tournament.demo import TableSeating
 from majiang.tournament.model import HANDS_PER_SESSION, Event, HandRecord
-from majiang.tournament.repository import RepositoryError, TournamentRepository
 
 if TYPE_CHECKING:
     from majiang.hall.rooms import Room
     from majiang.hall.service import Hall
+    from majiang.store import Database
 
 IDENTITY = (0, 1, 2, 3)
 
@@ -103,11 +104,9 @@ def event_room(hall: Hall, rules: str, room_id: str | None = None, bots: str = "
             raise RepositoryError(f"room {room_id!r} plays {room.rules}, the event {rules}: pick a room with "
                                   f"rules = {rules!r}")
         return room
-    rid = f"event-{rules}"
-    if rid not in hall.rooms:
-        hall.rooms[rid] = Room(id=rid, name=f"比赛 Competition ({rules})", rules=rules, coefficient=1, fee=0,
-                               bots=bots, bot_fill_s=3600.0, next_hand_s=5.0, competition=True)
-    return hall.rooms[rid]
+    rid = f"event-{rules}"  # the first registered stays (add_room keeps a room it has)
+    return hall.add_room(Room(id=rid, name=f"比赛 Competition ({rules})", rules=rules, coefficient=1, fee=0,
+                              bots=bots, bot_fill_s=3600.0, next_hand_s=5.0, competition=True))
 
 
 async def open_session(hall: Hall, repo: TournamentRepository, event_id: str, session_no: int, *,
@@ -194,6 +193,11 @@ class ResultHook:
             if len(self.repo.table(event_id, session_no, table_no, group_id).hands) <= hand_no:
                 raise
         return HookResult(event_id, group_id, session_no, table_no, record, hand_no + 1 >= HANDS_PER_SESSION)
+
+
+def result_hook(db: Database) -> ResultHook:
+    """The hall's hand-end hook for event tables on ``db`` (``create_app(hand_end_hooks=[result_hook])``)."""
+    return ResultHook(TournamentRepository(db))
 
 
 def sync_session(repo: TournamentRepository, event_id: str, session_no: int | None = None) -> int:

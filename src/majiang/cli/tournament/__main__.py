@@ -1,0 +1,5 @@
+import sys
+
+from majiang.cli.tournament import main
+
+sys.exit(main())

@@ -1,0 +1,113 @@
+"""``majiang tournament token | online``: the organiser token, and sessions played online in the hall
+(``online`` posts to the hall's organiser routes)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+from typing import Any
+
+from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open_repo, wrap
+
+
+def register(tsub: Any) -> None:
+    t = tsub.add_parser(
+        "token", help="issue a new organiser token (online sessions), replacing the old one",
+        description=describe("Print a new organiser token (组委会口令) for the event and forget the old one.  The HTTP "
+                    "routes that open and sync online sessions want it; 'tournament new' prints the first one."),
+        formatter_class=RAW, epilog="example:\n  export MAJIANG_ORGANISER_TOKEN=$(majiang tournament token cup)")
+    t.add_argument("event", help="event id")
+    t.add_argument("--db", default=None, help=DB_HELP)
+    t.set_defaults(func=cmd_token)
+
+    o = tsub.add_parser(
+        "online", help="open a drawn session in the hall (majiang serve), or record its finished hands",
+        description=describe("Ask a running hall (majiang serve) to open session K: one private hall table per event "
+                    "table, each player with a linked hall account seated at his first-round seat, bots in the other "
+                    "chairs; a table with nobody to seat is played by bots at once.  The hall records every finished "
+                    "hand and ends a table after its 16th.  --sync enters the hands the hall has finished that are "
+                    "not entered yet (safe to repeat).  The token is --token or $MAJIANG_ORGANISER_TOKEN."),
+        formatter_class=RAW,
+        epilog="examples:\n"
+               "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --token TOKEN\n"
+               "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --sync\n"
+               "  majiang tournament online cup --session 2 --room event-gb --json")
+    o.add_argument("event", help="event id")
+    o.add_argument("--session", type=int, required=True, metavar="K", help="session number (drawn)")
+    o.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address (default %(default)s)")
+    o.add_argument("--token", default=None, help="organiser token (default $MAJIANG_ORGANISER_TOKEN)")
+    o.add_argument("--sync", action="store_true", help="record the finished hall hands instead of opening")
+    o.add_argument("--room", default=None, help="hall room to open the tables in (its rules must be the event's)")
+    o.add_argument("--json", action="store_true", help="print the hall's JSON answer")
+    o.set_defaults(func=cmd_online)
+
+
+# ---- token / online --------------------------------------------------------------------------------
+@wrap
+def cmd_token(args: argparse.Namespace) -> int:
+    from majiang.tournament.organiser import issue_token
+
+    repo = open_repo(args)
+    repo.load(args.event)  # an unknown event says which exist
+    token, key = issue_token()
+    repo.set_extra(args.event, **key)
+    print(token)
+    print(f"new organiser token for {args.event}; the old one no longer works", file=sys.stderr)
+    return 0
+
+
+def post(url: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST JSON with the organiser token; the status and the JSON answer (tests replace this)."""
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return r.status, json.loads(r.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read() or b"{}")
+        except ValueError:
+            return e.code, {"detail": e.reason}
+
+
+@wrap
+def cmd_online(args: argparse.Namespace) -> int:
+    token = args.token or os.environ.get("MAJIANG_ORGANISER_TOKEN", "")
+    if not token:
+        raise CliError("give the organiser token: --token TOKEN or $MAJIANG_ORGANISER_TOKEN (the one 'majiang "
+                       f"tournament new' printed; a new one: majiang tournament token {args.event})")
+    action = "sync" if args.sync else "open"
+    url = f"{args.url.rstrip('/')}/tournaments/{args.event}/sessions/{args.session}/{action}"
+    try:
+        status, data = post(url, token, {} if args.sync or args.room is None else {"room": args.room})
+    except (urllib.error.URLError, OSError) as e:
+        raise CliError(f"cannot reach the hall at {args.url}: {getattr(e, 'reason', e)}; start it with "
+                       "'majiang serve' or give --url") from None
+    if status >= 400:
+        raise CliError(f"the hall refused ({status}): {data.get('detail', data)}")
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    elif args.sync:
+        done = " · ".join(f"table {t['table']} {t['hands']}/16" for t in data.get("tables", []))
+        print(f"session {args.session}: {data.get('entered', 0)} hand(s) entered from the hall; {done}")
+    else:
+        _print_opened(data)
+    return 0
+
+
+def _print_opened(data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"第{data['session']}局 session {data['session']} · 网上 online")
+    for col in ("桌 Table", "大厅桌 Hall table", "口令 Code", "东 E", "南 S", "西 W", "北 N"):
+        t.add_column(col)
+    for tb in data["tables"]:
+        seats = [f"{s['player']}{' (bot 机器人)' if s['bot'] else ''}" for s in tb["seats"]]
+        hall = "engine 引擎 (bots, done)" if tb["engine"] else tb["hall_table"] or ""
+        t.add_row(str(tb["table"]), hall, tb["code"] or "", *seats)
+    Console().print(t)

@@ -1,0 +1,154 @@
+"""``majiang tournament standings | export``: the standings, score sheets and exports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_score, open_repo, wrap
+
+if TYPE_CHECKING:
+    from majiang.tournament.adapters.repository import TournamentRepository
+
+FORMATS = ("csv", "hands", "ema", "html", "pdf", "png", "svg")
+BINARY = ("pdf", "png")
+
+
+def register(tsub: Any) -> None:
+    s = tsub.add_parser(
+        "standings", help="individual and team standings",
+        description=describe(
+                    "Standings by Σ standard scores, then Σ session scores, best session, high sessions (第十一条); "
+                    "teams by their members' Σ.  Sessions drawn but still empty are left out."),
+        formatter_class=RAW,
+        epilog="examples:\n  majiang tournament standings spring-cup\n  majiang tournament standings spring-cup --json")
+    s.add_argument("event", help="event id")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--db", default=None, help=DB_HELP)
+    s.set_defaults(func=cmd_standings)
+
+    x = tsub.add_parser(
+        "export", help="standings CSV, EMA results, HTML/PDF standings or score sheets, PNG/SVG plots",
+        description=describe(
+                    "Write an export.  csv: standings; hands: every hand; ema: the EMA results layout; html/pdf: "
+                    "the standings, or with --session and --table the score sheet (比赛成绩记录表) of that table; "
+                    "png/svg: cumulative standard score per session.  The format defaults to the file's suffix."),
+        formatter_class=RAW,
+        epilog="examples:\n  majiang tournament export cup --format csv -o standings.csv\n"
+               "  majiang tournament export cup --format pdf --session 2 --table 1 -o sheet-2-1.pdf\n"
+               "  majiang tournament export cup -o standings.svg\n  majiang tournament export cup --format ema -o -")
+    x.add_argument("event", help="event id")
+    x.add_argument("--format", choices=FORMATS, default=None, help="default: from the -o suffix")
+    x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
+    x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
+    x.add_argument("-o", "--output", required=True, metavar="FILE", help="output file ('-' = stdout, text formats)")
+    x.add_argument("--db", default=None, help=DB_HELP)
+    x.set_defaults(func=cmd_export)
+
+
+# ---- standings -----------------------------------------------------------------------------------
+@wrap
+def cmd_standings(args: argparse.Namespace) -> int:
+    repo = open_repo(args)
+    data = repo.standings(args.event)
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    for g in data["groups"]:
+        n = g["sessions_scored"]
+        t = Table(title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · "
+                        f"{n}/{g['sessions_drawn']} sessions")
+        t.add_column("名次\nRank", justify="right")
+        t.add_column("选手\nPlayer")
+        t.add_column("队\nTeam")
+        for k in range(1, n + 1):
+            t.add_column(f"第{k}局\nS{k}", justify="right")
+        t.add_column("标准分\nStd total", justify="right", style="bold")
+        t.add_column("比赛分\nScore total", justify="right")
+        for r in g["standings"]:
+            per = [("缺席 absent" if sc is None else f"{fmt_score(v)} ({sc})")
+                   for v, sc in zip(r["session_standards"], r["session_scores"], strict=True)]
+            who = r["player"] if r["name"] in ("", r["player"]) else f"{r['player']} {r['name']}"
+            rank = str(r["rank"]) + (" DQ" if r["disqualified"] else "")
+            t.add_row(rank, who, r["team"] or "", *per, fmt_score(r["standard_total"]), str(r["match_total"]))
+        con.print(t)
+        if g["teams"]:
+            tt = Table(title="团体名次 Team standings")
+            tt.add_column("名次\nRank", justify="right")
+            tt.add_column("队\nTeam")
+            tt.add_column("队员\nMembers")
+            tt.add_column("标准分\nStd total", justify="right", style="bold")
+            tt.add_column("比赛分\nScore total", justify="right")
+            for r in g["teams"]:
+                tt.add_row(str(r["rank"]), r["name"] or r["team"], ", ".join(r["members"]),
+                           fmt_score(r["standard_total"]), str(r["match_total"]))
+            con.print(tt)
+    if not any(g["sessions_scored"] for g in data["groups"]):
+        con.print(f"no results yet: enter hands with 'majiang tournament enter {data['event']} --session 1 …'")
+    return 0
+
+
+# ---- export --------------------------------------------------------------------------------------
+@wrap
+def cmd_export(args: argparse.Namespace) -> int:
+    fmt = args.format
+    if fmt is None:
+        suffix = Path(args.output).suffix.lower().lstrip(".")
+        if suffix not in FORMATS:
+            raise CliError(f"give --format ({', '.join(FORMATS)}); it cannot be told from {args.output!r}")
+        fmt = suffix
+    if (args.session is None) != (args.table is None):
+        raise CliError("a score sheet needs both --session K and --table T")
+    if args.session is not None and fmt not in ("html", "pdf"):
+        raise CliError(f"score sheets are html or pdf, not {fmt}")
+    if args.output == "-" and fmt in BINARY:
+        raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
+    data = render_export(open_repo(args), args.event, fmt, args.session, args.table)
+    if args.output == "-":
+        sys.stdout.write(data if isinstance(data, str) else data.decode())
+        return 0
+    out = Path(args.output)
+    if isinstance(data, str):
+        out.write_text(data, encoding="utf-8")
+    else:
+        out.write_bytes(data)
+    print(f"wrote {out} ({fmt})", file=sys.stderr)
+    return 0
+
+
+def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: int | None = None,
+                  table: int | None = None) -> str | bytes:
+    """One export of a stored event as text or bytes."""
+    from majiang.tournament.adapters.output import exports, html, pdf, plot
+    from majiang.tournament.sheet import score_sheet
+
+    event, results = repo.results(event_id)
+    group = event.groups[0]
+    result = results[group.id]
+    title = f"{event.name} 个人名次"
+    if session is not None and table is not None:
+        full = repo.full_result(event_id, group.id)
+        if not 1 <= session <= len(full.sessions):
+            raise CliError(f"session {session} is not drawn ({len(full.sessions)} drawn)")
+        if not 1 <= table <= len(full.sessions[session - 1].tables):
+            raise CliError(f"session {session} has tables 1–{len(full.sessions[session - 1].tables)}")
+        sheet = score_sheet(full, session, table, event=event.name, rules=event.rules)
+        return html.score_sheet_html(sheet) if fmt == "html" else pdf.score_sheet_pdf(sheet)
+    if fmt == "csv":
+        return exports.standings_csv(result)
+    if fmt == "hands":
+        return exports.hands_csv(result)
+    if fmt == "ema":
+        return exports.ema_csv(result)
+    if fmt == "html":
+        return html.standings_html(result, title)
+    if fmt == "pdf":
+        return pdf.standings_pdf(result, title)
+    return plot.standings_plot(result, "svg" if fmt == "svg" else "png", title=event.name or event.id)

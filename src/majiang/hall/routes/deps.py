@@ -1,0 +1,33 @@
+"""What the routers share: the hall of the running app and the account behind a request."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Path as PathParam
+from starlette.requests import HTTPConnection
+
+from majiang.hall.accounts import AuthError, Principal
+from majiang.hall.service import Hall
+
+
+def get_hall(conn: HTTPConnection) -> Hall:
+    """The app's hall (``app.state.hall``; the lifespan sets it)."""
+    h: Hall = conn.app.state.hall
+    return h
+
+
+def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
+    """The account behind ``Authorization: Bearer TOKEN``."""
+    token = authorization.removeprefix("Bearer ").strip() if authorization else None
+    try:
+        hall: Hall = request.app.state.hall
+        return hall.accounts.verify(token)
+    except AuthError as e:
+        raise HTTPException(401, str(e)) from None
+
+
+HallDep = Annotated[Hall, Depends(get_hall)]
+Authed = Annotated[Principal, Depends(principal)]
+RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id")]

@@ -1,0 +1,48 @@
+"""Finished hands (their logs, for replays) and a player's recent hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from sqlalchemy import select
+
+from majiang.hall.routes.deps import HallDep, RowId
+from majiang.store.models import HandEvent, HandRow
+
+router = APIRouter()
+
+
+@router.get("/api/hands/{hand_id}", summary="a finished hand: its log (JSON events) and result")
+async def hand(hand_id: RowId, h: HallDep) -> dict[str, Any]:
+    def load() -> dict[str, Any] | None:
+        with h.db.session() as s:
+            row = s.get(HandRow, hand_id)
+            if row is None or row.seed is None:
+                return None
+            events = [e.event for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)
+                                                 .order_by(HandEvent.seq))]
+            return {"id": row.id, "table": row.table_id, "room": row.room, "rules": row.rules,
+                    "seed_hash": row.seed_hash, "seed": row.seed, "players": row.players, "result": row.result,
+                    "events": events}
+
+    d = await h.run_db(load)
+    if d is None:
+        raise HTTPException(404, f"no finished hand {hand_id} (a hand in play is not public)")
+    return d
+
+@router.get("/api/players/{account_id}/hands", summary="a player's recent hands")
+async def player_hands(account_id: RowId, h: HallDep, limit: int = 20) -> list[dict[str, Any]]:
+    from majiang.store.models import PlayerHand
+
+    limit = max(1, min(limit, 100))
+
+    def load() -> list[dict[str, Any]]:
+        with h.db.session() as s:
+            rows = s.execute(select(PlayerHand, HandRow).join(HandRow, HandRow.id == PlayerHand.hand_id)
+                             .where(PlayerHand.account_id == account_id).order_by(HandRow.id.desc())
+                             .limit(limit)).all()
+            return [{"hand": hr.id, "room": hr.room, "seat": ph.seat, "score": ph.score, "coins": ph.coins,
+                     "won": ph.won, "fan": ph.fan, "at": hr.started_at.isoformat()} for ph, hr in rows]
+
+    return await h.run_db(load)

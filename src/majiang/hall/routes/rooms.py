@@ -1,0 +1,36 @@
+"""The lobby over HTTP: rooms, their public tables, opening a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+
+from majiang.hall.messages import NewTable
+from majiang.hall.routes.deps import Authed, HallDep
+from majiang.hall.service import HallError
+
+router = APIRouter()
+
+
+@router.get("/api/rooms", summary="rooms with N, A, balance limits, items, timers and live table counts")
+async def rooms_(h: HallDep) -> list[dict[str, Any]]:
+    return await h.room_list()
+
+
+@router.get("/api/rooms/{room_id}/tables")
+async def tables(room_id: str, h: HallDep) -> list[dict[str, Any]]:
+    try:
+        h.room(room_id)
+    except HallError as e:
+        raise HTTPException(404, str(e)) from None
+    return await h.table_list(room_id)
+
+
+@router.post("/api/tables", summary="open a table (private tables get a code for friends)")
+async def new_table(body: NewTable, p: Authed, h: HallDep) -> dict[str, Any]:
+    try:
+        t = await h.create_table(body.room, private=body.private)
+    except HallError as e:
+        raise HTTPException(404, str(e)) from None
+    return {"table": t.id, "code": t.code}
