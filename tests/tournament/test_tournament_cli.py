@@ -163,3 +163,17 @@ def test_wired_into_the_majiang_command(monkeypatch, tmp_path, capsys):
     assert '"wired"' in capsys.readouterr().out
     assert cli.main(["tournament"]) == 2  # bare: prints the help
     assert "majiang tournament new" in capsys.readouterr().out
+
+
+def test_negative_totals_and_an_export_named_by_its_suffix(run, tmp_path):
+    """``--totals -20,40,-10,-10`` is a value, not an option; ``-o hands.csv`` writes the hands."""
+    run("new", "Cup", "--count", "4", "--sessions", "1", "--seed", "1")
+    run("draw", "cup")
+    _, out, _ = run("enter", "cup", "--session", "1", "--table", "1", "--totals", "-20,40,-10,-10")
+    assert "quick totals" in out
+    run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "E:违例:10")
+    run("export", "cup", "-o", "hands.csv")
+    head = (tmp_path / "hands.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert head.startswith("session,table,hand"), head
+    run("export", "cup", "-o", "standings.csv")
+    assert (tmp_path / "standings.csv").read_text(encoding="utf-8").startswith("rank,player")

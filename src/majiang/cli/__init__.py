@@ -9,13 +9,14 @@ import sys
 from collections.abc import Sequence
 
 from majiang import __version__
+from majiang.cli.parser import Parser
 
 #: subcommand modules, in the order ``--help`` lists them
 COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "replay", "serve", "cluster", "tournament", "ledger")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="majiang",
         description="Chinese mahjong: MCR (国标) fan calculator, shanten, game engine, hall, competitions, "
                     "Nanchang (南昌麻将).",

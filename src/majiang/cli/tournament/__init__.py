@@ -6,10 +6,10 @@ per command group (events, entry, absence, online, results, demo), their shared 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from typing import Any
 
+from majiang.cli.parser import Parser
 from majiang.cli.tournament import absence, demo, entry, events, online, results
 from majiang.cli.tournament.common import RAW, describe, usage
 
@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m majiang.cli.tournament …`` (the same as ``majiang tournament …``)."""
-    parser = argparse.ArgumentParser(prog="majiang")
+    parser = Parser(prog="majiang")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     register(sub)
     args = parser.parse_args(["tournament", *(sys.argv[1:] if argv is None else argv)])

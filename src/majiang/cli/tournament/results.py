@@ -41,7 +41,8 @@ def register(tsub: Any) -> None:
                "  majiang tournament export cup --format pdf --session 2 --table 1 -o sheet-2-1.pdf\n"
                "  majiang tournament export cup -o standings.svg\n  majiang tournament export cup --format ema -o -")
     x.add_argument("event", help="event id")
-    x.add_argument("--format", choices=FORMATS, default=None, help="default: from the -o suffix")
+    x.add_argument("--format", choices=FORMATS, default=None,
+                   help="default: from the -o name (hands.csv → hands, ema.csv → ema, other .csv → standings)")
     x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
     x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
     x.add_argument("-o", "--output", required=True, metavar="FILE", help="output file ('-' = stdout, text formats)")
@@ -96,14 +97,25 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 # ---- export --------------------------------------------------------------------------------------
+def format_of(path: str) -> str:
+    """The export a file name asks for: its suffix (``.csv`` the standings), or the ``hands`` or
+    ``ema`` export for a ``….csv`` whose stem names it (``hands.csv``, ``spring-ema.csv``)."""
+    p = Path(path)
+    suffix = p.suffix.lower().lstrip(".")
+    if suffix == "csv":
+        stem = p.stem.lower()
+        for special in ("hands", "ema"):
+            if stem == special or stem.endswith((f"-{special}", f"_{special}", f".{special}")):
+                return special
+    if suffix not in FORMATS:
+        raise CliError(f"give --format ({', '.join(FORMATS)}); it cannot be told from {path!r}")
+    return suffix
+
 @wrap
 def cmd_export(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
-        suffix = Path(args.output).suffix.lower().lstrip(".")
-        if suffix not in FORMATS:
-            raise CliError(f"give --format ({', '.join(FORMATS)}); it cannot be told from {args.output!r}")
-        fmt = suffix
+        fmt = format_of(args.output)
     if (args.session is None) != (args.table is None):
         raise CliError("a score sheet needs both --session K and --table T")
     if args.session is not None and fmt not in ("html", "pdf"):
