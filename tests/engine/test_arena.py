@@ -8,6 +8,7 @@ import pytest
 
 import majiang.arena as arena
 from majiang.arena import (
+    FORMAT,
     IJCAI_SEATINGS,
     IJCAI_WALLS,
     field_of,
@@ -17,6 +18,7 @@ from majiang.arena import (
     swiss_groups,
 )
 from majiang.bots.base import make_bot
+from majiang.cli import main
 from majiang.engine.hand import Hand
 from majiang.engine.protocol import DISCARD, Action
 
@@ -205,3 +207,55 @@ def test_faults_are_counted_for_the_bot_that_made_them(monkeypatch):
     assert by_bot["cheat"]["faults"] == by_bot["cheat"]["decisions"] > 0
     assert by_bot["patchy"]["faults"] == by_bot["patchy"]["decisions"] > 0
     assert by_bot["eff"]["faults"] == by_bot["rand"]["faults"] == 0
+
+
+# ---- the command ---------------------------------------------------------------------------------------
+def _cli(*args: str) -> list[str]:
+    return ["arena", "--bots", ",".join(FIVE), "--rounds", "2", "--walls", "1", "--seatings", "4",
+            "--no-progress", *args]
+
+
+def test_the_json_report_has_its_schema(tmp_path, capsys):
+    out = tmp_path / "report.json"
+    assert main(_cli("--json", str(out))) == 0
+    printed = capsys.readouterr().out  # the tables are printed as well
+    assert "选手" in printed and "对阵 pairings" in printed
+    d = json.loads(out.read_text())
+    assert set(d) == {"format", "rules", "seed", "filler", "rounds", "walls_per_match", "seatings_per_match",
+                      "hands_per_match", "entrants", "standings", "pairings", "seconds"}
+    assert d["format"] == FORMAT and d["filler"] == "eff" and d["rules"] == "gb"
+    assert set(d["entrants"][0]) == {"bot", "spec", "filler"}
+    row = d["standings"][0]
+    assert set(row) == {"rank", "bot", "spec", "filler", "points", "matches", "hands", "score", "score_per_hand",
+                        "score_per_hand_ci95", "win_rate", "deal_in_rate", "faults", "false_wins", "decisions",
+                        "time_per_decision_ms"}
+    assert set(row["time_per_decision_ms"]) == {"mean", "p99"}
+    lo, hi = row["score_per_hand_ci95"]
+    assert lo <= row["score_per_hand"] <= hi
+    assert [s["rank"] for s in d["standings"]] == list(range(1, 9))
+    assert set(d["pairings"][0]) == {"round", "order", "repeats", "matches"}
+    assert set(d["pairings"][0]["matches"][0]) == {"table", "bots", "scores", "points", "hands"}
+
+
+def test_json_dash_prints_the_report_alone(capsys):
+    assert main(_cli("--json", "-", "--seed", "4")) == 0
+    first = _timeless(json.loads(capsys.readouterr().out))
+    assert main(_cli("--json", "-", "--seed", "4")) == 0
+    assert _timeless(json.loads(capsys.readouterr().out)) == first
+
+
+def test_help_answers(capsys):
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = capsys.readouterr().out
+    for words in ("IJCAI 2020", "Swiss", "24 seatings", "4/3/2/1", "--filler", "--json OUT", "--time-limit", "95%"):
+        assert words in text
+    assert "%%" not in text and "--walls" not in text  # the cut-down matches are for tests
+
+
+@pytest.mark.parametrize("args", [["--bots", "eff"], ["--bots", "eff,nosuchbot"], ["--rounds", "0"],
+                                  ["--seatings", "5"]])
+def test_bad_arguments_are_refused(args, capsys):
+    argv = ["arena", "--bots", "eff,fan", "--rounds", "1", "--no-progress", *args]
+    assert main(argv) == 2
+    assert "error:" in capsys.readouterr().err
