@@ -82,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
     league: League
     try:
         if show:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
             with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), transient=True) as prog:
+                          TimeRemainingColumn(), console=Console(stderr=True), transient=True) as prog:
                 task = prog.add_task("hands", total=None)
 
                 def tick(done: int, total: int, round_no: int) -> None:
@@ -107,6 +108,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 def _print_tables(d: dict[str, Any]) -> None:
     from rich import box
     from rich.console import Console
@@ -115,11 +120,12 @@ def _print_tables(d: dict[str, Any]) -> None:
     con = Console()
     if not con.is_terminal:  # a file or a pipe: no terminal's width to fit, so no wrapped cells
         con.width = max(con.width, 120)
-    n = len(d["entrants"])
+    fillers = sum(e["filler"] for e in d["entrants"])
+    n = _count(len(d["entrants"]) - fillers, "bot") + (f" + {_count(fillers, 'filler')}" if fillers else "")
     t = Table(box=box.SIMPLE_HEAD, show_edge=False,
-              title=f"联赛 league · {n} bots · {d['rounds']} rounds · {d['rules']} · seed {d['seed']}\n"
-                    f"{d['walls_per_match']} walls × {d['seatings_per_match']} seatings = {d['hands_per_match']} "
-                    "hands a match")
+              title=f"联赛 league · {n} · {_count(d['rounds'], 'round')} · {d['rules']} · seed {d['seed']}\n"
+                    f"{_count(d['walls_per_match'], 'wall')} × {_count(d['seatings_per_match'], 'seating')} = "
+                    f"{d['hands_per_match']} hands a match")
     cols = ("名次\nrank", "选手\nbot", "积分\npoints", "场\nmatches", "每盘得分\nscore/hand ± 95% CI",
             "和牌\nwin %", "点炮\ndeal-in %", "犯规\nfaults", "用时 ms\nmean", "\np99")
     for c in cols:
