@@ -259,3 +259,9 @@ def test_bad_arguments_are_refused(args, capsys):
     argv = ["arena", "--bots", "eff,fan", "--rounds", "1", "--no-progress", *args]
     assert main(argv) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_majiang_help_lists_the_arena(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "arena" in capsys.readouterr().out
