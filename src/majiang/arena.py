@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -94,18 +95,25 @@ class Entrant:
     filler: bool = False
 
 
+NAMED = re.compile(r"([A-Za-z0-9_.-]+)=(.+)")  # NAME=SPEC: "mybot=botzone:./mybot"
+
+
 def field_of(specs: Sequence[str], filler: str = "eff") -> list[Entrant]:
     """The league's entrants: the ``specs`` in order, then as many ``filler`` bots as make the
-    field a multiple of four.
+    field a multiple of four.  ``NAME=SPEC`` names a bot; a name taken before gets ``#2``, ``#3`` …
 
     >>> [e.id for e in field_of(["eff", "fan", "eff", "rand", "fan"], filler="rand")]
     ['eff', 'fan', 'eff#2', 'rand', 'fan#2', 'rand#filler1', 'rand#filler2', 'rand#filler3']
+    >>> [(e.id, e.spec) for e in field_of(["mine=botzone:./mybot", "eff", "mine=ext:./other", "rand"])]
+    [('mine', 'botzone:./mybot'), ('eff', 'eff'), ('mine#2', 'ext:./other'), ('rand', 'rand')]
     """
     seen: dict[str, int] = {}
     out: list[Entrant] = []
-    for spec in specs:
-        seen[spec] = seen.get(spec, 0) + 1
-        out.append(Entrant(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}", spec))
+    for given in specs:
+        named = NAMED.fullmatch(given)
+        name, spec = (named[1], named[2]) if named else (given, given)
+        seen[name] = seen.get(name, 0) + 1
+        out.append(Entrant(name if seen[name] == 1 else f"{name}#{seen[name]}", spec))
     for k in range(1, (-len(specs)) % 4 + 1):
         out.append(Entrant(f"{filler}#filler{k}", filler, filler=True))
     return out
@@ -292,9 +300,10 @@ def wall_seed(seed: int, round_no: int, wall: int) -> bytes:
 
 
 def run_league(specs: Sequence[str], rounds: int, seed: int = 1, rules: str = "gb", filler: str = "eff",
-               walls: int = IJCAI_WALLS, seatings: int = IJCAI_SEATINGS,
+               walls: int = IJCAI_WALLS, seatings: int = IJCAI_SEATINGS, time_limit: float | None = None,
                progress: Progress | None = None) -> League:
-    """Play a league of ``rounds`` Swiss rounds between the bots ``specs`` (duplicates allowed)."""
+    """Play a league of ``rounds`` Swiss rounds between the bots ``specs`` (duplicates allowed;
+    :func:`field_of`).  ``time_limit``: seconds a turn for the Botzone bots that do not set their own."""
     if len(specs) < 2:
         raise ValueError(f"a league needs at least two bots, got {len(specs)}")
     if rounds < 1:
@@ -308,7 +317,7 @@ def run_league(specs: Sequence[str], rounds: int, seed: int = 1, rules: str = "g
     try:
         for i, e in enumerate(entrants):
             bot_seed = int.from_bytes(_digest("majiang-arena bot", seed, i)[:8], "big")
-            players[e.id] = TimedBot(make_bot(e.spec, bot_seed, rules=rules))
+            players[e.id] = TimedBot(make_bot(_limited(e.spec, time_limit), bot_seed, rules=rules))
         league = League(rules, seed, filler, walls, seatings, entrants,
                         first_round_order([e.id for e in entrants], seed),
                         {e.id: Record(e) for e in entrants}, players)
@@ -340,6 +349,14 @@ def run_league(specs: Sequence[str], rounds: int, seed: int = 1, rules: str = "g
         return league
     finally:
         close_bots([p.bot for p in players.values()])
+
+
+def _limited(spec: str, seconds: float | None) -> str:
+    if seconds is None:
+        return spec
+    from majiang.bots.botzone import with_time_limit
+
+    return with_time_limit(spec, seconds)
 
 
 def _play(league: League, m: Match, ruleset: Ruleset, board: bytes, wall: int, seating: tuple[int, ...]) -> None:

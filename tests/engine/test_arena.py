@@ -2,7 +2,10 @@
 
 import json
 import random
+import shlex
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -265,3 +268,21 @@ def test_majiang_help_lists_the_arena(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "arena" in capsys.readouterr().out
+
+
+def test_a_named_botzone_bot_keeps_its_name_under_a_time_limit(tmp_path, capsys):
+    program = Path(__file__).parents[2] / "examples" / "botzone_bot.py"
+    out = tmp_path / "r.json"
+    command = shlex.join([sys.executable, str(program)])
+    argv = ["arena", "--bots", f"mine=botzone:{command},eff,rand", "--rounds", "1",
+            "--walls", "1", "--seatings", "1", "--time-limit", "5", "--no-progress", "--json", str(out)]
+    assert main(argv) == 0
+    d = json.loads(out.read_text())
+    mine = next(s for s in d["standings"] if s["bot"] == "mine")
+    assert mine["spec"] == f"botzone:{command}"  # the time limit is not part of the name
+    assert mine["decisions"] > 0 and mine["faults"] == 0 and mine["time_per_decision_ms"]["mean"] > 0
+
+
+def test_json_into_a_missing_folder_is_refused_before_the_league(tmp_path, capsys):
+    assert main(_cli("--json", str(tmp_path / "no" / "r.json"))) == 2
+    assert "no such folder" in capsys.readouterr().err

@@ -31,10 +31,11 @@ def register(sub: Any) -> None:
                "docs/botzone.md); the same kind may enter more than once (eff, eff#2, …)\n\n"
                "The same --seed gives the same report, but for the times.\n\nexamples:\n"
                "  majiang arena --bots fan,eff,rand,eff,fan --rounds 3 --seed 1\n"
-               "  majiang arena --bots \"botzone:./mybot,fan,eff\" --rounds 2 --rules botzone --time-limit 6\n"
+               "  majiang arena --bots \"mine=botzone:./mybot,fan,eff\" --rounds 2 --rules botzone --time-limit 6\n"
                "  majiang arena --bots fan,eff,rand --filler rand --rounds 4 --json report.json\n"
                "  majiang arena --bots fan,eff,eff,rand --rounds 1 --json - | jq .standings")
-    p.add_argument("--bots", required=True, metavar="A,B,C,…", help="the bots of the league, comma-separated")
+    p.add_argument("--bots", required=True, metavar="A,B,C,…",
+                   help="the bots of the league, comma-separated; NAME=BOT names one (mine=botzone:./mybot)")
     p.add_argument("--rounds", type=int, required=True, metavar="R",
                    help="Swiss rounds: each bot plays one match a round")
     p.add_argument("--seed", type=int, default=1, help="master seed: the round-1 draw, the walls and the bots' own "
@@ -63,13 +64,10 @@ def run(args: argparse.Namespace) -> int:
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     filler = args.filler.strip()
-    if args.time_limit is not None:
-        if not args.time_limit > 0:
-            return _error("--time-limit must be positive")
-        from majiang.bots.botzone import with_time_limit
-
-        bots = [with_time_limit(b, args.time_limit) for b in bots]
-        filler = with_time_limit(filler, args.time_limit)
+    if args.time_limit is not None and not args.time_limit > 0:
+        return _error("--time-limit must be positive")
+    if args.json not in (None, "-") and not Path(args.json).parent.is_dir():
+        return _error(f"--json {args.json}: no such folder")
     if len(bots) < 2:
         return _error(f"--bots needs at least two bots, e.g. fan,eff,rand (got {args.bots!r})")
     if args.rounds < 1:
@@ -78,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--seatings must be one of {', '.join(map(str, SEATING_CHOICES))}")
     show = not args.no_progress and sys.stderr.isatty()
     kw: dict[str, Any] = {"rounds": args.rounds, "seed": args.seed, "rules": args.rules, "filler": filler,
-                          "walls": args.walls, "seatings": args.seatings}
+                          "walls": args.walls, "seatings": args.seatings, "time_limit": args.time_limit}
     league: League
     try:
         if show:
