@@ -197,7 +197,7 @@ def test_the_disqualified_are_not_drawn_again_and_are_flagged():
     from majiang.tournament import Event
     from majiang.tournament.absence import redraw_session
     from majiang.tournament.draw import DrawError, draw_session, seatable
-    from majiang.tournament.output import exports
+    from majiang.tournament.adapters.output import exports
     g = _with_dq()
     assert "P1" not in seatable(g)
     with pytest.raises(DrawError, match="redraw"):
@@ -214,7 +214,7 @@ def test_the_disqualified_are_not_drawn_again_and_are_flagged():
 def test_ema_export_order_names_and_table_points():
     """EMA ranks by 4/2/1/0 table points (a 1998-scored event included), then mahjong points without the
     500 base, so a bye costs nothing; names split after the given name."""
-    from majiang.tournament.output import exports
+    from majiang.tournament.adapters.output import exports
     names = {"A": "Jan de Vries", "B": "Vries, Anna de"}
     players = (*(Player(p, names.get(p, "")) for p in "ABCDEFGH"), Player("S", ranked=False))
     g = Group(id="G", players=players, sessions=(
