@@ -129,7 +129,7 @@ def test_cli_json_schema(tmp_path: Any, capsys: Any) -> None:
     assert set(h) == {"label", "hand_no", "seat", "rules", "reviewer", "summary", "decisions", "mistakes"}
     assert h["seat"] == SEAT and h["label"] == paths[0]
     x = h["decisions"][0]
-    assert set(x) == {"event", "turn", "phase", "hand", "drawn", "offered", "player", "bot", "player_value",
+    assert set(x) == {"event", "turn", "phase", "hand", "melds", "drawn", "offered", "player", "bot", "player_value",
                       "bot_value", "player_estimate", "bot_estimate", "agree", "loss"}
     assert set(x["player_estimate"]) == {"value", "shanten", "useful", "ready", "danger"}
     assert x["player"]["type"] in ("discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass")

@@ -260,6 +260,7 @@ class Decision:
     turn: int
     phase: str
     hand: tuple[Tile, ...]  # concealed, the drawn tile apart
+    melds: tuple[tuple[Tile, ...], ...]  # the seat's declared sets
     drawn: Tile | None
     offered: Tile | None  # the discard or added-kong tile answered
     player: Action
@@ -278,6 +279,7 @@ class Decision:
     def to_dict(self) -> dict[str, Any]:
         return {"event": self.event, "turn": self.turn, "phase": self.phase,
                 "hand": [tile_str(t) for t in self.hand],
+                "melds": [[tile_str(t) for t in m if t is not None] for m in self.melds],
                 "drawn": tile_str(self.drawn) if self.drawn is not None else None,
                 "offered": tile_str(self.offered) if self.offered is not None else None,
                 "player": action_json(self.player), "bot": action_json(self.bot),
@@ -401,7 +403,7 @@ def _decision(hand: Hand, seat: int, taken: Action, reviewer: Bot, rules: Rulese
     if view.drawn is not None and view.drawn in tiles:
         tiles.remove(view.drawn)  # shown apart, as the table shows it
     return Decision(event=len(hand.events), turn=len(hand.seats[seat].discards) + 1, phase=view.phase,
-                    hand=tuple(tiles), drawn=view.drawn,
+                    hand=tuple(tiles), melds=tuple(tuple(m.tiles) for m in view.melds[seat]), drawn=view.drawn,
                     offered=view.pending[1] if view.pending else None,
                     player=taken, bot=choice, player_estimate=player_est, bot_estimate=bot_est)
 

@@ -86,7 +86,7 @@ RIGHT = {0, 1, 5, 6, 7}
 
 
 def _row(d: dict[str, Any]) -> list[str]:
-    hand = "".join(d["hand"])
+    hand = "".join(d["hand"]) + "".join(f" [{''.join(m)}]" for m in d["melds"])
     if d["drawn"]:
         hand += f" +{d['drawn']}"
     if d["offered"]:
