@@ -60,6 +60,8 @@ FALSE_WIN_VALUE = -3.0
 USEFUL_WEIGHT = 0.02
 USEFUL_CAP = 40
 DANGER_WEIGHT = 0.3
+#: the fan-aware useful draws are searched for hands at most this far from a legal wait
+FAN_USEFUL_MAX = 1
 #: live wall at which the danger term is at its full weight… and the wall of a fresh MCR hand
 DANGER_LATE, WALL_START = 0, 80
 METHOD = ("value = −(fan-aware shanten after the action) + 0.02·min(unseen useful copies, 40) − danger "
@@ -147,10 +149,29 @@ class _Position:
         ctx = FanContext(melds=scoring_melds(melds), seat_wind=self.view.seat_wind,
                          prevalent_wind=self.view.prevalent, min_fan=self.min_fan, rules=self.profile,
                          visible=tuple(max(0, x) for x in elsewhere))
-        fs, _exact = fan_shanten(counts, ctx)
+        fs, exact = fan_shanten(counts, ctx)
         if plain == 0 and fs == 0:
             return 0, sum(unseen(t) for t in ctx.legal(wait_fans(counts, ctx))), True
-        return fs, sum(unseen(t) for t in useful_of_counts(counts, n)), False
+        if fs == plain or not exact or fs > FAN_USEFUL_MAX:
+            return fs, sum(unseen(t) for t in useful_of_counts(counts, n)), False
+        # short of the minimum where the plain shanten is not: the useful draws are those that bring a
+        # legal wait nearer, which the plain useful tiles (often the non-legal waits themselves) are not
+        c = list(counts)
+        useful = 0
+        for t in range(NUM_KINDS):
+            if not unseen(t):
+                continue
+            c[t] += 1
+            for d in range(NUM_KINDS):
+                if c[d] and d != t:
+                    c[d] -= 1
+                    got, ok = fan_shanten(c, ctx, fs - 1)
+                    c[d] += 1
+                    if ok and got < fs:
+                        useful += unseen(t)
+                        break
+            c[t] -= 1
+        return fs, useful, False
 
     def after_discard(self, counts: list[int], melds: Sequence[TableMeld], tile: Tile, claimed: bool) -> Estimate:
         counts[tile] -= 1
