@@ -160,3 +160,41 @@ def test_seat_of_player() -> None:
     assert seat_of_player({"names": ["a", "b", "c", "d"], "players": [0, 1, 2, 3]}, "c") == 2
     with pytest.raises(ValueError):
         seat_of_player({"players": [0, 1, 2, 3]}, "zoe")
+
+
+@pytest.mark.parametrize("name", ["v1-gb-02", "v1-nanchang-02", "v1-nanchang-52"])
+def test_stored_logs_of_every_format_and_ruleset(name: str) -> None:
+    """Logs kept by the engine's tests (format 1, Nanchang, items used between decisions) review at
+    every seat; each decision is one where the seat was asked."""
+    from pathlib import Path
+
+    from majiang.engine.log import read_log
+
+    events = read_log(Path(__file__).parent / "engine" / "logs" / f"{name}.jsonl")
+    for seat in range(4):
+        review = review_hand(events, seat, "fan")
+        assert review.decisions
+        assert sum(1 for e in events if e["type"] == "discard" and e["seat"] == seat) == sum(
+            1 for d in review.decisions if d.player.type == "discard")
+
+
+def test_the_reviewer_is_best_once_registered(monkeypatch: Any) -> None:
+    import majiang.review as rv
+
+    real = rv.make_bot
+    assert rv.reviewer_spec("eff") == "eff"
+    try:
+        real("best")
+        registered = True
+    except ValueError:
+        registered = False
+    assert rv.reviewer_spec() == ("best" if registered else "fan")
+
+    def with_best(spec: str, seed: int | None = None, rules: str = "gb") -> Any:
+        return real("eff" if spec == "best" else spec, seed, rules=rules)
+
+    monkeypatch.setattr(rv, "make_bot", with_best)
+    assert rv.reviewer_spec() == "best"
+    hand, _ = played(0, "eff")
+    review = rv.review_hand(hand.events, SEAT)
+    assert review.reviewer == "best" and review.summary.agreement == 1.0  # "best" here is the eff bot

@@ -69,14 +69,18 @@ METHOD = ("value = −(fan-aware shanten after the action) + 0.02·min(unseen us
           "following discard, a win at +3, a false win at −3; loss = bot value − player value when they differ")
 
 
-def reviewer_spec(requested: str | None = None) -> str:
-    """The bot to review with: ``requested``, else ``best`` when :func:`make_bot` knows it, else ``fan``."""
+def reviewer_spec(requested: str | None = None, rules: str = "gb") -> str:
+    """The bot to review with: ``requested``, else ``best`` when :func:`make_bot` knows it (for
+    ``rules``), else ``fan`` — chosen when asked, so ``best`` is used as soon as it is registered."""
     if requested:
         return requested
     try:
-        make_bot(REVIEWER)
+        bot = make_bot(REVIEWER, rules=rules)
     except ValueError:
         return FALLBACK
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
     return REVIEWER
 
 
@@ -384,8 +388,8 @@ def review_hand(events: list[dict[str, Any]], seat: int, bot: str | None = None,
     ok, msg = verify(events, make_rules)
     if not ok:
         raise ValueError(f"the log does not replay: {msg}")
-    spec = reviewer_spec(bot)
     head = events[0]
+    spec = reviewer_spec(bot, head["rules"])
     rules = make_rules(head)
     hand = Hand(rules, bytes.fromhex(head["seed"]), dealer=head["dealer"], prevalent=head["prevalent"],
                 scores=head.get("scores"), hand_no=head.get("hand_no", 0),
