@@ -17,7 +17,8 @@ export function actionText(a) {
 
 function decisionText(d) {
   return `巡 ${d.turn} · 你 you ${actionText(d.player)}` +
-    (d.agree ? " ✓" : ` · 机器人 bot ${actionText(d.bot)} · 损失 loss ${d.loss.toFixed(2)}`);
+    (d.agree ? " ✓" : ` · 机器人 bot ${actionText(d.bot)} · ` +
+      (d.loss > 0 ? `损失 loss ${d.loss.toFixed(2)}` : "估计相当 no loss by the estimate"));
 }
 
 /** The panel for the seats of ``mine`` (the viewer's own seats in this hand); ``jump(pos)`` moves the
