@@ -10,7 +10,8 @@ one estimate (:func:`action_estimate`, in "steps to a legal win", higher is bett
   (合法听, :func:`majiang.shanten.legal.fan_shanten`: exchanges to a wait worth the 8-fan minimum)
   counts −1 a step;
 * plus :data:`USEFUL_WEIGHT` for each unseen copy of the tiles that lower the shanten (for a hand
-  that is legally ready: of its legal waits), capped at :data:`USEFUL_CAP` copies, so breadth
+  that is legally ready: of its legal waits; for one a step from a legal wait but plainly nearer:
+  of the draws that bring a legal wait nearer), capped at :data:`USEFUL_CAP` copies, so breadth
   never outweighs a whole step;
 * minus a **deal-in danger** term for the tile discarded (:func:`danger`): up to
   :data:`DANGER_WEIGHT`, growing as the wall empties;
@@ -19,8 +20,10 @@ one estimate (:func:`action_estimate`, in "steps to a legal win", higher is bett
 
 The loss of a decision is how much the bot's action is valued above the player's (0 when they
 agree, or when the estimate prefers the player's); a review sums the losses and lists the largest.
-Rulesets without fans (Nanchang) use the plain shanten.  Everything here is a pure function of a
-log: the CLI (``majiang review``) and the hall (``GET /api/hands/{id}/review``) only format it.
+Only the seat's view enters the estimate, so the advice is what the player could have followed.
+Rulesets without fans (Nanchang) use the plain shanten (jing not counted).  Everything here is a
+pure function of a log: the CLI (``majiang review``) and the hall (``GET /api/hands/{id}/review``)
+only format it (docs/review.md).
 """
 
 from __future__ import annotations
