@@ -110,12 +110,12 @@ class Hall:
         r.raise_for_status()
         return r.json()
 
-    def play_hand_over_ws(self, room: str = "fast", timeout: float = 60) -> int:
-        """A guest plays one hand with bots over the WebSocket (win when offered, else pass, else
-        discard the drawn tile); returns the finished hand's id."""
+    def play_hand_over_ws(self, room: str = "fast", timeout: float = 60, token: str | None = None) -> int:
+        """A guest (or the account of ``token``) plays one hand with bots over the WebSocket (win when
+        offered, else pass, else discard the drawn tile); returns the finished hand's id."""
         from websockets.sync.client import connect
 
-        token = self.post("/api/guest")["token"]
+        token = token or self.post("/api/guest")["token"]
         url = self.base.replace("http://", "ws://") + f"/ws?token={token}"
         deadline = time.monotonic() + timeout
         with connect(url, open_timeout=10) as ws:

@@ -135,6 +135,7 @@ def test_register_lobby_quick_join_play(page: Any, signup: Any, hall: Any, shots
         expect(page.locator("#balance")).to_have_attribute("data-balance", str(before + coins))
         start_balance = before + coins
         replay_href = result.locator("#replay-link").get_attribute("href")
+        assert result.locator("#review-link").get_attribute("href") == f"{replay_href}/review"
         win_seen = win_seen or win
         # one more hand if no one has won yet and there is time (fan bots win most hands)
         if win_seen or hands >= 2 or time.monotonic() - t0 > 50:
@@ -148,7 +149,10 @@ def test_register_lobby_quick_join_play(page: Any, signup: Any, hall: Any, shots
     page.click("#close-result")
     page.click("#nav-me")
     expect(page.locator("#stat-hands")).to_have_text(str(hands))
-    expect(page.locator(f"#recent-hands tr[data-hand='{hand_id}'] a")).to_have_attribute("href", f"#replay/{hand_id}")
+    expect(page.locator(f"#recent-hands tr[data-hand='{hand_id}'] a.replay-link")).to_have_attribute(
+        "href", f"#replay/{hand_id}")
+    expect(page.locator(f"#recent-hands tr[data-hand='{hand_id}'] a.review-link")).to_have_attribute(
+        "href", f"#replay/{hand_id}/review")
     expect(page.locator("#stat-balance")).to_have_text(f"{start_balance:,}")
     page.screenshot(path=str(shots / "player.png"))
     leave_table(page)

@@ -1,5 +1,5 @@
 // Boot, the hash router and the shared app context.
-//   #login  #lobby  #table  #calc  #replay/<handId>  #player/<id> (or #player/me)
+//   #login  #lobby  #table  #calc  #replay/<handId>[/review]  #player/<id> (or #player/me)
 
 import { api, getToken, setToken } from "./api.js";
 import { Connection } from "./conn.js";

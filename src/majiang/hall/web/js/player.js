@@ -1,4 +1,5 @@
-// A player's page: #player/<id> (or #player/me) — statistics and recent hands with replay links.
+// A player's page: #player/<id> (or #player/me) — statistics and recent hands with replay links (and, on
+// your own page, review links: a review is for your own seat).
 
 import { api } from "./api.js";
 import { bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
@@ -58,7 +59,8 @@ export function mount(root, arg, app) {
             h(`td.num.${x.score > 0 ? "pos" : x.score < 0 ? "neg" : "zero"}`, signed(x.score)),
             h(`td.num.${x.coins > 0 ? "pos" : x.coins < 0 ? "neg" : "zero"}`, signed(x.coins)),
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
-            h("td", h("a.btn.small", { href: `#replay/${x.hand}` }, bi("回放", "Replay")))))))
+            h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
+              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null)))))
         : h("p.empty", "还没有牌局 · No hands yet"));
   }
 

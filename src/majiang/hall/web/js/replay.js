@@ -1,5 +1,6 @@
 // The replay viewer: #replay/<handId> loads /api/hands/<id> (a finished hand: its seed is revealed)
-// and steps through the events with every hand face up.
+// and steps through the events with every hand face up; #replay/<handId>/review opens it at your seat
+// with the review panel (review.js) in view.
 
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
@@ -8,6 +9,7 @@ import { WIND_ZH, bi, clear, h, signed } from "./util.js";
 import { tileZh } from "./tiles.js";
 import { winHandEl } from "./table.js";
 import { replayText } from "./items.js";
+import { reviewPanel } from "./review.js";
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
 
@@ -39,6 +41,7 @@ function describe(e, names) {
 
 export function mount(root, arg, app) {
   const id = parseInt(arg, 10);
+  const wantReview = /\/review$/.test(arg || "");
   const stageBox = h("div.stage-box#replay-stage");
   const side = h("aside.table-side.replay-side#replay-side");
   root.append(h("section.table-page.replay-page", stageBox, side));
@@ -54,6 +57,7 @@ export function mount(root, arg, app) {
   let speed = 1;
   let bottom = 0;
   let stage = null;
+  let panel = null;
 
   function modelAt(n) {
     const m = new HandModel(null, true);
@@ -83,6 +87,7 @@ export function mount(root, arg, app) {
     slider.value = String(pos);
     const log = document.getElementById("replay-log");
     for (const li of log.children) li.classList.toggle("on", Number(li.dataset.i) === pos - 1);
+    if (panel) panel.mark(pos);
     const cur = log.querySelector(".on");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     document.getElementById("replay-play").replaceChildren(timer ? bi("暂停", "Pause") : bi("播放", "Play"));
@@ -146,6 +151,13 @@ export function mount(root, arg, app) {
 
   function build() {
     clear(side);
+    const mine = [0, 1, 2, 3].filter((s) => app.me && (data.players || [])[s] === app.me.id);
+    if (wantReview && mine.length) bottom = mine[0];
+    panel = reviewPanel(data.id, mine, (at) => {
+      stop();
+      pos = at;
+      draw();
+    });
     const ev = data.events;
     const log = h("ol.replay-log#replay-log", ev.map((e, i) => h("li", {
       dataset: { i },
@@ -171,7 +183,7 @@ export function mount(root, arg, app) {
         play();
       }
     });
-    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s) }, `${"东南西北"[s]}位 ${names[s]}`)));
+    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s), selected: s === bottom }, `${"东南西北"[s]}位 ${names[s]}`)));
     viewSel.addEventListener("change", () => {
       bottom = Number(viewSel.value);
       draw();
@@ -193,9 +205,12 @@ export function mount(root, arg, app) {
         h("div.row", slider, h("span.mono#replay-pos", "")),
         h("div.row", h("label", "速度 speed ", speedSel), h("label", "视角 view ", viewSel))),
       h("div#replay-result"),
+      panel.el,
       h("div.card.log-card", h("h3", bi("过程", "Events")), log),
     );
+    panel.logMarks(log);
     draw();
+    if (wantReview) panel.el.scrollIntoView({ block: "nearest" });
   }
 
   api(`/api/hands/${id}`, { auth: false }).then(async (d) => {

@@ -650,6 +650,8 @@ function renderResult() {
     h("span.next#next-hand-in", ""),
     r.hand ? h("a.btn#replay-link", { href: `#replay/${r.hand}`, target: "_blank", rel: "noopener" },
       bi("回放", "Replay")) : null,
+    r.hand ? h("a.btn#review-link", { href: `#replay/${r.hand}/review`, target: "_blank", rel: "noopener" },
+      bi("复盘", "Review")) : null,
     h("button.btn.primary#close-result", { on: { click: () => session.closeResult() } }, bi("继续", "Continue"))));
   return h("div.overlay", box);
 }

@@ -1,0 +1,54 @@
+"""``GET /api/hands/{id}/review?seat=N``: the AI review (:mod:`majiang.review`, docs/review.md) of a
+finished hand, for the player who sat at that seat only.
+
+A finished hand's log is public (its seed is revealed), so a review leaks nothing hidden; it is
+still personal advice, and costs a replay and a bot per decision, so it is given to the seat's own
+player (401 without a login, 403 for another seat, 404 for a hand unknown or still in play).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query
+from sqlalchemy import select
+
+from majiang.hall.routes.deps import Authed, HallDep, RowId
+from majiang.store.models import HandEvent, HandRow
+
+TOP = 5
+
+router = APIRouter()
+
+
+@router.get("/api/hands/{hand_id}/review", summary="the AI review of your own seat in a finished hand")
+async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p: Authed,
+                      h: HallDep) -> dict[str, Any]:
+    def load() -> tuple[list[Any], list[dict[str, Any]]] | None:
+        with h.db.session() as s:
+            row = s.get(HandRow, hand_id)
+            if row is None or row.seed is None:
+                return None
+            events = [e.event for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)
+                                                 .order_by(HandEvent.seq))]
+            return list(row.players or []), events
+
+    got = await h.run_db(load)
+    if got is None:
+        raise HTTPException(404, f"no finished hand {hand_id} (a hand in play has no review)")
+    players, stored = got
+    if seat >= len(players) or players[seat] != p.account_id:
+        raise HTTPException(403, f"seat {seat} of hand {hand_id} is not yours: a review is for your own seat")
+    return await asyncio.to_thread(_review, stored, seat, hand_id)
+
+
+def _review(stored: list[dict[str, Any]], seat: int, hand_id: int) -> dict[str, Any]:
+    from majiang.engine.log import events_from_json
+    from majiang.review import METHOD, review_hand
+
+    try:
+        review = review_hand(events_from_json(stored), seat, label=f"#{hand_id}")
+    except ValueError as e:
+        raise HTTPException(422, f"hand {hand_id} cannot be reviewed: {e}") from None
+    return {"hand": hand_id, "method": METHOD, **review.to_dict(TOP)}
