@@ -40,16 +40,20 @@ class RandomBot:
         return self.rng.choice(legal)
 
 
-BOT_KINDS = ("rand", "eff", "fan")
+BOT_KINDS = ("rand", "eff", "fan", "ev", "best")
+#: what ``best`` stands for: the strongest bot majiang ships (docs/bots.md has the measurements)
+BEST = "ev"
 
 
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
-    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program).  ``eff`` and ``fan`` are
-    the ruleset's own bots (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang both are the
-    jing-aware Nanchang bot)."""
+    """``rand``, ``eff``, ``fan``, ``ev``, ``best`` (the strongest: :data:`BEST`) or ``ext:COMMAND``
+    (an external program).  ``eff``, ``fan`` and ``ev`` are the ruleset's own bots
+    (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all three are the jing-aware Nanchang bot)."""
+    if spec == "best":
+        spec = BEST
     if spec == "rand":
         return RandomBot(seed)
-    if spec in ("eff", "fan"):
+    if spec in ("eff", "fan", "ev"):
         module = importlib.import_module(info(rules).bots[spec])
         bot: Bot = module.make(seed)
         return bot
@@ -57,4 +61,4 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         from majiang.bots.external import ExternalBot
 
         return ExternalBot(spec[4:])
-    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan or ext:COMMAND")
+    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan, ev, best or ext:COMMAND")
