@@ -38,7 +38,7 @@ from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.mcr.rules import get_rules
 from majiang.rulesets.mcr import scoring_melds
-from majiang.shanten.efficiency import _fast, shanten_of_counts
+from majiang.shanten.efficiency import _fast, _shanten, shanten_of_counts, useful_mask_of_counts
 from majiang.shanten.legal import FanContext, wait_fans
 
 #: per own turn, a live copy of a discard-win wait wins ``(1 + RON) / unseen``: the own draw and the
@@ -62,24 +62,27 @@ class EVBot(FanBot):
 
     name = "ev"
 
-    def __init__(self, seed: int | None = None, budget_s: float = 0.5, max_nodes: int = 60_000,
-                 defence: bool = True) -> None:
+    def __init__(self, seed: int | None = None, budget_s: float = 0.5, max_nodes: int = 200_000,
+                 defence: bool = True, depth: int = 2) -> None:
         super().__init__(seed)
+        self.depth = depth
         self.budget_s = budget_s
         self.max_nodes = max_nodes
         self.defence = defence
         self._deadline = 0.0
         self._nodes = 0
         self._ctx: dict[tuple[TableMeld, ...], FanContext] = {}
+        self._memo: dict[tuple[bytes, int, int], float] = {}
 
     # ---- decisions ---------------------------------------------------------------------------
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         for a in legal:
             if a.type == "win":
                 return a  # the engine offers only valid wins (≥ 8 fan)
-        self._deadline = time.process_time() + self.budget_s
+        self._deadline = time.perf_counter() + self.budget_s  # wall time: never less than CPU time
         self._nodes = 0
         self._ctx = {}
+        self._memo: dict[tuple[bytes, int, int], float] = {}
         self._prepare(view)
         if view.phase == "turn":
             return self.turn(view, legal)
@@ -169,7 +172,7 @@ class EVBot(FanBot):
         c = list(counts)
         best: tuple[float, int] | None = None
         for t, after, _ in sorted(_fast.discards(c, n), key=lambda r: r[1]):
-            if after > 1:
+            if after > self.depth:
                 continue
             c[t] -= 1
             v = self._hand_value(view, c, melds)
@@ -188,13 +191,18 @@ class EVBot(FanBot):
         n = len(melds)
         s = shanten_of_counts(c, n)
         self._nodes += 1
-        if s > 1 or self._nodes > self.max_nodes or time.process_time() > self._deadline:
+        if s > self.depth or self._spent():
             return 0.0
         ctx = self._fan_ctx(view, melds)
         if s == 0:
             h, fan = self._ready(c, ctx, self.unseen)
             return _win_chance(h, self.draws) * (WIN_BASE + WIN_FAN * fan)
-        return self._one_away(c, ctx, self.unseen)
+        if s == 1:
+            return self._one_away(c, ctx, self.unseen, self.draws)
+        return self._two_away(c, ctx, self.unseen)
+
+    def _spent(self) -> bool:
+        return self._nodes > self.max_nodes or time.perf_counter() > self._deadline
 
     def _ready(self, c: Sequence[int], ctx: FanContext, unseen: Sequence[int]) -> tuple[float, float]:
         """Per-turn win hazard and average fan of a ready hand: only waits worth ``min_fan`` count."""
@@ -217,40 +225,96 @@ class EVBot(FanBot):
             return 0.0, 0.0
         return min(0.95, live_sum / self.pool), fan_sum / live_sum
 
-    def _one_away(self, c: list[int], ctx: FanContext, unseen: list[int]) -> float:
-        """一向听: the exact expectation over the next draw of the legal ready hands it reaches."""
+    def _one_away(self, c: list[int], ctx: FanContext, unseen: list[int], draws: int) -> float:
+        """一向听: the exact expectation over the next draw of the legal ready hands it reaches within
+        ``draws`` draws."""
         n = len(ctx.melds)
+        key = (bytes(c), id(ctx), draws)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
         stages: list[tuple[float, float, float]] = []  # (chance of the draw, hazard, value of the win)
-        for t in range(34):
+        for t in _tiles(useful_mask_of_counts(c, n)):  # only a useful draw makes the hand ready
             if not unseen[t]:
                 continue
             c[t] += 1
             unseen[t] -= 1
             best = (0.0, 0.0)
-            for e, after, _ in _fast.discards(c, n):
-                self._nodes += 1
-                if after != 0 or e == t:
+            for e in range(34):
+                if not c[e] or e == t:
                     continue
                 c[e] -= 1
-                h, fan = self._ready(c, ctx, unseen)
+                self._nodes += 1
+                if _shanten(c, n) == 0:
+                    h, fan = self._ready(c, ctx, unseen)
+                    if h * (WIN_BASE + WIN_FAN * fan) > best[0] * (WIN_BASE + WIN_FAN * best[1]):
+                        best = (h, fan)
                 c[e] += 1
-                if h * (WIN_BASE + WIN_FAN * fan) > best[0] * (WIN_BASE + WIN_FAN * best[1]):
-                    best = (h, fan)
             unseen[t] += 1
             c[t] -= 1
             if best[0] > 0:
                 stages.append(((unseen[t]) / self.pool, best[0], WIN_BASE + WIN_FAN * best[1]))
-        if not stages:
-            return 0.0
-        accept = min(0.95, sum(p for p, _, _ in stages))
         total = 0.0
-        stay = 1.0
-        for j in range(1, self.draws):  # the ready hand is reached at draw j, then r − j draws to win
-            stay *= 1.0 - END_RATE
-            left = self.draws - j
-            total += stay * sum(p * _win_chance(h, left) * v for p, h, v in stages)
-            stay *= 1.0 - accept
+        if stages:
+            accept = min(0.95, sum(p for p, _, _ in stages))
+            stay = 1.0
+            for j in range(1, draws):  # the ready hand is reached at draw j, then r − j draws to win
+                stay *= 1.0 - END_RATE
+                left = draws - j
+                total += stay * sum(p * _win_chance(h, left) * v for p, h, v in stages)
+                stay *= 1.0 - accept
+        self._memo[key] = total
         return total
+
+    def _two_away(self, c: list[int], ctx: FanContext, unseen: list[int]) -> float:
+        """二向听: the expectation over the next useful draw and the best discard after it of the
+        one-from-ready hand's value, that hand reached after the expected wait for such a draw."""
+        n = len(ctx.melds)
+        draws = self.draws
+        if draws < 3:
+            return 0.0
+        found: list[tuple[float, list[int]]] = []
+        accept = 0.0
+        for t in _tiles(useful_mask_of_counts(c, n)):
+            if not unseen[t]:
+                continue
+            accept += unseen[t] / self.pool
+            c[t] += 1
+            keep = []
+            for e in range(34):
+                if c[e] and e != t:
+                    c[e] -= 1
+                    if _shanten(c, n) == 1:
+                        keep.append(e)
+                    c[e] += 1
+            found.append((unseen[t] / self.pool, keep))
+            c[t] -= 1
+        if not found:
+            return 0.0
+        accept = min(0.95, accept)
+        delay = min(draws - 2, max(1, round(1 / accept)))
+        total = 0.0
+        for (p, discards), t in zip(found, [t for t in _tiles(useful_mask_of_counts(c, n)) if unseen[t]],
+                                    strict=True):
+            c[t] += 1
+            unseen[t] -= 1
+            best = 0.0
+            for e in discards:
+                if self._spent():
+                    break
+                c[e] -= 1
+                best = max(best, self._one_away(c, ctx, unseen, draws - delay))
+                c[e] += 1
+            unseen[t] += 1
+            c[t] -= 1
+            total += p * best
+        reach = 0.0
+        stay = 1.0
+        for _ in range(1, draws - 1):
+            stay *= 1.0 - END_RATE
+            reach += stay
+            stay *= 1.0 - accept
+        return total * reach
 
     # ---- defence -----------------------------------------------------------------------------
     def _dangers(self, view: SeatView) -> list[float]:
@@ -268,6 +332,10 @@ class EVBot(FanBot):
                 p = WAIT_RATE * threat * _tile_danger(t, pond, self.unseen)
                 out[t] = 1.0 - (1.0 - out[t]) * (1.0 - p)
         return out
+
+
+def _tiles(mask: int) -> list[int]:
+    return [t for t in range(34) if mask >> t & 1]
 
 
 def _readiness(discards: int, melds: int, wall: int) -> float:
