@@ -5,9 +5,11 @@ Plays exactly the hands of ``majiang simulate --duplicate`` (the same walls from
 in all 24 seatings, the same dealers and prevalent winds) and reports each bot's mean score a hand,
 the first bot's margin over the others' mean, and its 95 % CI taken over walls: the 24 hands of one
 wall are not independent (with deterministic bots several seatings even repeat one game), so the
-per-hand CI that ``simulate`` prints is too narrow for a margin.  Decision times are CPU seconds
-(``time.process_time``) of every ``choose`` of the first bot.  Without ``--seed`` one is drawn with
-``secrets.randbelow`` and printed.
+per-hand CI that ``simulate`` prints is too narrow for a margin.  The bots shipped are deterministic
+and keep nothing from one hand to the next, so seatings that put the same kinds in the same chairs
+replay one game: it is played once and counted for each of them (``--no-dedupe`` plays all 24).
+Decision times are CPU seconds (``time.process_time``) of every ``choose`` of the first bot.  Without
+``--seed`` one is drawn with ``secrets.randbelow`` and printed.
 
     .venv/bin/python benchmarks/bot_duel.py --hands 960 --bots best,fan,fan,fan
 """
@@ -48,7 +50,7 @@ class Timed:
         return a
 
 
-def duel(hands: int, seed: int, specs: list[str], rules: str = "gb") -> dict[str, Any]:
+def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: bool = True) -> dict[str, Any]:
     ruleset = make_ruleset(rules)
     players: list[Any] = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(specs)]
     players[0] = Timed(players[0])
@@ -62,22 +64,28 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb") -> dict[str
         wall_seed = hashlib.sha256(master + wall_no.to_bytes(8, "big")).digest()
         sums = [0.0] * 4
         n = 0
+        played: dict[tuple[str, ...], tuple[list[int], int | None, int | None]] = {}
         for seating in permutations(range(4)):
             if done >= hands:
                 break
-            hand = Hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=done)
+            kinds = tuple(specs[seating[s]] for s in range(4))
+            if kinds not in played or not dedupe:
+                hand = Hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=done)
 
-            def bad(_s: int) -> None:
-                nonlocal illegal
-                illegal += 1
+                def bad(_s: int) -> None:
+                    nonlocal illegal
+                    illegal += 1
 
-            play_hand(hand, [players[seating[s]] for s in range(4)], bad)
+                play_hand(hand, [players[seating[s]] for s in range(4)], bad)
+                w = hand.win
+                played[kinds] = (list(hand.deltas), w.seat if w else None, w.discarder if w else None)
+            deltas, winner, discarder = played[kinds]
             for s in range(4):
-                sums[seating[s]] += hand.deltas[s]
-            if hand.win is not None:
-                wins[seating[hand.win.seat]] += 1
-                if hand.win.discarder is not None:
-                    deal_ins[seating[hand.win.discarder]] += 1
+                sums[seating[s]] += deltas[s]
+            if winner is not None:
+                wins[seating[winner]] += 1
+                if discarder is not None:
+                    deal_ins[seating[discarder]] += 1
             n += 1
             done += 1
         per_wall.append([x / n for x in sums])
@@ -106,10 +114,11 @@ def main() -> None:
     ap.add_argument("--bots", default="best,fan,fan,fan", help="four bots; the first is measured")
     ap.add_argument("--seed", type=int, default=None, help="master seed (default: drawn and printed)")
     ap.add_argument("--rules", default="gb")
+    ap.add_argument("--no-dedupe", action="store_true", help="play all 24 seatings even where they repeat a game")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     specs = args.bots.split(",")
-    r = duel(args.hands, seed, specs, args.rules)
+    r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe)
     print(f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
           f"{os.cpu_count()} cores · Python {platform.python_version()}")
     print(f"duplicate, {r['hands']} hands ({r['walls']} walls × 24 seatings), seed {seed}, {r['seconds']:.0f} s; "

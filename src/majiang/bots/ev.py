@@ -82,7 +82,7 @@ class EVBot(FanBot):
         self._deadline = time.perf_counter() + self.budget_s  # wall time: never less than CPU time
         self._nodes = 0
         self._ctx = {}
-        self._memo: dict[tuple[bytes, int, int], float] = {}
+        self._memo = {}
         self._prepare(view)
         if view.phase == "turn":
             return self.turn(view, legal)
