@@ -63,16 +63,20 @@ class TurnOrClaim:
         raise NotImplementedError
 
 
-BOT_KINDS = ("rand", "eff", "fan")
+BOT_KINDS = ("rand", "eff", "fan", "ev", "best")
+#: what ``best`` stands for: the strongest bot majiang ships (docs/bots.md has the measurements)
+BEST = "ev"
 
 
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
-    """``rand``, ``eff``, ``fan`` or ``ext:COMMAND`` (an external program).  ``eff`` and ``fan`` are
-    the ruleset's own bots (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang both are the
-    jing-aware Nanchang bot)."""
+    """``rand``, ``eff``, ``fan``, ``ev``, ``best`` (the strongest: :data:`BEST`) or ``ext:COMMAND``
+    (an external program).  ``eff``, ``fan`` and ``ev`` are the ruleset's own bots
+    (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all three are the jing-aware Nanchang bot)."""
+    if spec == "best":
+        spec = BEST
     if spec == "rand":
         return RandomBot(seed)
-    if spec in ("eff", "fan"):
+    if spec in ("eff", "fan", "ev"):
         module = importlib.import_module(info(rules).bots[spec])
         bot: Bot = module.make(seed)
         return bot
@@ -84,5 +88,5 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         import majiang.bots.botzone as botzone
 
         return botzone.make(spec)
-    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan, ext:COMMAND, botzone:COMMAND or "
+    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan, ev, best, ext:COMMAND, botzone:COMMAND or "
                      "botzone-simple:COMMAND")

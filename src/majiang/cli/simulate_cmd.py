@@ -15,11 +15,13 @@ def register(sub: Any) -> None:
                     "and report, per seat: win rate, deal-in rate, average fan on wins, average score per hand "
                     "with a 95% confidence interval; the draw rate and hands per second.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ext:COMMAND (external "
-               "program, docs/bot-protocol.md), botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, JSON or "
-               "simple interaction, docs/botzone.md)\n\nexamples:\n"
+        epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ev (expected value, "
+               "docs/bots.md), best (the strongest: ev), ext:COMMAND (external program, docs/bot-protocol.md), "
+               "botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, JSON or simple interaction, docs/botzone.md)"
+               "\n\nexamples:\n"
                "  majiang simulate --hands 1000 --seed 1 --bots fan,eff,eff,rand\n"
                "  majiang simulate --hands 960 --bots fan,eff,rand,rand --duplicate --json\n"
+               "  majiang simulate --hands 960 --bots best,fan,fan,fan --duplicate\n"
                "  majiang simulate --hands 20 --log logs/ && majiang replay logs/hand-000000.jsonl --verify")
     p.add_argument("--hands", type=int, default=100, help="number of hands (default 100)")
     p.add_argument("--seed", type=int, default=1, help="master seed: the same seed plays the same walls")

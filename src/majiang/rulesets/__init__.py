@@ -84,13 +84,13 @@ def _nanchang_calculator(d: Mapping[str, Any], explain: bool) -> dict[str, Any]:
     return settle_dict(d)  # the settlement is its own explanation
 
 
-MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan"}
+MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan", "ev": "majiang.bots.ev"}
 register(RulesetInfo("gb", lambda opts: MCR("gb"), "国标", "MCR", _mcr_calculator, "mcr", ("番", "fan"), MCR_BOTS))
 register(RulesetInfo("botzone", lambda opts: MCR("botzone"), "国标 Botzone", "MCR (Botzone)", _mcr_calculator, "mcr",
                      ("番", "fan"), MCR_BOTS))
 # the jing-aware bot plays both kinds
 register(RulesetInfo("nanchang", Nanchang, "南昌", "Nanchang", _nanchang_calculator, "nanchang", ("倍", "multiplier"),
-                     {"eff": "majiang.bots.nanchang", "fan": "majiang.bots.nanchang"}))
+                     {"eff": "majiang.bots.nanchang", "fan": "majiang.bots.nanchang", "ev": "majiang.bots.nanchang"}))
 
 
 def names() -> list[str]:

@@ -28,8 +28,8 @@ def register(tsub: Any) -> None:
     m.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     m.add_argument("--scheme", choices=("1998", "4210"), default="1998", help="standard scores (default 1998)")
     m.add_argument("--bots", default="auto",
-                   help="bot kind for every player (rand, eff, fan), or a comma list dealt to players P01, P02 … "
-                        "in turn; auto (default) = the strongest installed (fan, then eff, then rand)")
+                   help="bot kind for every player (rand, eff, fan, ev, best), or a comma list dealt to players "
+                        "P01, P02 … in turn; auto (default) = the strongest installed (fan, then eff, then rand)")
     m.add_argument("--json", action="store_true", help="print the JSON result")
     m.add_argument("--save", action="store_true", help="also store the event in the database (id demo-SEED)")
     m.add_argument("--no-progress", action="store_true", help="no progress bar")
