@@ -29,6 +29,11 @@ def register(sub: Any) -> None:
     p.add_argument("--origin", action="append", default=None,
                    help="allowed WebSocket Origin (repeatable; default: same host only)")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    p.add_argument("--guests-per-hour", type=float, default=20.0, metavar="N",
+                   help="guest accounts one client address may create an hour (default 20, bursts of 5)")
+    p.add_argument("--logins-per-minute", type=float, default=20.0, metavar="N",
+                   help="logins and sign-ups one client address may make a minute (default 20, bursts of 10; "
+                        "one username: 5 a minute from anywhere)")
     p.set_defaults(func=run)
 
 
@@ -57,8 +62,11 @@ def run(args: argparse.Namespace) -> int:
     if args.redis and not (args.db or "").startswith(("postgresql://", "postgres://")):
         print("error: --redis needs a shared PostgreSQL database: add --db postgresql://…", file=sys.stderr)
         return 2
+    from majiang.hall.limits import Limits
+
+    limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour)
     app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis,
-                     **tournament_features())
+                     limits=limits, **tournament_features())
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     if args.redis:
         db += f" + Redis {args.redis}"

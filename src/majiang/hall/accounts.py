@@ -3,14 +3,19 @@ expire and can be revoked, and the sign-up coin grant."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
 import json
 import re
 import secrets
+import threading
 import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -23,6 +28,23 @@ from majiang.store.models import Account, Setting
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9_\u4e00-\u9fff-]{3,20}$")
 _hasher = PasswordHasher()
+# verified when the username is unknown, so an unknown name costs the same time as a wrong password
+_DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
+T = TypeVar("T")
+RunDb = Callable[..., Awaitable[Any]]
+
+
+class Busy(RuntimeError):
+    """Too many password hashes waiting; the client should retry later."""
+
+
+def _check(stored: str, password: str) -> tuple[bool, bool]:
+    """(the password matches ``stored``, the hash should be recomputed)."""
+    try:
+        _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False, False
+    return True, _hasher.check_needs_rehash(stored)
 
 
 class AuthError(ValueError):
@@ -38,8 +60,11 @@ class Principal:
 
 class Accounts:
     def __init__(self, db: Database, signup_grant: int = 10_000, guest_grant: int = 2_000,
-                 token_ttl_s: int = 7 * 24 * 3600) -> None:
+                 token_ttl_s: int = 7 * 24 * 3600, hash_workers: int = 2, hash_queue: int = 32) -> None:
         self.db = db
+        # argon2 runs here, never on the database worker (which also writes the tables' events)
+        self.hash_pool = ThreadPoolExecutor(max_workers=hash_workers, thread_name_prefix="argon2")
+        self._hash_slots = threading.BoundedSemaphore(hash_queue)
         self.signup_grant = signup_grant
         self.guest_grant = guest_grant
         self.token_ttl_s = token_ttl_s
@@ -59,14 +84,66 @@ class Accounts:
             assert row is not None
             return bytes.fromhex(row.value)
 
+    # ---- password hashing, off the database worker ------------------------------------------
+    def configure_hashing(self, workers: int, queue: int) -> None:
+        """Resize the hash pool (``create_app(limits=…)``)."""
+        self.hash_pool.shutdown(wait=False)
+        self.hash_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2")
+        self._hash_slots = threading.BoundedSemaphore(queue)
+
+    async def hashing(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn`` (argon2) on the hash pool; :class:`Busy` when ``hash_queue`` are already queued."""
+        if not self._hash_slots.acquire(blocking=False):
+            raise Busy("the server is busy checking passwords; try again in a few seconds")
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.hash_pool, lambda: fn(*args))
+        finally:
+            self._hash_slots.release()
+
+    async def register_async(self, run_db: RunDb, username: str, password: str) -> Principal:
+        """:meth:`register` with the hash computed on the hash pool and the rows written by ``run_db``."""
+        self.check_new(username, password)
+        digest = await self.hashing(_hasher.hash, password)
+        p: Principal = await run_db(self.register, username, password, digest)
+        return p
+
+    async def login_async(self, run_db: RunDb, username: str, password: str) -> Principal:
+        """:meth:`login`: the row read by ``run_db``, the hash verified on the hash pool (a dummy hash
+        for an unknown name, so both answers take the same time)."""
+        if not isinstance(username, str) or not isinstance(password, str) or len(password) > 200:
+            raise AuthError("unknown user or wrong password")
+        row: tuple[Principal, str | None] | None = await run_db(self._lookup, username)
+        stored = row[1] if row is not None and row[1] else _DUMMY_HASH
+        ok, rehash = await self.hashing(_check, stored, password)
+        if row is None or not row[1] or not ok:
+            raise AuthError("unknown user or wrong password")
+        if rehash:
+            digest = await self.hashing(_hasher.hash, password)
+            await run_db(self._set_hash, row[0].account_id, digest)
+        return row[0]
+
+    def _lookup(self, username: str) -> tuple[Principal, str | None] | None:
+        with self.db.session() as s:
+            acc = s.scalar(select(Account).where(Account.username == username, Account.kind == "player"))
+            return None if acc is None else (Principal(acc.id, acc.username, acc.kind), acc.password_hash)
+
+    def _set_hash(self, account_id: int, digest: str) -> None:
+        with self.db.session() as s:
+            s.execute(update(Account).where(Account.id == account_id).values(password_hash=digest))
+
     # ---- accounts --------------------------------------------------------------------------
-    def register(self, username: str, password: str) -> Principal:
+    @staticmethod
+    def check_new(username: str, password: str) -> None:
         if not isinstance(username, str) or not USERNAME_RE.match(username):
             raise AuthError("a username has 3–20 letters, digits, _ or - (Chinese characters allowed)")
         if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
             raise AuthError("a password needs at least 8 characters")
+
+    def register(self, username: str, password: str, digest: str | None = None) -> Principal:
+        """A new account (``digest``: its password hash, when computed already)."""
+        self.check_new(username, password)
         with self.db.session() as s:
-            acc = Account(username=username, kind="player", password_hash=_hasher.hash(password))
+            acc = Account(username=username, kind="player", password_hash=digest or _hasher.hash(password))
             s.add(acc)
             try:
                 s.flush()
@@ -78,17 +155,14 @@ class Accounts:
         return p
 
     def login(self, username: str, password: str) -> Principal:
-        with self.db.session() as s:
-            acc = s.scalar(select(Account).where(Account.username == username, Account.kind == "player"))
-            if acc is None or acc.password_hash is None:
-                raise AuthError("unknown user or wrong password")
-            try:
-                _hasher.verify(acc.password_hash, password)
-            except (VerificationError, InvalidHashError):
-                raise AuthError("unknown user or wrong password") from None
-            if _hasher.check_needs_rehash(acc.password_hash):
-                acc.password_hash = _hasher.hash(password)
-            return Principal(acc.id, acc.username, acc.kind)
+        """Synchronous login, for scripts and tests (the HTTP route uses :meth:`login_async`)."""
+        row = self._lookup(username)
+        ok, rehash = _check(row[1] if row is not None and row[1] else _DUMMY_HASH, password)
+        if row is None or not row[1] or not ok:
+            raise AuthError("unknown user or wrong password")
+        if rehash:
+            self._set_hash(row[0].account_id, _hasher.hash(password))
+        return row[0]
 
     def guest(self) -> Principal:
         with self.db.session() as s:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 
-from majiang.hall.accounts import AuthError, Principal
+from majiang.hall.accounts import AuthError, Busy, Principal
+from majiang.hall.limits import HttpLimiter, client_address
 from majiang.hall.messages import Credentials
 from majiang.hall.routes.deps import Authed, HallDep, RowId
 from majiang.hall.service import Hall, HallError
@@ -18,26 +19,46 @@ def session_reply(h: Hall, p: Principal) -> dict[str, Any]:
     return {"token": h.accounts.issue(p), "account": h.profile(p.account_id)}
 
 
-@router.post("/api/register", summary="create an account (with the sign-up coin grant)")
-async def register(body: Credentials, h: HallDep) -> dict[str, Any]:
+def limiter(request: Request) -> HttpLimiter:
+    lim: HttpLimiter = request.app.state.limiter
+    return lim
+
+
+BUSY = HTTPException(503, "the server is busy checking passwords; try again in a few seconds",
+                     headers={"Retry-After": "2"})
+
+
+@router.post("/api/register", summary="create an account (with the sign-up coin grant); 429 when rate limited")
+async def register(body: Credentials, h: HallDep, request: Request) -> dict[str, Any]:
+    lim = limiter(request)
+    lim.check(lim.login_address, client_address(request), "sign-ups and logins from your address")
     try:
-        p = await h.run_db(h.accounts.register, body.username, body.password)
+        p = await h.accounts.register_async(h.run_db, body.username, body.password)
     except AuthError as e:
         raise HTTPException(400, str(e)) from None
+    except Busy:
+        raise BUSY from None
     return session_reply(h, p)
 
 
-@router.post("/api/login", summary="log in; returns a signed session token")
-async def login(body: Credentials, h: HallDep) -> dict[str, Any]:
+@router.post("/api/login", summary="log in; returns a signed session token; 429 when rate limited")
+async def login(body: Credentials, h: HallDep, request: Request) -> dict[str, Any]:
+    lim = limiter(request)
+    lim.check(lim.login_address, client_address(request), "logins from your address")
+    lim.check(lim.login_account, body.username.casefold(), "logins to this account")
     try:
-        p = await h.run_db(h.accounts.login, body.username, body.password)
+        p = await h.accounts.login_async(h.run_db, body.username, body.password)
     except AuthError as e:
         raise HTTPException(401, str(e)) from None
+    except Busy:
+        raise BUSY from None
     return session_reply(h, p)
 
 
-@router.post("/api/guest", summary="play as a guest")
-async def guest(h: HallDep) -> dict[str, Any]:
+@router.post("/api/guest", summary="play as a guest (limited per address and hour; 429 when rate limited)")
+async def guest(h: HallDep, request: Request) -> dict[str, Any]:
+    lim = limiter(request)
+    lim.check(lim.guest_address, client_address(request), "guest accounts from your address")
     p = await h.run_db(h.accounts.guest)
     return session_reply(h, p)
 

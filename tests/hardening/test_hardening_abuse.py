@@ -1,0 +1,153 @@
+"""Regression tests for issue 14 (the hall attacked as an internet attacker would): login floods, rate
+limits, usernames, slow clients, hosts, privacy, memory.  Each docstring says what the server did
+before the fix (docs/hardening.md, "Issue 14")."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import httpx
+from hardening_harness import Live, run_live
+
+from majiang.hall import accounts as accounts_module
+from majiang.hall.limits import Limits
+from majiang.hall.rooms import Room
+
+ROOMS = [Room(id="free", name="free room", rules="gb", bots="rand", bot_fill_s=600, timers="relaxed"),
+         Room(id="paid", name="paid room", rules="gb", bots="rand", bot_fill_s=600, coefficient=10, guests=False)]
+OPEN = Limits(login_per_address_per_min=1e9, login_burst=1e9, login_per_account_per_min=1e9,
+              login_account_burst=1e9, guests_per_address_per_hour=1e9, guest_burst=1e9)
+PASSWORD = "correct horse battery"
+
+
+def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    kwargs.setdefault("limits", OPEN)
+    return run_live(f"sqlite:///{tmp_path}/abuse.db", ROOMS, body, timeout=120, **kwargs)
+
+
+def client_from(live: Live, address: str) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=live.app, client=(address, 40000)),
+                             base_url="http://testserver", timeout=60)
+
+
+# ---- #2: a login flood froze every table -------------------------------------------------------------------
+def test_password_hashing_never_runs_on_the_database_worker(tmp_path: Any, monkeypatch: Any) -> None:
+    """Was: argon2 ran on the database worker (one thread under SQLite) that also writes the tables'
+    events: 105 wrong-password logins from 3 clients stopped every table (0 prompts in 12 s)."""
+    threads: set[str] = set()
+    real = accounts_module._hasher
+
+    class Spy:
+        def __getattr__(self, name: str) -> Any:
+            def call(*args: Any) -> Any:
+                threads.add(threading.current_thread().name)
+                return getattr(real, name)(*args)
+            return call
+
+    monkeypatch.setattr(accounts_module, "_hasher", Spy())
+
+    async def body(live: Live) -> tuple[float, list[int]]:
+        assert live.http is not None
+        r = await live.http.post("/api/register", json={"username": "alice", "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        flood = [asyncio.ensure_future(live.http.post("/api/login", json={"username": "alice", "password": "x" * 12}))
+                 for _ in range(24)]
+        await asyncio.sleep(0.05)
+        t0 = time.perf_counter()
+        await live.hall.run_db(lambda: None)  # what a table's event write waits for
+        probe = time.perf_counter() - t0
+        codes = [r.status_code for r in await asyncio.gather(*flood)]
+        return probe, codes
+
+    (probe, codes), errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert threads and all(t.startswith("argon2") for t in threads), threads
+    assert set(codes) <= {401, 503}, codes
+    assert probe < 0.5, f"the database worker waited {probe:.2f} s behind the password hashes"
+
+
+def test_a_login_flood_is_rate_limited_per_address_and_per_account(tmp_path: Any) -> None:
+    """Was: no HTTP rate limit: unlimited password guesses from one address, or on one account."""
+    async def body(live: Live) -> tuple[list[int], str | None, list[int]]:
+        assert live.http is not None
+        async with client_from(live, "10.1.1.1") as c:
+            await c.post("/api/register", json={"username": "bob", "password": PASSWORD})
+        from_one = [(await live.http.post("/api/login", json={"username": f"nobody{i}", "password": "x" * 12}))
+                    for i in range(12)]
+        on_one: list[int] = []
+        for i in range(7):  # a botnet: a new address each time, one account
+            async with client_from(live, f"10.0.0.{i + 1}") as c:
+                on_one.append((await c.post("/api/login", json={"username": "bob", "password": "x" * 12})).status_code)
+        return [r.status_code for r in from_one], from_one[-1].headers.get("retry-after"), on_one
+
+    limits = Limits(login_per_address_per_min=6, login_burst=10, login_per_account_per_min=5, login_account_burst=5)
+    (from_one, retry_after, on_one), errors = live_run(tmp_path, body, limits=limits)
+    assert not errors, errors[0]
+    assert from_one[:10] == [401] * 10 and from_one[10:] == [429, 429], from_one
+    assert retry_after is not None and int(retry_after) >= 1
+    assert on_one[:5] == [401] * 5 and on_one[5:] == [429, 429], on_one
+
+
+def test_an_unknown_username_costs_the_same_time_as_a_wrong_password(tmp_path: Any) -> None:
+    """Was: a wrong password took 613 ms, an unknown name 10 ms: usernames revealed by timing."""
+    async def body(live: Live) -> tuple[float, float]:
+        assert live.http is not None
+        await live.http.post("/api/register", json={"username": "carol", "password": PASSWORD})
+
+        async def timed(name: str) -> float:
+            t0 = time.perf_counter()
+            r = await live.http.post("/api/login", json={"username": name, "password": "x" * 12})
+            assert r.status_code == 401
+            return time.perf_counter() - t0
+
+        known, unknown = [], []
+        for _ in range(4):  # interleaved, so a busy machine slows both alike
+            known.append(await timed("carol"))
+            unknown.append(await timed("nobody-here"))
+        return min(known), min(unknown)
+
+    (known, unknown), errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert unknown > 0.3 * known, (known, unknown)  # was 10 ms against 613 ms
+
+
+# ---- #9: unlimited free guests, their coins worth as much as anyone's --------------------------------------
+def test_guests_are_limited_per_address(tmp_path: Any) -> None:
+    """Was: 184 guests a second from one address (≈ 368,000 free coins a second)."""
+    async def body(live: Live) -> tuple[list[int], str | None, int]:
+        assert live.http is not None
+        rs = [await live.http.post("/api/guest") for _ in range(5)]
+        async with client_from(live, "10.9.9.9") as other:
+            elsewhere = (await other.post("/api/guest")).status_code
+        return [r.status_code for r in rs], rs[-1].headers.get("retry-after"), elsewhere
+
+    limits = Limits(guests_per_address_per_hour=3, guest_burst=3)
+    (codes, retry_after, elsewhere), errors = live_run(tmp_path, body, limits=limits)
+    assert not errors, errors[0]
+    assert codes == [200, 200, 200, 429, 429], codes
+    assert retry_after is not None and int(retry_after) > 60  # 3 an hour: the next in 20 minutes
+    assert elsewhere == 200
+
+
+def test_a_guest_may_sit_only_in_a_room_open_to_guests(tmp_path: Any) -> None:
+    """Was: guests (free coins) sat in every room; now a room says ``guests = false`` and the built-in
+    paid rooms do."""
+    async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any]]:
+        tok, _ = await live.guest()
+        ws = await live.connect(tok)
+        ws.send({"type": "quick_join", "room": "paid"})
+        refused = await ws.until(lambda m: m["type"] in ("error", "table"))
+        ws.send({"type": "quick_join", "room": "free"})
+        seated = await ws.until(lambda m: m["type"] in ("error", "table"))
+        return refused, seated
+
+    (refused, seated), errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert refused["type"] == "error" and "registered" in refused["message"], refused
+    assert seated["type"] == "table", seated
+    from majiang.hall.rooms import load_rooms
+
+    assert [r.id for r in load_rooms() if r.guests] == ["beginners"]
