@@ -151,3 +151,55 @@ def test_a_guest_may_sit_only_in_a_room_open_to_guests(tmp_path: Any) -> None:
     from majiang.hall.rooms import load_rooms
 
     assert [r.id for r in load_rooms() if r.guests] == ["beginners"]
+
+
+# ---- #13: look-alike and control-character usernames; a guest-name collision answered 500 -------------------
+def test_usernames_are_normalised_and_look_alikes_refused(tmp_path: Any) -> None:
+    """Was: ``bob_auth\\n`` registered (``$`` matches before a final newline), ``guest-…`` and ``fan-bot-0``
+    could be taken by players, ``Bob`` next to ``bob``."""
+    async def body(live: Live) -> dict[str, int]:
+        assert live.http is not None
+        names = ["bob_auth", "bob_auth\n", "Bob_Auth", "bob-auth", "b0b_auth", "bob\u200b_auth", "bob\tauth",
+                 "guest-12ab", "Guest_x", "fan-bot-0", "bot:fan", "ｂｏｂｂｙ", "bobby", "alice", "аlice", "ALlCE"]
+        out = {}
+        for n in names:
+            r = await live.http.post("/api/register", json={"username": n, "password": PASSWORD})
+            assert r.status_code in (200, 400), (n, r.status_code, r.text)
+            out[n] = r.status_code
+        r = await live.http.post("/api/login", json={"username": "ｂｏｂｂｙ", "password": PASSWORD})
+        out["login ｂｏｂｂｙ"] = r.status_code
+        return out
+
+    out, errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    accepted = sorted(n for n, c in out.items() if c == 200)
+    assert accepted == ["alice", "bob_auth", "login ｂｏｂｂｙ", "ｂｏｂｂｙ"], out  # ｂｏｂｂｙ is stored as bobby
+    from majiang.hall.accounts import skeleton
+
+    assert skeleton("аlice") == skeleton("ALlCE") == skeleton("alice")  # Cyrillic а, l for I
+
+
+def test_a_guest_name_collision_is_drawn_again(tmp_path: Any, monkeypatch: Any) -> None:
+    """Was: two guests drawing the same 6 hex digits: IntegrityError, HTTP 500."""
+    draws = iter(["aaaaaa", "aaaaaa", "aaaaaa", "bbbbbbbb"])
+    real = accounts_module.secrets.token_hex
+
+    class Secrets:
+        token_bytes = staticmethod(accounts_module.secrets.token_bytes)
+
+        @staticmethod
+        def token_hex(n: int = 32) -> str:
+            return next(draws, None) or real(n)
+
+    async def body(live: Live) -> list[tuple[int, str]]:
+        assert live.http is not None
+        monkeypatch.setattr(accounts_module, "secrets", Secrets)
+        out = []
+        for _ in range(2):
+            r = await live.http.post("/api/guest")
+            out.append((r.status_code, r.json()["account"]["name"] if r.status_code == 200 else r.text))
+        return out
+
+    out, errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert out == [(200, "guest-aaaaaa"), (200, "guest-bbbbbbbb")], out

@@ -12,6 +12,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -19,14 +20,52 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from majiang.hall.ledger import grant
 from majiang.store import Database
 from majiang.store.models import Account, Setting
 
-USERNAME_RE = re.compile(r"^[A-Za-z0-9_\u4e00-\u9fff-]{3,20}$")
+USERNAME_RE = re.compile(r"[A-Za-z0-9_\u4e00-\u9fff-]{3,20}")  # fullmatch: ``$`` let "bob\n" through
+# categories refused anywhere in a name: controls, format (zero-width, bidi), line/paragraph separators,
+# spaces, private use, surrogates, unassigned, combining marks
+BAD_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Zs", "Co", "Cs", "Cn", "Mn", "Me"}
+# look-alikes folded together by :func:`skeleton` (after casefold): digits and Cyrillic/Greek letters that
+# look like Latin ones, and - like _
+CONFUSABLES = str.maketrans({
+    "0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "-": "_",
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "l", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "һ": "h", "ԛ": "q", "ԝ": "w", "к": "k", "м": "m", "н": "h", "т": "t", "в": "b",
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "κ": "k", "ι": "l", "τ": "t", "υ": "u", "χ": "x", "ε": "e",
+    "β": "b", "η": "n", "μ": "u",
+})
+# names the server gives out: guests (guest-…), bots (fan-bot-0, bot:fan), the house and the mint
+RESERVED_PREFIXES = ("guest", "bot", "fan_bot", "eff_bot", "rand_bot", "house", "mint", "admin", "system")
+
+
+def normalise_username(name: str) -> str:
+    """The name as stored: NFKC (full-width letters become ASCII), stripped of nothing else — a name with
+    a control, invisible or space character is refused rather than silently cleaned."""
+    return unicodedata.normalize("NFKC", name)
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: NFKC, casefolded, look-alikes folded (:data:`CONFUSABLES`), ``rn`` as ``m``;
+    two accounts may not share one."""
+    s = unicodedata.normalize("NFKC", name).casefold().translate(CONFUSABLES)
+    return s.replace("rn", "m").replace("vv", "w")
+
+
+def username_problem(name: str) -> str | None:
+    """Why ``name`` (already normalised) may not be registered, or None."""
+    if any(unicodedata.category(c) in BAD_CATEGORIES for c in name):
+        return "a username may not contain control, invisible or space characters"
+    if not USERNAME_RE.fullmatch(name):
+        return "a username has 3–20 letters, digits, _ or - (Chinese characters allowed)"
+    if skeleton(name).startswith(RESERVED_PREFIXES):
+        return "names starting with guest, bot, house, mint, admin or system are reserved"
+    return None
 _hasher = PasswordHasher()
 # verified when the username is unknown, so an unknown name costs the same time as a wrong password
 _DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
@@ -123,6 +162,7 @@ class Accounts:
         return row[0]
 
     def _lookup(self, username: str) -> tuple[Principal, str | None] | None:
+        username = normalise_username(username)
         with self.db.session() as s:
             acc = s.scalar(select(Account).where(Account.username == username, Account.kind == "player"))
             return None if acc is None else (Principal(acc.id, acc.username, acc.kind), acc.password_hash)
@@ -134,21 +174,29 @@ class Accounts:
     # ---- accounts --------------------------------------------------------------------------
     @staticmethod
     def check_new(username: str, password: str) -> None:
-        if not isinstance(username, str) or not USERNAME_RE.match(username):
-            raise AuthError("a username has 3–20 letters, digits, _ or - (Chinese characters allowed)")
+        if not isinstance(username, str) or (why := username_problem(normalise_username(username))):
+            raise AuthError(why if isinstance(username, str) and why else "a username is a string")
         if not isinstance(password, str) or len(password) < 8 or len(password) > 200:
             raise AuthError("a password needs at least 8 characters")
 
     def register(self, username: str, password: str, digest: str | None = None) -> Principal:
-        """A new account (``digest``: its password hash, when computed already)."""
+        """A new account (``digest``: its password hash, when computed already).  The name is stored
+        NFKC-normalised; its :func:`skeleton` is claimed in the same transaction (a ``name:`` setting,
+        unique), so no two accounts look alike, whichever process registers them."""
         self.check_new(username, password)
+        username = normalise_username(username)
+        taken = AuthError(f"the name {username!r} is taken (or looks like one that is); choose another")
         with self.db.session() as s:
+            if s.scalar(select(Account.id).where(func.lower(Account.username) == username.lower())) is not None:
+                raise taken
             acc = Account(username=username, kind="player", password_hash=digest or _hasher.hash(password))
             s.add(acc)
             try:
                 s.flush()
+                s.add(Setting(key=f"name:{skeleton(username)}", value=str(acc.id)))
+                s.flush()
             except IntegrityError:
-                raise AuthError(f"the name {username!r} is taken; choose another") from None
+                raise taken from None
             p = Principal(acc.id, acc.username, acc.kind)
         if self.signup_grant:
             grant(self.db, p.account_id, self.signup_grant, f"signup:{p.account_id}", "signup")
@@ -165,10 +213,19 @@ class Accounts:
         return row[0]
 
     def guest(self) -> Principal:
+        """A guest account named ``guest-`` and random hex; a name already taken is drawn again (longer
+        each time), never an error."""
         with self.db.session() as s:
-            acc = Account(username=f"guest-{secrets.token_hex(3)}", kind="guest")
-            s.add(acc)
-            s.flush()
+            for attempt in range(8):
+                try:
+                    with s.begin_nested():
+                        acc = Account(username=f"guest-{secrets.token_hex(3 + attempt)}", kind="guest")
+                        s.add(acc)
+                    break
+                except IntegrityError:
+                    continue
+            else:
+                raise AuthError("could not draw a free guest name; try again")
             p = Principal(acc.id, acc.username, acc.kind)
         if self.guest_grant:
             grant(self.db, p.account_id, self.guest_grant, f"signup:{p.account_id}", "guest")

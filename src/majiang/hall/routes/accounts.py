@@ -59,7 +59,10 @@ async def login(body: Credentials, h: HallDep, request: Request) -> dict[str, An
 async def guest(h: HallDep, request: Request) -> dict[str, Any]:
     lim = limiter(request)
     lim.check(lim.guest_address, client_address(request), "guest accounts from your address")
-    p = await h.run_db(h.accounts.guest)
+    try:
+        p = await h.run_db(h.accounts.guest)
+    except AuthError as e:
+        raise HTTPException(503, str(e), headers={"Retry-After": "1"}) from None
     return session_reply(h, p)
 
 
