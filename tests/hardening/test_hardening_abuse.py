@@ -203,3 +203,53 @@ def test_a_guest_name_collision_is_drawn_again(tmp_path: Any, monkeypatch: Any) 
     out, errors = live_run(tmp_path, body)
     assert not errors, errors[0]
     assert out == [(200, "guest-aaaaaa"), (200, "guest-bbbbbbbb")], out
+
+
+# ---- #15: half-open HTTP requests never timed out (slowloris) ----------------------------------------------
+def slow_client(port: int, head: bytes, drip: bytes, every: float, limit: float) -> tuple[float, bytes]:
+    """Send ``head``, then ``drip`` every ``every`` seconds until the server closes (or ``limit``)."""
+    import socket
+
+    t0 = time.monotonic()
+    got = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=limit) as s:
+        s.sendall(head)
+        s.settimeout(every)
+        while time.monotonic() - t0 < limit:
+            try:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+            except TimeoutError:
+                try:
+                    s.sendall(drip)
+                except OSError:
+                    break
+            except OSError:
+                break
+    return time.monotonic() - t0, got
+
+
+def test_a_slow_request_head_or_body_times_out(tmp_path: Any) -> None:
+    """Was: a client dripping one header line a second (or a body byte a second) held its connection
+    open for ever; 1,000 of them hold every file descriptor."""
+    from hardening_harness import Serve
+
+    srv = Serve(tmp_path, extra=["--header-timeout", "1.5", "--body-timeout", "1.5"]).wait_up()
+    try:
+        head_s, head_reply = slow_client(srv.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-a: b\r\n",
+                                         0.3, 15)
+        body_s, body_reply = slow_client(srv.port, b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                         b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", b" ",
+                                         0.3, 15)
+        silent_s, _ = slow_client(srv.port, b"", b"", 0.5, 15)
+        # a normal request on a kept-alive connection still works
+        with httpx.Client(base_url=srv.base) as c:
+            assert c.get("/healthz").status_code == 200
+            assert c.get("/healthz").status_code == 200
+    finally:
+        srv.stop()
+    assert head_s < 5 and head_reply.startswith(b"HTTP/1.1 408"), (head_s, head_reply)
+    assert body_s < 5 and body_reply.startswith(b"HTTP/1.1 408"), (body_s, body_reply)
+    assert silent_s < 5, silent_s

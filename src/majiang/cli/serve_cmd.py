@@ -34,6 +34,10 @@ def register(sub: Any) -> None:
     p.add_argument("--logins-per-minute", type=float, default=20.0, metavar="N",
                    help="logins and sign-ups one client address may make a minute (default 20, bursts of 10; "
                         "one username: 5 a minute from anywhere)")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a client has to send a request's headers (default 10; then 408)")
+    p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
+                   help="seconds a client has to send a request's body after its headers (default 30)")
     p.set_defaults(func=run)
 
 
@@ -73,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
           flush=True)
     from majiang.hall.logs import log_config
+    from majiang.hall.serving import uvicorn_options
 
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384,
                 ws_per_message_deflate=False,  # small JSON messages: compression costs more than it saves
-                log_config=log_config(args.log_level))
+                log_config=log_config(args.log_level),
+                **uvicorn_options(args.header_timeout, args.body_timeout))  # slowloris: docs/hardening.md
     return 0
