@@ -253,3 +253,45 @@ def test_a_slow_request_head_or_body_times_out(tmp_path: Any) -> None:
     assert head_s < 5 and head_reply.startswith(b"HTTP/1.1 408"), (head_s, head_reply)
     assert body_s < 5 and body_reply.startswith(b"HTTP/1.1 408"), (body_s, body_reply)
     assert silent_s < 5, silent_s
+
+
+# ---- #16: no Host allowlist (DNS rebinding) ---------------------------------------------------------------
+def raw_request(port: int, request: bytes) -> bytes:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        return s.recv(4096)
+
+
+def test_a_request_for_another_host_is_refused(tmp_path: Any) -> None:
+    """Was: a page on attacker.example, its name rebound to 127.0.0.1, reached the API and the WebSocket
+    (the Origin check compared Origin with Host, both the attacker's)."""
+    from hardening_harness import Serve
+
+    upgrade = (b"GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+               b"Origin: http://%s\r\n\r\n")
+    srv = Serve(tmp_path).wait_up()
+    try:
+        port = b"%d" % srv.port
+        evil_http = raw_request(srv.port, b"GET /api/rooms HTTP/1.1\r\nHost: attacker.example:" + port + b"\r\n\r\n")
+        evil_ws = raw_request(srv.port, upgrade % (b"attacker.example:" + port, b"attacker.example:" + port))
+        good_http = raw_request(srv.port, b"GET /api/rooms HTTP/1.1\r\nHost: localhost:" + port + b"\r\n\r\n")
+        good_ws = raw_request(srv.port, upgrade % (b"127.0.0.1:" + port, b"127.0.0.1:" + port))
+    finally:
+        srv.stop()
+    assert evil_http.startswith(b"HTTP/1.1 400"), evil_http[:200]
+    assert evil_ws.startswith(b"HTTP/1.1 403"), evil_ws[:200]
+    assert good_http.startswith(b"HTTP/1.1 200"), good_http[:200]
+    assert good_ws.startswith(b"HTTP/1.1 101"), good_ws[:200]
+
+
+def test_host_names_match_exactly_or_as_subdomains() -> None:
+    from majiang.hall.hosts import host_allowed
+
+    allowed = ["mahjong.example", ".play.example", "::1"]
+    assert host_allowed("mahjong.example:443", allowed) and host_allowed("[::1]:8000", allowed)
+    assert host_allowed("a.play.example", allowed) and host_allowed("play.example", allowed)
+    assert not host_allowed("mahjong.example.attacker.example", allowed)
+    assert not host_allowed("xplay.example", allowed) and not host_allowed("", allowed)

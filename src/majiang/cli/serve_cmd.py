@@ -28,6 +28,9 @@ def register(sub: Any) -> None:
                    help="seconds a bot waits before acting, 'min,max' (default 0.6,1.6; 0 = at once)")
     p.add_argument("--origin", action="append", default=None,
                    help="allowed WebSocket Origin (repeatable; default: same host only)")
+    p.add_argument("--allowed-hosts", default=None, metavar="HOSTS",
+                   help="comma-separated Host names this server answers to ('.example.com' for subdomains, '*' "
+                        "for any); others get 400/403 (DNS rebinding). Default: --host, localhost, 127.0.0.1, ::1")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
     p.add_argument("--guests-per-hour", type=float, default=20.0, metavar="N",
                    help="guest accounts one client address may create an hour (default 20, bursts of 5)")
@@ -50,6 +53,11 @@ def tournament_features() -> dict[str, Any]:
     return {"extra_routers": [router], "hand_end_hooks": [result_hook]}
 
 
+def default_hosts(host: str) -> list[str]:
+    """The Host names answered by default: the address served on, and the loopback names."""
+    return list(dict.fromkeys(h for h in (host, "localhost", "127.0.0.1", "::1") if h not in ("0.0.0.0", "::", "")))
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -69,8 +77,13 @@ def run(args: argparse.Namespace) -> int:
     from majiang.hall.limits import Limits
 
     limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour)
+    hosts = default_hosts(args.host) if args.allowed_hosts is None else \
+        [h.strip() for h in args.allowed_hosts.split(",") if h.strip()]
+    if args.allowed_hosts is None and args.host in ("0.0.0.0", "::", ""):
+        print(f"note: listening on every address but answering only to {', '.join(hosts)}: "
+              "add --allowed-hosts your.domain (docs/hardening.md)", file=sys.stderr)
     app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis,
-                     limits=limits, **tournament_features())
+                     limits=limits, allowed_hosts=hosts, **tournament_features())
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     if args.redis:
         db += f" + Redis {args.redis}"

@@ -14,6 +14,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from majiang.hall.hosts import AllowedHosts
 from majiang.hall.limits import HttpLimiter, Limits
 from majiang.hall.rooms import Room
 from majiang.hall.routes import accounts, calculator, hands, ops, shop, ws
@@ -41,11 +42,12 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
                redis_url: str | None = None, extra_routers: Sequence[APIRouter] = (),
                hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = (),
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, allowed_hosts: Sequence[str] | None = None) -> FastAPI:
     """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
     ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
     competition table (the serve command wires the tournament's in: cli/serve_cmd.py); ``limits``: the
-    HTTP rate limits and the password-hash pool (:class:`majiang.hall.limits.Limits`)."""
+    HTTP rate limits and the password-hash pool (:class:`majiang.hall.limits.Limits`); ``allowed_hosts``:
+    the ``Host`` names served (others get 400, or 403 for a WebSocket: DNS rebinding); None: any."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -82,6 +84,9 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         for k, v in SECURITY_HEADERS.items():
             response.headers.setdefault(k, v)
         return response
+
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, allowed=list(allowed_hosts))
 
     for router in (accounts.router, rooms_routes.router, shop.router, hands.router, calculator.router, ops.router,
                    ws.router, *extra_routers):
