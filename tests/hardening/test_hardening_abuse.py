@@ -295,3 +295,30 @@ def test_host_names_match_exactly_or_as_subdomains() -> None:
     assert host_allowed("a.play.example", allowed) and host_allowed("play.example", allowed)
     assert not host_allowed("mahjong.example.attacker.example", allowed)
     assert not host_allowed("xplay.example", allowed) and not host_allowed("", allowed)
+
+
+# ---- #17: every balance and hand history public ------------------------------------------------------------
+def test_balances_and_hand_histories_are_the_owners_only(tmp_path: Any) -> None:
+    """Was: GET /api/players/{id} (balance, coins won) and /api/players/{id}/hands answered anyone, without
+    logging in."""
+    async def body(live: Live) -> dict[str, Any]:
+        assert live.http is not None
+        alice, alice_id = await live.guest()
+        bob, _ = await live.guest()
+        out: dict[str, Any] = {}
+        for who, tok in (("anon", None), ("other", bob), ("owner", alice)):
+            headers = {"Authorization": f"Bearer {tok}"} if tok else {}
+            prof = await live.http.get(f"/api/players/{alice_id}", headers=headers)
+            hands = await live.http.get(f"/api/players/{alice_id}/hands", headers=headers)
+            out[who] = (prof.status_code, sorted(prof.json()), hands.status_code)
+        return out
+
+    out, errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    for who in ("anon", "other"):
+        code, fields, hands = out[who]
+        assert code == 200 and "name" in fields and "win_rate" in fields, out[who]
+        assert "balance" not in fields and "coins_won" not in fields, out[who]
+        assert hands in (401, 403), out[who]
+    code, fields, hands = out["owner"]
+    assert code == 200 and "balance" in fields and hands == 200, out["owner"]

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from majiang.hall.accounts import AuthError, Busy, Principal
 from majiang.hall.limits import HttpLimiter, client_address
 from majiang.hall.messages import Credentials
-from majiang.hall.routes.deps import Authed, HallDep, RowId
+from majiang.hall.routes.deps import Authed, HallDep, MaybeAuthed, RowId
 from majiang.hall.service import Hall, HallError
 
 router = APIRouter()
@@ -80,9 +80,17 @@ async def me(p: Authed, h: HallDep) -> dict[str, Any]:
     return d
 
 
-@router.get("/api/players/{account_id}", summary="a player's statistics")
-async def player(account_id: RowId, h: HallDep) -> dict[str, Any]:
+PRIVATE_FIELDS = ("balance", "coins_won")  # the owner's only (GET /api/me; this route with the owner's token)
+
+
+@router.get("/api/players/{account_id}",
+            summary="a player's public statistics (its balance and coins won only to the player itself)")
+async def player(account_id: RowId, h: HallDep, p: MaybeAuthed) -> dict[str, Any]:
     try:
-        return await h.run_db(h.profile, account_id)
+        d = await h.run_db(h.profile, account_id)
     except HallError as e:
         raise HTTPException(404, str(e)) from None
+    if p is None or p.account_id != account_id:
+        for k in PRIVATE_FIELDS:
+            d.pop(k, None)
+    return d

@@ -28,6 +28,15 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         raise HTTPException(401, str(e)) from None
 
 
+def maybe_principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal | None:
+    """The account behind the request's token, or None (no token, or one that is not valid)."""
+    try:
+        return principal(request, authorization) if authorization else None
+    except HTTPException:
+        return None
+
+
 HallDep = Annotated[Hall, Depends(get_hall)]
 Authed = Annotated[Principal, Depends(principal)]
+MaybeAuthed = Annotated[Principal | None, Depends(maybe_principal)]
 RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id")]
