@@ -322,3 +322,59 @@ def test_balances_and_hand_histories_are_the_owners_only(tmp_path: Any) -> None:
         assert hands in (401, 403), out[who]
     code, fields, hands = out["owner"]
     assert code == 200 and "balance" in fields and hands == 200, out["owner"]
+
+
+# ---- #3: a client that never reads grew server memory --------------------------------------------------
+def test_a_client_that_never_reads_is_dropped_at_a_byte_budget() -> None:
+    """Was: the send queue was capped at 2,000 messages, not bytes: a 37-byte ``tables`` request got a
+    121 KB reply, so 5 clients that never read grew the server from 113 to 312 MB in 20 s."""
+    from majiang.hall import hub
+
+    async def body() -> tuple[bool, int, int]:
+        stuck = asyncio.Event()
+        closes: list[int] = []
+
+        async def never(text: str) -> None:
+            await stuck.wait()  # the socket's buffer is full: the client does not read
+
+        async def close(code: int, reason: str) -> None:
+            closes.append(code)
+
+        conn = hub.Connection(1, never, close)
+        big = {"type": "tables", "room": "r", "tables": ["x" * 10_000]}
+        sent = 0
+        while not conn.closed and sent < 1000:
+            conn.send(big)
+            sent += 1
+        held = conn.queued_bytes
+        await asyncio.sleep(1.2)
+        conn.task.cancel()
+        return conn.closed, sent, held + conn.queue.qsize()
+
+    closed, sent, held = asyncio.run(body())
+    assert closed, "a client 10 MB behind was still connected"
+    assert sent * 10_000 <= 2 * hub.QUEUE_BYTES, sent
+    assert held <= 2, held  # what it never read was dropped at once
+
+
+def test_the_tables_list_is_paginated(tmp_path: Any) -> None:
+    """Was: ``tables`` (WebSocket) and GET /api/rooms/{room}/tables answered every table at once."""
+    async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any], list[Any], dict[str, str]]:
+        assert live.http is not None
+        tok, _ = await live.guest()
+        for _ in range(12):
+            r = await live.http.post("/api/tables", json={"room": "free"}, headers={"Authorization": f"Bearer {tok}"})
+            assert r.status_code == 200, r.text
+        ws = await live.connect(tok)
+        ws.send({"type": "tables", "room": "free", "limit": 5})
+        first = await ws.until(lambda m: m["type"] == "tables")
+        ws.send({"type": "tables", "room": "free", "limit": 5, "offset": 10})
+        last = await ws.until(lambda m: m["type"] in ("tables", "error"))
+        r = await live.http.get("/api/rooms/free/tables", params={"limit": 5, "offset": 5})
+        return first, last, r.json(), dict(r.headers)
+
+    (first, last, page, headers), errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert len(first["tables"]) == 5 and first["next"] == 5 and first["total"] == 12, first
+    assert len(last["tables"]) == 2 and last["next"] is None, last
+    assert len(page) == 5 and headers["x-total-count"] == "12" and headers["x-next-offset"] == "10", headers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi import Path as PathParam
@@ -40,3 +40,9 @@ HallDep = Annotated[Hall, Depends(get_hall)]
 Authed = Annotated[Principal, Depends(principal)]
 MaybeAuthed = Annotated[Principal | None, Depends(maybe_principal)]
 RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id")]
+
+
+def paginate(items: list[Any], limit: int, offset: int) -> tuple[list[Any], int, int | None]:
+    """(the page, how many in all, the offset of the next page or None): the ``tables`` lists."""
+    page = items[offset:offset + limit]
+    return page, len(items), offset + limit if offset + limit < len(items) else None

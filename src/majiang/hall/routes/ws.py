@@ -15,7 +15,7 @@ from majiang.hall.accounts import AuthError, Principal
 from majiang.hall.hub import Connection
 from majiang.hall.items import ItemError, shop_list
 from majiang.hall.messages import BadMessage, parse_client_message
-from majiang.hall.routes.deps import get_hall
+from majiang.hall.routes.deps import get_hall, paginate
 from majiang.hall.routes.shop import items_changed
 from majiang.hall.service import Hall, HallError
 
@@ -161,7 +161,9 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         conn.send({"type": "lobby", "rooms": await h.room_list(), "chat": h.lobby_chat[-30:]})
         return
     if t == "tables":
-        conn.send({"type": "tables", "room": msg.room, "tables": await h.table_list(h.room(msg.room).id)})
+        page, total, nxt = paginate(await h.table_list(h.room(msg.room).id), msg.limit, msg.offset)
+        conn.send({"type": "tables", "room": msg.room, "tables": page, "offset": msg.offset, "total": total,
+                   "next": nxt})
         return
     if t == "mute":
         s = h.mutes.setdefault(acc, set())
