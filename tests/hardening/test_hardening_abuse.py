@@ -378,3 +378,32 @@ def test_the_tables_list_is_paginated(tmp_path: Any) -> None:
     assert len(first["tables"]) == 5 and first["next"] == 5 and first["total"] == 12, first
     assert len(last["tables"]) == 2 and last["next"] is None, last
     assert len(page) == 5 and headers["x-total-count"] == "12" and headers["x-next-offset"] == "10", headers
+
+
+# ---- #11: mute stored any integer, for ever ------------------------------------------------------------
+def test_mute_only_real_accounts_bounded_and_freed(tmp_path: Any, monkeypatch: Any) -> None:
+    """Was: ``mute`` stored any integer (≈ 4,000 digits) in a per-account set never freed: ≈ 146 MB an
+    hour per connection."""
+    from majiang.hall.routes import ws as ws_routes
+
+    monkeypatch.setattr(ws_routes, "MUTE_LIMIT", 3)
+
+    async def body(live: Live) -> tuple[list[dict[str, Any]], Any, Any]:
+        tok, me = await live.guest()
+        others = [(await live.guest())[1] for _ in range(4)]
+        ws = await live.connect(tok)
+        replies = []
+        for target in [10**4000, 987654321, *others]:
+            ws.send_text(f'{{"type": "mute", "account": {target}, "on": true}}')
+            replies.append(await ws.until(lambda m: m["type"] in ("muted", "error")))
+        held = set(live.hall.mutes.get(me, ()))
+        await ws.close()
+        await asyncio.sleep(0.3)
+        return replies, held, live.hall.mutes.get(me)
+
+    (replies, held, after), errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    kinds = [(m["type"], m.get("code")) for m in replies]
+    assert kinds == [("error", "bad_message"), ("error", "not_found"), ("muted", None), ("muted", None),
+                     ("muted", None), ("error", "bad_message")], kinds
+    assert len(held) == 3 and after is None, (held, after)

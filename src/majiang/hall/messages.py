@@ -85,7 +85,7 @@ class Chat(_M):
 
 class Mute(_M):
     type: Literal["mute"]
-    account: int = Field(ge=0)
+    account: int = Field(ge=1, le=2**63 - 1)  # an account id (one that exists: routes/ws.py)
     on: bool = True
 
 
