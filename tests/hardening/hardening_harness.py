@@ -28,6 +28,7 @@ import httpx
 
 from majiang.cli.serve_cmd import tournament_features
 from majiang.hall.app import create_app
+from majiang.hall.limits import Limits
 from majiang.hall.rooms import Room
 
 T = TypeVar("T")
@@ -221,11 +222,17 @@ class WS:
 
 
 # ---- the live app ----------------------------------------------------------------------------------------
+UNLIMITED = Limits(login_per_address_per_min=1e9, login_burst=1e9, login_per_account_per_min=1e9,
+                   login_account_burst=1e9, guests_per_address_per_hour=1e9, guest_burst=1e9)
+OPEN_FLAGS = ["--guests-per-hour", "1000000000", "--logins-per-minute", "1000000000"]
+
+
 class Live:
     """``create_app`` started in-process (its lifespan run), with HTTP and WebSocket clients."""
 
     def __init__(self, db_url: str, rooms: list[Room], **kwargs: Any) -> None:
         kwargs.setdefault("bot_delay", (0, 0))
+        kwargs.setdefault("limits", UNLIMITED)  # the tests make many guests from one address
         self.app = create_app(db_url, rooms, **tournament_features(), **kwargs)
         self.lifespan_state: dict[str, Any] = {}
         self.app_exceptions: list[str] = []
@@ -420,7 +427,7 @@ class Serve:
         self._err = self.log.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "majiang.cli", "serve", "--db", f"sqlite:///{self.db}", "--port", str(self.port),
-             "--rooms", str(rooms), "--bot-delay", "0", "--log-level", log_level, *extra],
+             "--rooms", str(rooms), "--bot-delay", "0", "--log-level", log_level, *OPEN_FLAGS, *extra],
             stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
     def wait_up(self, timeout: float = 60) -> Serve:

@@ -146,7 +146,8 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
     port = _free_port()
     log = tmp / "server.log"
     cmd = [sys.executable, "-m", "majiang.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", f"sqlite:///{tmp / 'hall.db'}", "--rooms", str(rooms), "--bot-delay", "0.01,0.04"]
+           "--db", f"sqlite:///{tmp / 'hall.db'}", "--rooms", str(rooms), "--bot-delay", "0.01,0.04",
+           "--guests-per-hour", "1000000", "--logins-per-minute", "1000000"]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT, env=env)

@@ -28,7 +28,19 @@ def register(sub: Any) -> None:
                    help="seconds a bot waits before acting, 'min,max' (default 0.6,1.6; 0 = at once)")
     p.add_argument("--origin", action="append", default=None,
                    help="allowed WebSocket Origin (repeatable; default: same host only)")
+    p.add_argument("--allowed-hosts", default=None, metavar="HOSTS",
+                   help="comma-separated Host names this server answers to ('.example.com' for subdomains, '*' "
+                        "for any); others get 400/403 (DNS rebinding). Default: --host, localhost, 127.0.0.1, ::1")
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    p.add_argument("--guests-per-hour", type=float, default=20.0, metavar="N",
+                   help="guest accounts one client address may create an hour (default 20, bursts of 5)")
+    p.add_argument("--logins-per-minute", type=float, default=20.0, metavar="N",
+                   help="logins and sign-ups one client address may make a minute (default 20, bursts of 10; "
+                        "one username: 5 a minute from anywhere)")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a client has to send a request's headers (default 10; then 408)")
+    p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
+                   help="seconds a client has to send a request's body after its headers (default 30)")
     p.set_defaults(func=run)
 
 
@@ -39,6 +51,11 @@ def tournament_features() -> dict[str, Any]:
     from majiang.tournament.adapters.web import router
 
     return {"extra_routers": [router], "hand_end_hooks": [result_hook]}
+
+
+def default_hosts(host: str) -> list[str]:
+    """The Host names answered by default: the address served on, and the loopback names."""
+    return list(dict.fromkeys(h for h in (host, "localhost", "127.0.0.1", "::1") if h not in ("0.0.0.0", "::", "")))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,16 +74,26 @@ def run(args: argparse.Namespace) -> int:
     if args.redis and not (args.db or "").startswith(("postgresql://", "postgres://")):
         print("error: --redis needs a shared PostgreSQL database: add --db postgresql://…", file=sys.stderr)
         return 2
+    from majiang.hall.limits import Limits
+
+    limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour)
+    hosts = default_hosts(args.host) if args.allowed_hosts is None else \
+        [h.strip() for h in args.allowed_hosts.split(",") if h.strip()]
+    if args.allowed_hosts is None and args.host in ("0.0.0.0", "::", ""):
+        print(f"note: listening on every address but answering only to {', '.join(hosts)}: "
+              "add --allowed-hosts your.domain (docs/hardening.md)", file=sys.stderr)
     app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis,
-                     **tournament_features())
+                     limits=limits, allowed_hosts=hosts, **tournament_features())
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     if args.redis:
         db += f" + Redis {args.redis}"
     print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
           flush=True)
     from majiang.hall.logs import log_config
+    from majiang.hall.serving import uvicorn_options
 
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384,
                 ws_per_message_deflate=False,  # small JSON messages: compression costs more than it saves
-                log_config=log_config(args.log_level))
+                log_config=log_config(args.log_level),
+                **uvicorn_options(args.header_timeout, args.body_timeout))  # slowloris: docs/hardening.md
     return 0

@@ -14,6 +14,8 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from majiang.hall.hosts import AllowedHosts
+from majiang.hall.limits import HttpLimiter, Limits
 from majiang.hall.rooms import Room
 from majiang.hall.routes import accounts, calculator, hands, ops, review, shop, ws
 from majiang.hall.routes import rooms as rooms_routes
@@ -39,10 +41,14 @@ DOCS_CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data: https:
 def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bot_delay: tuple[float, float] = (
         0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
                redis_url: str | None = None, extra_routers: Sequence[APIRouter] = (),
-               hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = ()) -> FastAPI:
+               hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = (),
+               limits: Limits | None = None, allowed_hosts: Sequence[str] | None = None) -> FastAPI:
     """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
     ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
-    competition table (the serve command wires the tournament's in: cli/serve_cmd.py)."""
+    competition table (the serve command wires the tournament's in: cli/serve_cmd.py); ``limits``: the
+    HTTP rate limits and the password-hash pool (:class:`majiang.hall.limits.Limits`); ``allowed_hosts``:
+    the ``Host`` names served (others get 400, or 403 for a WebSocket: DNS rebinding); None: any."""
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -58,6 +64,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
                 cluster = RedisCluster(redis_url)
             h = Hall(db, rooms, bot_delay=bot_delay, cluster=cluster)
         h.hand_end_hooks.extend(make(h.db) for make in hand_end_hooks)
+        h.accounts.configure_hashing(limits.hash_workers, limits.hash_queue)
         app.state.hall = h
         await h.start()
         yield
@@ -67,6 +74,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
                   description="Mahjong hall: accounts, rooms, tables, coins, replays, the fan calculator. "
                               "Play happens over the WebSocket at /ws (docs/protocol.md).")
     app.state.allowed_origins = allowed_origins  # for the WebSocket's Origin check (routes/ws.py)
+    app.state.limiter = HttpLimiter(limits)  # login, register and guest rate limits (routes/accounts.py)
 
     @app.middleware("http")
     async def headers(request: Request, call_next: Any) -> Response:
@@ -76,6 +84,9 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         for k, v in SECURITY_HEADERS.items():
             response.headers.setdefault(k, v)
         return response
+
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, allowed=list(allowed_hosts))
 
     for router in (accounts.router, rooms_routes.router, shop.router, hands.router, review.router, calculator.router,
                    ops.router, ws.router, *extra_routers):

@@ -1,5 +1,7 @@
 """Connections: one per account (a second login takes over the first), each with its own send
-queue so a slow client never blocks a table."""
+queue so a slow client never blocks a table; a client that falls behind by more than
+:data:`QUEUE_BYTES` (or :data:`QUEUE_LIMIT` messages) is disconnected — it can reconnect and gets a
+snapshot of its table."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ SendText = Callable[[str], Awaitable[None]]
 Close = Callable[[int, str], Awaitable[None]]
 
 QUEUE_LIMIT = 2000  # messages a client may fall behind before it is dropped
+QUEUE_BYTES = 1 << 20  # bytes (UTF-8 JSON) a client may fall behind before it is dropped
 
 
 class Connection:
@@ -21,6 +24,7 @@ class Connection:
         self._send_text = send_text
         self._close = close
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued_bytes = 0  # what the queue holds, not yet handed to the socket
         self.closed = False
         self.table: str | None = None  # the table this connection plays or watches
         self._closer: asyncio.Task[None] | None = None
@@ -32,6 +36,7 @@ class Connection:
                 text = await self.queue.get()
                 if text is None:
                     return
+                self.queued_bytes -= len(text)
                 await self._send_text(text)
         except Exception:
             self.closed = True
@@ -39,11 +44,16 @@ class Connection:
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
             return
-        if self.queue.qsize() > QUEUE_LIMIT:
+        text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+        if self.queue.qsize() >= QUEUE_LIMIT or self.queued_bytes + len(text) > QUEUE_BYTES:
             self.closed = True
+            while not self.queue.empty():  # what it never read is dropped now, not when the socket gives up
+                self.queue.get_nowait()
+            self.queued_bytes = 0
             self._closer = asyncio.create_task(self.close(1008, "too slow: message queue overflow"))
             return
-        self.queue.put_nowait(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         """Send what is queued (up to a second), then close."""

@@ -25,6 +25,8 @@ class Lobby(_M):
 class Tables(_M):
     type: Literal["tables"]
     room: str = Field(max_length=40)
+    limit: int = Field(default=50, ge=1, le=100)  # a page of the room's public tables
+    offset: int = Field(default=0, ge=0, le=1_000_000)
 
 
 class QuickJoin(_M):
@@ -83,7 +85,7 @@ class Chat(_M):
 
 class Mute(_M):
     type: Literal["mute"]
-    account: int = Field(ge=0)
+    account: int = Field(ge=1, le=2**63 - 1)  # an account id (one that exists: routes/ws.py)
     on: bool = True
 
 

@@ -38,6 +38,7 @@ class Room:
     spectate_delay_s: float = 10.0
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
     competition: bool = False  # a competition room: no coins, no items, results go to the event
+    guests: bool = True  # guests may sit here (the built-in rooms allow them only in the free room)
 
     def timer(self, name: str) -> float:
         return TIMER_PRESETS[self.timers][name]

@@ -125,6 +125,8 @@ class Hall:
         return speaker in self.mutes.get(listener, set())
 
     async def may_enter(self, account: int, room: Room, playing: bool = False) -> tuple[bool, str]:
+        if not room.guests and (acc := await self.run_db(self.accounts.get, account)) and acc.kind == "guest":
+            return False, f"{room.name} is for registered players: sign up to play here (guests: the free room)"
         bal = (await self.run_db(self.store.balances, [account]))[0]
         if bal < room.min_balance:
             return False, f"{room.name} needs at least {room.min_balance} coins; you have {bal}"

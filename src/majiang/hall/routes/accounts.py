@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 
-from majiang.hall.accounts import AuthError, Principal
+from majiang.hall.accounts import AuthError, Busy, Principal
+from majiang.hall.limits import HttpLimiter, client_address
 from majiang.hall.messages import Credentials
-from majiang.hall.routes.deps import Authed, HallDep, RowId
+from majiang.hall.routes.deps import Authed, HallDep, MaybeAuthed, RowId
 from majiang.hall.service import Hall, HallError
 
 router = APIRouter()
@@ -18,27 +19,50 @@ def session_reply(h: Hall, p: Principal) -> dict[str, Any]:
     return {"token": h.accounts.issue(p), "account": h.profile(p.account_id)}
 
 
-@router.post("/api/register", summary="create an account (with the sign-up coin grant)")
-async def register(body: Credentials, h: HallDep) -> dict[str, Any]:
+def limiter(request: Request) -> HttpLimiter:
+    lim: HttpLimiter = request.app.state.limiter
+    return lim
+
+
+BUSY = HTTPException(503, "the server is busy checking passwords; try again in a few seconds",
+                     headers={"Retry-After": "2"})
+
+
+@router.post("/api/register", summary="create an account (with the sign-up coin grant); 429 when rate limited")
+async def register(body: Credentials, h: HallDep, request: Request) -> dict[str, Any]:
+    lim = limiter(request)
+    lim.check(lim.login_address, client_address(request), "sign-ups and logins from your address")
     try:
-        p = await h.run_db(h.accounts.register, body.username, body.password)
+        p = await h.accounts.register_async(h.run_db, body.username, body.password)
     except AuthError as e:
         raise HTTPException(400, str(e)) from None
+    except Busy:
+        raise BUSY from None
     return session_reply(h, p)
 
 
-@router.post("/api/login", summary="log in; returns a signed session token")
-async def login(body: Credentials, h: HallDep) -> dict[str, Any]:
+@router.post("/api/login", summary="log in; returns a signed session token; 429 when rate limited")
+async def login(body: Credentials, h: HallDep, request: Request) -> dict[str, Any]:
+    lim = limiter(request)
+    lim.check(lim.login_address, client_address(request), "logins from your address")
+    lim.check(lim.login_account, body.username.casefold(), "logins to this account")
     try:
-        p = await h.run_db(h.accounts.login, body.username, body.password)
+        p = await h.accounts.login_async(h.run_db, body.username, body.password)
     except AuthError as e:
         raise HTTPException(401, str(e)) from None
+    except Busy:
+        raise BUSY from None
     return session_reply(h, p)
 
 
-@router.post("/api/guest", summary="play as a guest")
-async def guest(h: HallDep) -> dict[str, Any]:
-    p = await h.run_db(h.accounts.guest)
+@router.post("/api/guest", summary="play as a guest (limited per address and hour; 429 when rate limited)")
+async def guest(h: HallDep, request: Request) -> dict[str, Any]:
+    lim = limiter(request)
+    lim.check(lim.guest_address, client_address(request), "guest accounts from your address")
+    try:
+        p = await h.run_db(h.accounts.guest)
+    except AuthError as e:
+        raise HTTPException(503, str(e), headers={"Retry-After": "1"}) from None
     return session_reply(h, p)
 
 
@@ -56,9 +80,17 @@ async def me(p: Authed, h: HallDep) -> dict[str, Any]:
     return d
 
 
-@router.get("/api/players/{account_id}", summary="a player's statistics")
-async def player(account_id: RowId, h: HallDep) -> dict[str, Any]:
+PRIVATE_FIELDS = ("balance", "coins_won")  # the owner's only (GET /api/me; this route with the owner's token)
+
+
+@router.get("/api/players/{account_id}",
+            summary="a player's public statistics (its balance and coins won only to the player itself)")
+async def player(account_id: RowId, h: HallDep, p: MaybeAuthed) -> dict[str, Any]:
     try:
-        return await h.run_db(h.profile, account_id)
+        d = await h.run_db(h.profile, account_id)
     except HallError as e:
         raise HTTPException(404, str(e)) from None
+    if p is None or p.account_id != account_id:
+        for k in PRIVATE_FIELDS:
+            d.pop(k, None)
+    return d

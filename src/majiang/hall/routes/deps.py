@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi import Path as PathParam
@@ -28,6 +28,21 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         raise HTTPException(401, str(e)) from None
 
 
+def maybe_principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal | None:
+    """The account behind the request's token, or None (no token, or one that is not valid)."""
+    try:
+        return principal(request, authorization) if authorization else None
+    except HTTPException:
+        return None
+
+
 HallDep = Annotated[Hall, Depends(get_hall)]
 Authed = Annotated[Principal, Depends(principal)]
+MaybeAuthed = Annotated[Principal | None, Depends(maybe_principal)]
 RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id")]
+
+
+def paginate(items: list[Any], limit: int, offset: int) -> tuple[list[Any], int, int | None]:
+    """(the page, how many in all, the offset of the next page or None): the ``tables`` lists."""
+    page = items[offset:offset + limit]
+    return page, len(items), offset + limit if offset + limit < len(items) else None

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from sqlalchemy import select
 
-from majiang.hall.routes.deps import HallDep, RowId
+from majiang.hall.routes.deps import Authed, HallDep, RowId
 from majiang.store.models import HandEvent, HandRow
 
 router = APIRouter()
@@ -31,10 +31,12 @@ async def hand(hand_id: RowId, h: HallDep) -> dict[str, Any]:
         raise HTTPException(404, f"no finished hand {hand_id} (a hand in play is not public)")
     return d
 
-@router.get("/api/players/{account_id}/hands", summary="a player's recent hands")
-async def player_hands(account_id: RowId, h: HallDep, limit: int = 20) -> list[dict[str, Any]]:
+@router.get("/api/players/{account_id}/hands", summary="your recent hands (only your own: 403 for another's)")
+async def player_hands(account_id: RowId, h: HallDep, p: Authed, limit: int = 20) -> list[dict[str, Any]]:
     from majiang.store.models import PlayerHand
 
+    if p.account_id != account_id:
+        raise HTTPException(403, "a player's hand history is visible only to that player")
     limit = max(1, min(limit, 100))
 
     def load() -> list[dict[str, Any]]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query, Response
 
 from majiang.hall.messages import NewTable
-from majiang.hall.routes.deps import Authed, HallDep
+from majiang.hall.routes.deps import Authed, HallDep, paginate
 from majiang.hall.service import HallError
 
 router = APIRouter()
@@ -18,13 +18,19 @@ async def rooms_(h: HallDep) -> list[dict[str, Any]]:
     return await h.room_list()
 
 
-@router.get("/api/rooms/{room_id}/tables")
-async def tables(room_id: str, h: HallDep) -> list[dict[str, Any]]:
+@router.get("/api/rooms/{room_id}/tables",
+            summary="a page of the room's public tables (limit ≤ 100, offset; X-Total-Count, X-Next-Offset)")
+async def tables(room_id: str, h: HallDep, response: Response, limit: Annotated[int, Query(ge=1, le=100)] = 50,
+                 offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> list[dict[str, Any]]:
     try:
         h.room(room_id)
     except HallError as e:
         raise HTTPException(404, str(e)) from None
-    return await h.table_list(room_id)
+    page, total, nxt = paginate(await h.table_list(room_id), limit, offset)
+    response.headers["X-Total-Count"] = str(total)
+    if nxt is not None:
+        response.headers["X-Next-Offset"] = str(nxt)
+    return page
 
 
 @router.post("/api/tables", summary="open a table (private tables get a code for friends)")

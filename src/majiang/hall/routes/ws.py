@@ -15,11 +15,12 @@ from majiang.hall.accounts import AuthError, Principal
 from majiang.hall.hub import Connection
 from majiang.hall.items import ItemError, shop_list
 from majiang.hall.messages import BadMessage, parse_client_message
-from majiang.hall.routes.deps import get_hall
+from majiang.hall.routes.deps import get_hall, paginate
 from majiang.hall.routes.shop import items_changed
 from majiang.hall.service import Hall, HallError
 
 router = APIRouter()
+MUTE_LIMIT = 200  # accounts one account may mute (the set is freed when its connection ends)
 
 
 class RateLimit:
@@ -126,6 +127,7 @@ async def _gone(h: Hall, account: int, conn: Connection) -> None:
     """A connection ended: flush and close it; if it was the account's, tell its table."""
     await conn.close()
     if h.hub.detach(conn):
+        h.mutes.pop(account, None)  # mutes last as long as the connection (issue 14 #11)
         await h.cluster.unlisten_account(account)
         table = await h.where_of(account)
         if table is not None:
@@ -161,11 +163,25 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         conn.send({"type": "lobby", "rooms": await h.room_list(), "chat": h.lobby_chat[-30:]})
         return
     if t == "tables":
-        conn.send({"type": "tables", "room": msg.room, "tables": await h.table_list(h.room(msg.room).id)})
+        page, total, nxt = paginate(await h.table_list(h.room(msg.room).id), msg.limit, msg.offset)
+        conn.send({"type": "tables", "room": msg.room, "tables": page, "offset": msg.offset, "total": total,
+                   "next": nxt})
         return
     if t == "mute":
-        s = h.mutes.setdefault(acc, set())
-        (s.add if msg.on else s.discard)(msg.account)
+        s = h.mutes.get(acc, set())
+        if msg.on and msg.account not in s:
+            if len(s) >= MUTE_LIMIT:
+                conn.send({"type": "error", "code": "bad_message",
+                           "message": f"you can mute at most {MUTE_LIMIT} players"})
+                return
+            if await h.run_db(h.accounts.get, msg.account) is None:
+                conn.send({"type": "error", "code": "not_found", "message": f"no account {msg.account}"})
+                return
+            h.mutes.setdefault(acc, s).add(msg.account)
+        elif not msg.on:
+            s.discard(msg.account)
+            if not s:
+                h.mutes.pop(acc, None)
         conn.send({"type": "muted", "account": msg.account, "on": msg.on})
         return
     if t == "chat" and msg.scope == "lobby":

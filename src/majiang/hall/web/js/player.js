@@ -18,8 +18,10 @@ export function mount(root, arg, app) {
       return;
     }
     try {
-      const [p, hands] = await Promise.all([api(`/api/players/${id}`, { auth: false }),
-        api(`/api/players/${id}/hands?limit=30`, { auth: false })]);
+      // a player's balance and hand history are theirs alone: the server sends them only with their token
+      const mine = app.me && app.me.id === id;
+      const [p, hands] = await Promise.all([api(`/api/players/${id}`),
+        mine ? api(`/api/players/${id}/hands?limit=30`) : Promise.resolve(null)]);
       render(p, hands);
     } catch (e) {
       clear(box).append(h("p.form-error", `无法载入玩家 ${id} · Cannot load player ${id}: ${e.message}`));
@@ -33,7 +35,7 @@ export function mount(root, arg, app) {
   function render(p, hands) {
     clear(box);
     const mine = app.me && app.me.id === p.id;
-    box.append(
+    box.append(...[
       h("div.page-head",
         h("h1", p.name, " ", p.kind === "guest" ? h("span.badge.guest", "游客 guest") : p.kind === "bot" ? h("span.badge", "机器人 bot") : null),
         h("p.small", `注册于 since ${dateText(p.since)}${mine ? " · 这是你 this is you" : ""}`)),
@@ -42,12 +44,13 @@ export function mount(root, arg, app) {
         stat("胜率", "Win rate", pct(p.win_rate), "stat-win-rate"),
         stat("放炮率", "Deal-in rate", pct(p.deal_in_rate), "stat-deal-in"),
         stat("和牌平均番", "Avg fan on wins", (p.avg_fan_on_win || 0).toFixed(1), "stat-avg-fan"),
-        stat("游戏币", "Coins", fmtInt(p.balance), "stat-balance"),
-        stat("输赢", "Coins won", signed(p.coins_won), "stat-coins-won"),
+        p.balance !== undefined ? stat("游戏币", "Coins", fmtInt(p.balance), "stat-balance") : null,
+        p.coins_won !== undefined ? stat("输赢", "Coins won", signed(p.coins_won), "stat-coins-won") : null,
         stat("和牌", "Wins", fmtInt(p.wins), "stat-wins"),
         stat("总分", "Score", signed(p.score), "stat-score")),
-      h("h2.section-title", bi("最近的牌局", "Recent hands")),
-      hands.length
+      hands === null ? null : h("h2.section-title", bi("最近的牌局", "Recent hands")),
+      hands === null ? h("p.small#private-note", "游戏币和牌局记录只有本人可见 · Coins and hand history are private")
+      : hands.length
         ? h("table.hands#recent-hands",
           h("thead", h("tr", h("th", "局 Hand"), h("th", "时间 When"), h("th", "房间 Room"), h("th", "座位 Seat"),
             h("th.num", "分数 Score"), h("th.num", "游戏币 Coins"), h("th", "结果 Result"), h("th", ""))),
@@ -61,7 +64,7 @@ export function mount(root, arg, app) {
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
             h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
               mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null)))))
-        : h("p.empty", "还没有牌局 · No hands yet"));
+        : h("p.empty", "还没有牌局 · No hands yet")].filter(Boolean));
   }
 
   load();
