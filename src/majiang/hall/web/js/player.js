@@ -48,7 +48,7 @@ export function mount(root, arg, app) {
         stat("总分", "Score", signed(p.score), "stat-score")),
       h("h2.section-title", bi("最近的牌局", "Recent hands")),
       hands.length
-        ? h("table.hands#recent-hands",
+        ? h("div.hands-wrap", h("table.hands#recent-hands",
           h("thead", h("tr", h("th", "局 Hand"), h("th", "时间 When"), h("th", "房间 Room"), h("th", "座位 Seat"),
             h("th.num", "分数 Score"), h("th.num", "游戏币 Coins"), h("th", "结果 Result"), h("th", ""))),
           h("tbody", hands.map((x) => h("tr", { dataset: { hand: x.hand } },
@@ -60,7 +60,7 @@ export function mount(root, arg, app) {
             h(`td.num.${x.coins > 0 ? "pos" : x.coins < 0 ? "neg" : "zero"}`, signed(x.coins)),
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
             h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
-              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null)))))
+              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null))))))
         : h("p.empty", "还没有牌局 · No hands yet"));
   }
 
