@@ -2,7 +2,7 @@
 // your own page, review links: a review is for your own seat).
 
 import { api } from "./api.js";
-import { bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
+import { WIND_EN, WIND_ZH, bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
 
 export function mount(root, arg, app) {
   const box = h("section.player-page#player-page", h("p", "载入中… loading…"));
@@ -55,7 +55,7 @@ export function mount(root, arg, app) {
             h("td", `#${x.hand}`),
             h("td", dateText(x.at)),
             h("td", x.room),
-            h("td", "东南西北"[x.seat] || x.seat),
+            h("td.seat-wind", { dataset: { wind: x.wind || "" } }, x.wind ? bi(WIND_ZH[x.wind], WIND_EN[x.wind]) : `#${x.seat}`),
             h(`td.num.${x.score > 0 ? "pos" : x.score < 0 ? "neg" : "zero"}`, signed(x.score)),
             h(`td.num.${x.coins > 0 ? "pos" : x.coins < 0 ? "neg" : "zero"}`, signed(x.coins)),
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
