@@ -39,9 +39,15 @@ def phone(browser: Any, hall: Any) -> Iterator[Any]:
     assert not errors, "\n".join(errors)
 
 
+def screen_width(page: Any) -> int:
+    """The phone's width (a mobile browser widens its layout viewport, innerWidth, to fit a page too wide)."""
+    return int(page.viewport_size["width"])
+
+
 def no_hscroll(page: Any, where: str) -> None:
     sw, iw = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert sw <= iw, f"{where}: the page is {sw} px wide in a {iw} px viewport"
+    w = screen_width(page)
+    assert sw <= w and iw <= w, f"{where}: the page is {sw} px wide (layout viewport {iw} px) on a {w} px screen"
 
 
 def fingers(page: Any, where: str) -> None:
@@ -52,8 +58,7 @@ def fingers(page: Any, where: str) -> None:
 def on_screen(page: Any, selector: str) -> None:
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
-    iw = page.evaluate("window.innerWidth")
-    assert box["x"] >= 0 and box["x"] + box["width"] <= iw, f"{selector} is off-screen: {box}"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= screen_width(page), f"{selector} is off-screen: {box}"
 
 
 def own_tiles(page: Any, where: str) -> None:
@@ -61,7 +66,7 @@ def own_tiles(page: Any, where: str) -> None:
     expect(tiles.first).to_be_visible()
     widths = [tiles.nth(i).bounding_box()["width"] for i in range(tiles.count())]
     assert min(widths) >= 36, f"{where}: own tiles {min(widths):.0f} px wide"
-    iw = page.evaluate("window.innerWidth")
+    iw = screen_width(page)
     for i in range(tiles.count()):
         box = tiles.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= iw, f"{where}: tile {i} cut off"
@@ -72,7 +77,7 @@ def result_fits(page: Any, where: str) -> None:
     sh, ch = result.evaluate("(r) => [r.scrollHeight, r.clientHeight]")
     assert sh <= ch + 1, f"{where}: the result dialog scrolls inside ({sh} > {ch})"
     box = result.bounding_box()
-    vw, vh = page.evaluate("[innerWidth, innerHeight]")
+    vw, vh = screen_width(page), int(page.viewport_size["height"])
     inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 0.5 \
         and box["y"] + box["height"] <= vh + 0.5
     assert inside, f"{where}: the result dialog {box} is not within the {vw}×{vh} screen"
