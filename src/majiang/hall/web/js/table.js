@@ -551,7 +551,7 @@ function renderActionBar() {
     const t = session.table;
     const free = t ? t.seats.filter((s) => !s).length : 0;
     if (t && t.state === "waiting" && session.seat !== null) {
-      bar.append(h("span.hint", `等待玩家 ${4 - free}/4 `, h("span.en", `waiting for players ${4 - free}/4`)));
+      bar.append(h("span.hint", h("span.zh", `等待玩家 ${4 - free}/4`), " ", h("span.en", `waiting for players ${4 - free}/4`)));
       if (free) {
         bar.append(h("button.act#add-bots", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
           h("span.zh", "添加机器人"), h("span.en", "Add bots")));
@@ -561,7 +561,7 @@ function renderActionBar() {
     return null;
   }
   if (session.myAuto && !p) {
-    bar.append(h("span.hint", "托管中 ", h("span.en", "auto-play is on")),
+    bar.append(h("span.hint", h("span.zh", "托管中"), " ", h("span.en", "auto-play is on")),
       h("button.act#take-over", { on: { click: () => session.setAuto(false) } }, h("span.zh", "取消托管"),
         h("span.en", "Take over")));
     return bar;
@@ -572,7 +572,8 @@ function renderActionBar() {
   const chows = legal.filter((a) => a.type === "chow");
   if (discards.length) {
     bar.classList.add("turn");
-    bar.append(h("span.hint#your-turn", "轮到你出牌 — 点击一张牌打出 ", h("span.en", "Your turn: click a tile to discard")));
+    bar.append(h("span.hint#your-turn", h("span.zh", "轮到你出牌 — 点击一张牌打出"), " ",
+      h("span.en", "Your turn: click a tile to discard")));
   } else if (m.pending) {
     const who = relName(m.pending.seat);
     const verb = m.phase === "rob" ? "加杠" : "打出";
@@ -709,10 +710,10 @@ function renderResult() {
 
 function renderSide(side) {
   clear(side);
-  const t = session.table;
+  const tb = session.table;
   const room = session.room;
   const m = session.model;
-  if (!t) {
+  if (!tb) {
     side.append(h("p.empty", "不在牌桌上 · Not at a table"), h("a.btn", { href: "#lobby" }, bi("回大厅", "Lobby")));
     return;
   }
@@ -725,25 +726,27 @@ function renderSide(side) {
   const hints = isCompact() && !LANDSCAPE_PHONE.matches ? null : hintsCard(session); // portrait phones: in the dock
   if (hints) side.append(hints);
   side.append(h("div.card.table-card",
-    h("h3", room ? room.name : t.room),
-    h("div.small", `${rules[0]} ${rules[1]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`),
-    h("div.small", `桌 table #${t.id}${t.private ? " · 私人桌 private" : ""} · ${t.hands} 局 hands played`),
+    h("h3", room ? room.name : tb.room),
+    h("div.small", t(`${rules[0]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`,
+      `${rules[1]} · N ×${room ? room.coefficient : "?"} · fee A ${room ? room.fee : "?"}`)),
+    h("div.small", t(`桌 #${tb.id}${tb.private ? " · 私人桌" : ""} · 已打 ${tb.hands} 局`,
+      `table #${tb.id}${tb.private ? " · private" : ""} · ${tb.hands} hands played`)),
     session.code ? h("div.code#table-code", "房号 code ", h("b", session.code), h("span.small", " 发给好友 share it with friends")) : null,
-    t.private && !session.code ? h("div.small", "私人桌 private table") : null,
+    tb.private && !session.code ? h("div.small", "私人桌 private table") : null,
     session.spectator ? h("div.flag.auto", `观战中 spectating (delay ${room ? room.spectate_delay_s : "?"}s)`) : null,
     (m.seedHash || session.seedHashShown)
       ? h("div.small.mono", { title: "本局开始时公布的种子哈希；局后公布种子以验证 seed commitment" },
         "种子哈希 seed hash: ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
       : null));
   const seats = h("div.card.seat-list#seat-list", h("h3", bi("座位", "Seats")));
-  t.seats.forEach((s, i) => {
+  tb.seats.forEach((s, i) => {
     const w = m.started ? m.seatWind(i) : "ESWN"[i];
     seats.append(h(`div.seat-line${i === session.seat ? ".me" : ""}`,
       h("span.wind", WIND_ZH[w]),
-      h("span.sname", s ? s.name : "空位 empty"),
-      s && s.bot ? h("span.flag.bot", "机器人") : null,
-      s && s.auto && !s.bot ? h("span.flag.auto", "托管") : null,
-      s && !s.online ? h("span.flag.off", "离线") : null,
+      h("span.sname", s ? s.name : t("空位", "empty")),
+      s && s.bot ? h("span.flag.bot", t("机器人", "bot")) : null,
+      s && s.auto && !s.bot ? h("span.flag.auto", t("托管", "auto")) : null,
+      s && !s.online ? h("span.flag.off", t("离线", "offline")) : null,
       m.started ? h("span.score", String(m.scores[i])) : null));
   });
   side.append(seats);
@@ -755,7 +758,7 @@ function renderSide(side) {
       on: { click: () => session.setAuto(!session.myAuto) },
     }, bi(session.myAuto ? "托管中" : "托管", session.myAuto ? "Auto-play ON" : "Auto-play"));
     buttons.append(autoBtn);
-    if (t.state === "waiting" && t.seats.some((s) => !s)) {
+    if (tb.state === "waiting" && tb.seats.some((s) => !s)) {
       buttons.append(h("button.btn#add-bots-side", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
         bi("添加机器人", "Add bots")));
     }
