@@ -113,11 +113,18 @@ class Hall:
     def play_hand_over_ws(self, room: str = "fast", timeout: float = 60, token: str | None = None) -> int:
         """A guest (or the account of ``token``) plays one hand with bots over the WebSocket (win when
         offered, else pass, else discard the drawn tile); returns the finished hand's id."""
+        return self.play_hands_over_ws(1, room, timeout, token)[1][0]
+
+    def play_hands_over_ws(self, n: int, room: str = "fast", timeout: float = 60,
+                           token: str | None = None) -> tuple[str, list[int]]:
+        """A guest (or the account of ``token``) plays ``n`` hands in a row at one table with bots (as
+        play_hand_over_ws); returns the token and the finished hands' ids."""
         from websockets.sync.client import connect
 
         token = token or self.post("/api/guest")["token"]
         url = self.base.replace("http://", "ws://") + f"/ws?token={token}"
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * n
+        hands: list[int] = []
         with connect(url, open_timeout=10) as ws:
             ws.send(json.dumps({"type": "quick_join", "room": room}))
             while time.monotonic() < deadline:
@@ -133,8 +140,10 @@ class Hall:
                         or next(x for x in legal if x["type"] == "discard")
                     ws.send(json.dumps({"type": "action", "seq": m["seq"], "action": a}))
                 elif m["type"] == "hand_end":
-                    ws.send(json.dumps({"type": "stand"}))
-                    return int(m["hand"])
+                    hands.append(int(m["hand"]))
+                    if len(hands) == n:
+                        ws.send(json.dumps({"type": "stand"}))
+                        return token, hands
         raise AssertionError("the WebSocket hand did not finish in time")
 
 

@@ -44,7 +44,11 @@ async def player_hands(account_id: RowId, h: HallDep, p: Authed, limit: int = 20
             rows = s.execute(select(PlayerHand, HandRow).join(HandRow, HandRow.id == PlayerHand.hand_id)
                              .where(PlayerHand.account_id == account_id).order_by(HandRow.id.desc())
                              .limit(limit)).all()
-            return [{"hand": hr.id, "room": hr.room, "seat": ph.seat, "score": ph.score, "coins": ph.coins,
+            # the seat's wind in that hand: from its dealer (the hand_start event, seq 0)
+            dealer = {e.hand_id: e.event.get("dealer", 0) for e in s.scalars(select(HandEvent).where(
+                HandEvent.hand_id.in_([hr.id for _, hr in rows]), HandEvent.seq == 0))}
+            return [{"hand": hr.id, "room": hr.room, "seat": ph.seat,
+                     "wind": "ESWN"[(ph.seat - dealer.get(hr.id, 0)) % 4], "score": ph.score, "coins": ph.coins,
                      "won": ph.won, "fan": ph.fan, "at": hr.started_at.isoformat()} for ph, hr in rows]
 
     return await h.run_db(load)

@@ -68,7 +68,7 @@ function rel(seat, bottom) {
   return (seat - bottom + 4) % 4;
 }
 
-function handTiles(model, seat, r, opts) {
+export function handTiles(model, seat, r, opts) {
   const st = model.seats[seat];
   const box = h("div.concealed");
   const size = r === 0 ? (opts.bottomSize || "lg") : "sm";
@@ -117,10 +117,38 @@ function handTiles(model, seat, r, opts) {
   return out;
 }
 
-function strip(model, seat, r, opts) {
+/** Mark the jing (精, Nanchang's wild tiles) among the tiles under `root`: 正精 gold, 副精 silver. */
+export function markJing(root, jing) {
+  if (!jing) return;
+  for (const img of root.querySelectorAll("img.tile[data-tile]")) {
+    const t = img.dataset.tile;
+    if (t === jing.zheng) img.classList.add("jing-z");
+    else if (t === jing.fu) img.classList.add("jing-f");
+    else continue;
+    img.title += t === jing.zheng ? " · 正精 jing (wild)" : " · 副精 secondary jing (wild)";
+  }
+}
+
+/** A seat's melds; the one just claimed (opts.fresh: {seat, n}) pops in. */
+export function meldsEl(model, seat, size, opts) {
   const st = model.seats[seat];
+  const melds = h("div.melds", st.melds.map((m) => meldEl(m, size, { showConcealed: seat === opts.me || opts.reveal })));
+  const f = opts.fresh && opts.fresh.find((x) => x.seat === seat);
+  if (f && melds.lastElementChild) melds.lastElementChild.classList.add("fresh");
+  return melds;
+}
+
+const DIE = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+/** Dice faces (values 1–6). */
+export function diceEl(values) {
+  return h("div.dice#dice", { title: `掷骰 dice ${values.join(" + ")}`, dataset: { dice: values.join(",") } },
+    values.map((v) => h("span.die", DIE[v - 1] || String(v))), h("span.dsum", String(values.reduce((a, b) => a + b, 0))));
+}
+
+function strip(model, seat, r, opts) {
   const meldSize = r === 0 ? (opts.bottomMeldSize || "md") : "sm";
-  const melds = h("div.melds", st.melds.map((m) => meldEl(m, meldSize, { showConcealed: r === 0 || opts.reveal })));
+  const melds = meldsEl(model, seat, meldSize, { ...opts, me: r === 0 ? seat : -1 });
   const cls = model.current === seat && model.phase === "turn" && model.started ? ".active" : "";
   return h(`div.strip.pos${r}${cls}`, { dataset: { seat } }, ...handTiles(model, seat, r, opts), melds);
 }
@@ -164,7 +192,8 @@ function plate(model, seat, r, opts) {
       opts.deltas ? h("span.delta" + (opts.deltas[seat] >= 0 ? ".pos" : ".neg"), signed(opts.deltas[seat])) : null,
     ),
     flags.length ? h("div.flags", flags) : null,
-    st.flowers.length ? h("div.flowers", { title: "花牌 flowers" }, st.flowers.map((f) => tileEl(f, { size: "xs" }))) : null,
+    st.flowers.length ? h("div.flowers", { title: `花牌 flowers: ${st.flowers.length}`, dataset: { n: st.flowers.length } },
+      h("span.fl-n", `花 ${st.flowers.length}`), st.flowers.map((f) => tileEl(f, { size: "xs" }))) : null,
   );
 }
 
@@ -188,6 +217,7 @@ function centerBox(model, bottom, opts) {
         h("span.num", model.wall === null ? "–" : String(model.wall)), h("span.lbl", "余牌 left")),
     );
     if (opts.countdown) mid.append(opts.countdown);
+    if (opts.dice) mid.append(diceEl(opts.dice));
     if (model.jing) {
       mid.append(h("div.jing", { title: `精 jing: 正精 ${tileName(model.jing.zheng)} · 副精 ${tileName(model.jing.fu)}` },
         h("span", "精"), tileEl(model.jing.zheng, { size: "xs" }), tileEl(model.jing.fu, { size: "xs" })));
@@ -216,6 +246,7 @@ export function renderStage(model, opts = {}) {
     felt.append(plate(model, s, r, opts));
   }
   if (opts.overlay) stage.append(opts.overlay);
+  markJing(stage, model.jing);
   return stage;
 }
 

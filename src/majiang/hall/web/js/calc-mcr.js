@@ -69,10 +69,19 @@ export function createForm() {
     complete: () => mcr.win && mcr.hand.length === needConcealed(mcr, false),
     missing(box) {
       const need = needConcealed(mcr, false) - mcr.hand.length;
-      const parts = [];
-      if (need > 0) parts.push(`还需 ${need} 张手牌 · ${need} more concealed tile${need > 1 ? "s" : ""}`);
-      if (!mcr.win) parts.push("选和张 · pick the winning tile (和张 mode)");
-      box.append(h("p.muted#calc-status", parts.join(" · ") || ""));
+      const n = mcr.hand.length + 3 * mcr.melds.length + (mcr.win ? 1 : 0); // kongs count as 3
+      const zh = [];
+      const en = [];
+      if (need > 0) {
+        zh.push(`还需 ${need} 张手牌`);
+        en.push(`add ${need} more concealed tile${need > 1 ? "s" : ""}`);
+      }
+      if (!mcr.win) {
+        zh.push("再选和张（“和张”模式）");
+        en.push("add the winning tile (和张 mode)");
+      }
+      box.append(h("p.muted#calc-status", { dataset: { tiles: n } },
+        bi(`还不是完整的一手：${n} 张，${zh.join("，")}`, `not a complete hand: ${n} tiles, ${en.join(", ")}`)));
     },
     handJson(rules) {
       return {

@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { bi, clear, h } from "./util.js";
-import { ALL_KINDS, HONORS, nextTile, sortTiles, tileEl, tileName, tileZh } from "./tiles.js";
+import { ALL_KINDS, HONORS, nextTile, sortTiles, tileEl, tileEn, tileName, tileZh } from "./tiles.js";
 import { meldEl } from "./board.js";
 import { needConcealed } from "./calc-common.js";
 import { createForm as mcrForm } from "./calc-mcr.js";
@@ -18,6 +18,27 @@ const FORMS = { mcr: mcrForm, nanchang: nanchangForm };
 const DEFAULT_RULES = "gb"; // hand-json's default
 const DEFAULT_FORM = "mcr";
 const FROM = [[1, "上家", "left"], [2, "对家", "across"], [3, "下家", "right"]];
+
+/** The server's reason for refusing a hand (POST /api/fan's 422 detail) in words, both languages. */
+export function readableError(text, body) {
+  const msg = String(text || "");
+  const n = (body.hand || []).length + 3 * (body.melds || []).length;
+  if (/win_tile'? is missing/.test(msg) || /winning tile/.test(msg) && /missing/.test(msg)) {
+    return [`还不是完整的一手：${n} 张，请加上和张`, `not a complete hand: ${n} tiles, add the winning tile`];
+  }
+  let m = /wrong tile count.*got (\d+)/.exec(msg);
+  if (m) {
+    return [`张数不对：${n} 张加和张，应为 13 张加和张（杠算 3 张）`,
+      `not a complete hand: ${n} tiles and the winning tile, where 13 and the winning tile are needed (a kong counts as 3)`];
+  }
+  if (/not a winning hand/.test(msg)) {
+    const w = body.win_tile;
+    return [`不是和牌：这 ${n + 1} 张组不成和牌形${w ? `（和张 ${tileZh(w)}）` : ""}`,
+      `not a winning hand: these ${n + 1} tiles do not make a win${w ? ` (winning tile ${tileEn(w)})` : ""}`];
+  }
+  m = /^([^:]+): (.*)$/.exec(msg);
+  return ["输入有误", `not a valid hand: ${m ? m[2] : msg}`];
+}
 
 export function mount(root) {
   let rules = sessionStorage.getItem("majiang.calc.rules") || DEFAULT_RULES;
@@ -129,7 +150,8 @@ export function mount(root) {
     if (lastSent !== key) return;
     clear(resultBox);
     if (r.error) {
-      resultBox.append(h("div.calc-error#calc-error", { role: "alert" }, h("b", "不是和牌或输入有误 · Not a valid win: "), r.error));
+      const [zh, en] = readableError(r.error, body);
+      resultBox.append(h("div.calc-error#calc-error", { role: "alert", title: r.error }, bi(zh, en)));
       return;
     }
     form.show(r, resultBox);

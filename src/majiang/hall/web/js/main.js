@@ -3,7 +3,7 @@
 
 import { api, getToken, setToken } from "./api.js";
 import { Connection } from "./conn.js";
-import { clear, fmtInt, h, toast } from "./util.js";
+import { bi, clear, fmtInt, h, toast } from "./util.js";
 import * as loginPage from "./login.js";
 import * as lobbyPage from "./lobby.js";
 import * as tablePage from "./table.js";
@@ -12,6 +12,8 @@ import * as calcPage from "./calc.js";
 import * as playerPage from "./player.js";
 import { itemErrorText } from "./items.js";
 import { loadRulesets } from "./rulesets.js";
+import { LANGS, applyLang, getLang, nextLang, setLang } from "./i18n.js";
+import { isMuted, setMuted } from "./sound.js";
 
 const PAGES = {
   login: { mod: loginPage, auth: false },
@@ -90,15 +92,16 @@ function renderAccount() {
   const me = app.me;
   document.getElementById("nav-me").hidden = !me;
   if (!me) {
-    box.append(h("a.btn.small", { href: "#login" }, "登录 Log in"));
+    box.append(h("a.btn.small", { href: "#login" }, bi("登录", "Log in")));
     return;
   }
   box.append(
     h("span.coins", { title: "游戏币 coins", id: "balance", dataset: { balance: me.balance } },
       h("span.coin-icon", "币"), fmtInt(me.balance)),
     h("a.who", { href: `#player/${me.id}`, title: "我的战绩 my statistics" },
-      me.kind === "guest" ? h("span.badge.guest", "游客 guest") : null, me.name),
-    h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout" }, "退出 Log out"),
+      me.kind === "guest" ? h("span.badge.guest", bi("游客", "guest")) : null, h("span.who-name", me.name)),
+    h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout", title: "退出 Log out" },
+      bi("退出", "Log out")),
   );
 }
 
@@ -137,7 +140,10 @@ app.conn.on("welcome", (m) => {
   app.welcomed = true;
   if (app.me) app.me.id = m.account.id;
 });
-app.conn.on("kicked", () => {
+app.conn.on("kicked", (m) => {
+  // the server closes this connection: stop the table's prompt and timers and say so (no reconnect)
+  app.conn.stop();
+  tablePage.session.kick(m.reason);
   toast("你在别处登录了 · You logged in somewhere else; this page is disconnected", "error", 10000);
 });
 app.conn.on("_closed", (e) => {
@@ -152,9 +158,33 @@ app.conn.on("error", (m) => {
   toast(itemErrorText(m) || m.message || m.code, "error", 6000);
 });
 
+/** The header's language and sound switches (both remembered in localStorage). */
+function renderPrefs() {
+  const langBtn = document.getElementById("lang-toggle");
+  const cur = LANGS.find(([v]) => v === getLang());
+  langBtn.textContent = cur[1];
+  langBtn.dataset.lang = cur[0];
+  langBtn.title = `语言 language: ${cur[2]} — 点击切换 click to switch`;
+  const mute = document.getElementById("mute-toggle");
+  mute.textContent = isMuted() ? "♪̸" : "♪";
+  mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+  mute.title = isMuted() ? "声音已关 sound off — 点击打开 click to turn on" : "声音已开 sound on — 点击静音 click to mute";
+}
+
 window.addEventListener("hashchange", render);
 window.addEventListener("DOMContentLoaded", async () => {
   tablePage.session.attach(app);
+  applyLang();
+  renderPrefs();
+  document.getElementById("lang-toggle").addEventListener("click", () => {
+    setLang(nextLang());
+    renderPrefs();
+    if (app.route === "table") tablePage.session.redraw(); // its plain strings follow the language too
+  });
+  document.getElementById("mute-toggle").addEventListener("click", () => {
+    setMuted(!isMuted());
+    renderPrefs();
+  });
   renderAccount();
   try {
     await loadRulesets();

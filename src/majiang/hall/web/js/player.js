@@ -2,7 +2,7 @@
 // your own page, review links: a review is for your own seat).
 
 import { api } from "./api.js";
-import { bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
+import { WIND_EN, WIND_ZH, bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
 
 export function mount(root, arg, app) {
   const box = h("section.player-page#player-page", h("p", "载入中… loading…"));
@@ -51,19 +51,19 @@ export function mount(root, arg, app) {
       hands === null ? null : h("h2.section-title", bi("最近的牌局", "Recent hands")),
       hands === null ? h("p.small#private-note", "游戏币和牌局记录只有本人可见 · Coins and hand history are private")
       : hands.length
-        ? h("table.hands#recent-hands",
+        ? h("div.hands-wrap", h("table.hands#recent-hands",
           h("thead", h("tr", h("th", "局 Hand"), h("th", "时间 When"), h("th", "房间 Room"), h("th", "座位 Seat"),
             h("th.num", "分数 Score"), h("th.num", "游戏币 Coins"), h("th", "结果 Result"), h("th", ""))),
           h("tbody", hands.map((x) => h("tr", { dataset: { hand: x.hand } },
             h("td", `#${x.hand}`),
             h("td", dateText(x.at)),
             h("td", x.room),
-            h("td", "东南西北"[x.seat] || x.seat),
+            h("td.seat-wind", { dataset: { wind: x.wind || "" } }, x.wind ? bi(WIND_ZH[x.wind], WIND_EN[x.wind]) : `#${x.seat}`),
             h(`td.num.${x.score > 0 ? "pos" : x.score < 0 ? "neg" : "zero"}`, signed(x.score)),
             h(`td.num.${x.coins > 0 ? "pos" : x.coins < 0 ? "neg" : "zero"}`, signed(x.coins)),
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
             h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
-              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null)))))
+              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null))))))
         : h("p.empty", "还没有牌局 · No hands yet")].filter(Boolean));
   }
 

@@ -183,7 +183,7 @@ export function mount(root, arg, app) {
         play();
       }
     });
-    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s), selected: s === bottom }, `${"东南西北"[s]}位 ${names[s]}`)));
+    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s), selected: s === bottom }, `座位 seat ${s}: ${names[s]}`)));
     viewSel.addEventListener("change", () => {
       bottom = Number(viewSel.value);
       draw();
@@ -220,9 +220,13 @@ export function mount(root, arg, app) {
     await Promise.all(ids.map((pid) => api(`/api/players/${pid}`, { auth: false })
       .then((p) => { profiles[pid] = p.name; }).catch(() => {})));
     const players = d.players || [null, null, null, null];
+    // bots of one kind share an account: tell them apart by their seat's wind in this hand, as the
+    // plates show it (the dealer is East), not by the seat's index
+    const start = (d.events || []).find((e) => e.type === "hand_start");
+    const dealer = start && typeof start.dealer === "number" ? start.dealer : 0;
     names = players.map((pid, s) => {
       const base = pid !== null && profiles[pid] ? profiles[pid] : `#${pid}`;
-      return players.filter((x) => x === pid).length > 1 ? `${base} (${"东南西北"[s]})` : base;
+      return players.filter((x) => x === pid).length > 1 ? `${base} (${"东南西北"[(s - dealer + 4) % 4]})` : base;
     });
     build();
   }).catch((e) => {

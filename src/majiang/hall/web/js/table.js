@@ -3,12 +3,22 @@
 
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
-import { fitStage, meldEl, renderStage } from "./board.js";
+import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage } from "./board.js";
 import { WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
 import { pointsName, rulesetName } from "./rulesets.js";
 import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
 import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh, resultText, tileChoices,
   usedText } from "./items.js";
+import { play as playSound } from "./sound.js";
+import { t } from "./i18n.js";
+import { askHints, hintsCard, keepsReady } from "./hints.js";
+
+/** Phones: the stage is scaled small, so the own hand and the action bar go below it, unscaled. */
+const COMPACT = window.matchMedia("(max-width: 760px), (max-height: 500px)");
+const LANDSCAPE_PHONE = window.matchMedia("(max-height: 500px)"); // the hints stay in the side panel
+export function isCompact() {
+  return COMPACT.matches;
+}
 
 const STATE_CHANGING = new Set(["hand_start", "draw", "discard", "chow", "pung", "kong", "add_kong_declared",
   "robbed", "win", "exhausted", "hand_end"]);
@@ -68,6 +78,10 @@ class TableSession {
     this.itemInfo = null; // what our last use did (item_used: only we see it)
     this.itemError = null;
     this.itemLog = []; // public lines: who used which item
+    this.kicked = null; // logged in elsewhere: this page is disconnected (the reason)
+    this.diceUntil = 0; // the dice of the hand start are shown until then
+    this.hints = null; // 听牌 hints: {state: "loading"|"ready"|"error", ...} (hints.js)
+    this.markReady = false; // highlight the discards that keep the hand ready
     this.updateNav();
   }
 
@@ -174,6 +188,16 @@ class TableSession {
     });
   }
 
+  /** A second login took this account: stop the prompt and its timers; the page says so. */
+  kick(reason) {
+    this.kicked = reason || "you logged in somewhere else";
+    this.prompt = null;
+    this.lastPrompt = null;
+    this.nextHandAt = null;
+    this.connState = "stopped";
+    this.redraw();
+  }
+
   nameOf(seat) {
     const s = this.table && this.table.seats[seat];
     return s ? s.name : `${"东南西北"[seat]}`;
@@ -276,12 +300,20 @@ class TableSession {
         toast(`${who} 诈和 · ${who} declared a false win (${e.kind})`, "error", 6000);
       }
       if (e.type === "item") this.logItem(e.seat, e.item);
+      if (e.type === "dice") this.diceUntil = now + 3500;
+      if (e.type === "discard") playSound("discard");
+      if (["chow", "pung"].includes(e.type)) playSound("claim");
+      if (["kong", "add_kong_declared"].includes(e.type)) playSound("kong");
+      if (e.type === "win") playSound("win");
+      if (e.type === "discard" && e.seat === this.seat && !this.spectator) this.hintsAfterDiscard = true;
       if (e.type === "hand_start") {
         for (const u of e.items || []) this.logItem(u.seat, u.item); // 乾坤大挪移 acts in the deal
         this.closeResult();
         this.result = null;
         this.seedHashShown = e.seed_hash;
         this.nextHandAt = null;
+        this.hints = null;
+        this.markReady = false;
       }
       this.model.apply(e);
       if (STATE_CHANGING.has(e.type)) changes = true;
@@ -289,8 +321,20 @@ class TableSession {
     if (changes) {
       this.prompt = null; // a prompt is always sent after the events it follows
       this.dropTurnItems(); // … and it lists the turn's items again
+      if (this.hints && this.hints.size === 14) this.hints = null; // the hand moved on
+      this.markReady = false;
     }
+    if (this.hintsAfterDiscard) { // after our own discard (at most): are we ready now?
+      this.hintsAfterDiscard = false;
+      this.askHints(true);
+    }
+    if (events.some((e) => e.type === "dice")) setTimeout(() => this.redraw(), 3600);
     this.redraw();
+  }
+
+  /** Ask POST /api/shanten about our own hand (hints.js); auto: after our discard, shown only when ready. */
+  askHints(auto = false) {
+    askHints(this, auto);
   }
 
   /** Ask for a fresh snapshot (sitting again at one's own table answers with one). */
@@ -308,7 +352,9 @@ class TableSession {
       }
       this.model.applyView(m.view);
     }
+    if (this.kicked) return;
     this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms };
+    if (m.legal.some((a) => a.type === "discard")) playSound("turn");
     if (m.items && !this.spectator) {
       this.items = { inventory: {}, golden_finger: false, queued: null, ...this.items, usable: m.items };
       this.checkPick();
@@ -348,6 +394,7 @@ class TableSession {
     }
     this.lastPrompt = p;
     this.prompt = null;
+    this.markReady = false;
     this.dropTurnItems();
     this.sentAt = performance.now();
     this.redraw();
@@ -498,13 +545,13 @@ function renderActionBar() {
   const p = session.prompt;
   const m = session.model;
   const bar = h("div.actionbar#actionbar");
-  if (session.spectator) return null;
+  if (session.spectator || session.kicked) return null;
   const inHand = m.started && m.phase !== "over";
   if (!inHand) {
     const t = session.table;
     const free = t ? t.seats.filter((s) => !s).length : 0;
     if (t && t.state === "waiting" && session.seat !== null) {
-      bar.append(h("span.hint", `等待玩家 ${4 - free}/4 `, h("span.en", `waiting for players ${4 - free}/4`)));
+      bar.append(h("span.hint", h("span.zh", `等待玩家 ${4 - free}/4`), " ", h("span.en", `waiting for players ${4 - free}/4`)));
       if (free) {
         bar.append(h("button.act#add-bots", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
           h("span.zh", "添加机器人"), h("span.en", "Add bots")));
@@ -514,7 +561,7 @@ function renderActionBar() {
     return null;
   }
   if (session.myAuto && !p) {
-    bar.append(h("span.hint", "托管中 ", h("span.en", "auto-play is on")),
+    bar.append(h("span.hint", h("span.zh", "托管中"), " ", h("span.en", "auto-play is on")),
       h("button.act#take-over", { on: { click: () => session.setAuto(false) } }, h("span.zh", "取消托管"),
         h("span.en", "Take over")));
     return bar;
@@ -525,7 +572,8 @@ function renderActionBar() {
   const chows = legal.filter((a) => a.type === "chow");
   if (discards.length) {
     bar.classList.add("turn");
-    bar.append(h("span.hint#your-turn", "轮到你出牌 — 点击一张牌打出 ", h("span.en", "Your turn: click a tile to discard")));
+    bar.append(h("span.hint#your-turn", h("span.zh", "轮到你出牌 — 点击一张牌打出"), " ",
+      h("span.en", "Your turn: click a tile to discard")));
   } else if (m.pending) {
     const who = relName(m.pending.seat);
     const verb = m.phase === "rob" ? "加杠" : "打出";
@@ -595,56 +643,60 @@ function renderResult() {
   if (!r || !session.resultOpen) return null;
   const win = r.result && r.result.win;
   const names = [0, 1, 2, 3].map((s) => session.nameOf(s));
-  const box = h("div.result#result", { role: "dialog", "aria-label": "本局结果 result" });
+  const dialog = h("div.result#result", { role: "dialog", "aria-label": "本局结果 result" });
+  let box = h("div.res-a");
+  dialog.append(box);
   if (win) {
     const how = win.from === null || win.from === undefined
       ? ["自摸", "self-drawn"]
       : [`点炮：${names[win.from]}`, `on ${names[win.from]}'s discard`];
-    box.append(h("h2", `和了！${names[win.seat]} `, h("span.en", `Win — ${names[win.seat]}, ${how[1]}`)),
+    box.append(h("h2", bi(`和了！${names[win.seat]}`, `Win — ${names[win.seat]}, ${how[1]}`)),
       h("p.how", `${how[0]} · ${win.points} ${pointsName(session.model.rules)}`),
       winHandEl(win));
     const isMcr = (win.fans || []).some((f) => "points" in f);
     box.append(h("table.fans#fans",
-      h("thead", h("tr", h("th", "番种"), h("th", "Fan"), h("th.num", isMcr ? "番数 points" : "倍数 factor"),
-        h("th.num", isMcr ? "次数 count" : ""), h("th.num", isMcr ? "小计 subtotal" : ""))),
+      h("thead", h("tr", h("th", "番种"), h("th", "Fan"), h("th.num", isMcr ? bi("番数", "points") : bi("倍数", "factor")),
+        h("th.num", isMcr ? bi("次数", "count") : ""), h("th.num", isMcr ? bi("小计", "subtotal") : ""))),
       h("tbody", fanRows(win.fans)),
       h("tfoot", h("tr.total", h("td", "合计"), h("td", "Total"), h("td.num", ""), h("td.num", ""),
         h("td.num#fan-total", String(win.points))))));
   } else {
     const moved = (r.scores || []).some((x) => x !== 0);
-    box.append(h("h2", "荒庄 ", h("span.en", "Exhaustive draw — nobody won")),
-      h("p.how", moved ? "本局流局；杠分等照算，台费照收 · No win; kong and other payments stand, the table fee is taken"
-        : "本局流局，不计分；台费照收 · No score moves; the table fee is still taken"));
+    box.append(h("h2", bi("荒庄", "Exhaustive draw — nobody won")),
+      h("p.how", moved ? bi("本局流局；杠分等照算，台费照收", "No win; kong and other payments stand, the table fee is taken")
+        : bi("本局流局，不计分；台费照收", "No score moves; the table fee is still taken")));
   }
+  box = h("div.res-b");
+  dialog.append(box);
   const seatRows = [0, 1, 2, 3].map((s) => {
     const sc = r.scores ? r.scores[s] : 0;
     const co = r.coins ? r.coins[s] : 0;
     const me = s === session.seat;
     const w = session.model.seatWind(s);
     return h(`tr${me ? ".me" : ""}`, { dataset: { seat: s } },
-      h("td", `${WIND_ZH[w]} ${WIND_EN[w]}`),
-      h("td", names[s], me ? " (你 you)" : ""),
+      h("td", bi(WIND_ZH[w], WIND_EN[w])),
+      h("td.pname", names[s], me ? bi(" (你)", "(you)") : ""),
       h(`td.num.score${sc > 0 ? ".pos" : sc < 0 ? ".neg" : ""}`, signed(sc)),
       h(`td.num.coin-delta${co > 0 ? ".pos" : co < 0 ? ".neg" : ""}`, { dataset: { coins: co } }, signed(co)));
   });
   const room = session.room;
   box.append(h("table.seats-result#seats-result",
-    h("thead", h("tr", h("th", "风位 Seat"), h("th", "玩家 Player"), h("th.num", "分数 Score"),
-      h("th.num", `游戏币 Coins${room ? ` (N=${room.coefficient}, A=${room.fee})` : ""}`))),
+    h("thead", h("tr", h("th", bi("风位", "Seat")), h("th", bi("玩家", "Player")), h("th.num", bi("分数", "Score")),
+      h("th.num", bi("游戏币", "Coins"), room ? h("span.terms", ` (N=${room.coefficient}, A=${room.fee})`) : null))),
     h("tbody", seatRows)));
   if (session.seat !== null && r.coins) {
     const mine = r.coins[session.seat];
     box.append(h("p.mycoins#my-coins", { dataset: { coins: mine } },
-      `你的游戏币变化 your coins: `, h(`b.${mine >= 0 ? "pos" : "neg"}`, signed(mine)),
+      bi("你的游戏币变化", "your coins:"), " ", h(`b.${mine >= 0 ? "pos" : "neg"}`, signed(mine)),
       session.balanceAfter !== undefined && session.balanceAfter !== null
-        ? h("span", ` → 余额 balance ${fmtInt(session.balanceAfter)}`) : null));
+        ? h("span", " → ", bi("余额", "balance"), ` ${fmtInt(session.balanceAfter)}`) : null));
   }
   const verify = session.verified === true
-    ? h("span.verify.ok", "✓ sha256(seed) = seed hash：洗牌公平可验证 · the shuffle was committed before the hand")
+    ? h("span.verify.ok", "✓ sha256(seed) = seed hash ", bi("洗牌公平可验证", "the shuffle was committed before the hand"))
     : session.verified === false ? h("span.verify.bad", "✗ seed does not match its hash!") : null;
   box.append(h("div.seed",
-    h("div", h("b", "种子哈希 seed hash (shown at the start): "), h("span#seed-hash", r.seed_hash)),
-    h("div", h("b", "种子 seed (revealed): "), h("span#seed", r.seed)),
+    h("div", h("b", bi("种子哈希", "seed hash (shown at the start):"), " "), h("span#seed-hash", r.seed_hash)),
+    h("div", h("b", bi("种子", "seed (revealed):"), " "), h("span#seed", r.seed)),
     verify));
   box.append(h("div.buttons",
     h("span.next#next-hand-in", ""),
@@ -653,39 +705,48 @@ function renderResult() {
     r.hand ? h("a.btn#review-link", { href: `#replay/${r.hand}/review`, target: "_blank", rel: "noopener" },
       bi("复盘", "Review")) : null,
     h("button.btn.primary#close-result", { on: { click: () => session.closeResult() } }, bi("继续", "Continue"))));
-  return h("div.overlay", box);
+  return h("div.overlay.result-overlay", dialog);
 }
 
 function renderSide(side) {
   clear(side);
-  const t = session.table;
+  const tb = session.table;
   const room = session.room;
   const m = session.model;
-  if (!t) {
+  if (!tb) {
     side.append(h("p.empty", "不在牌桌上 · Not at a table"), h("a.btn", { href: "#lobby" }, bi("回大厅", "Lobby")));
     return;
   }
   const rules = room ? rulesetName(room.rules) : ["", ""];
+  if (session.kicked) {
+    side.append(h("div.card.kicked-card", h("h3", bi("已断开", "Disconnected")),
+      h("p.small", bi("你在别处登录了，这个页面不再连接牌桌。", "You logged in somewhere else; this page no longer follows the table.")),
+      h("button.btn.primary#kicked-reload", { on: { click: () => location.reload() } }, bi("在这里继续", "Continue here"))));
+  }
+  const hints = isCompact() && !LANDSCAPE_PHONE.matches ? null : hintsCard(session); // portrait phones: in the dock
+  if (hints) side.append(hints);
   side.append(h("div.card.table-card",
-    h("h3", room ? room.name : t.room),
-    h("div.small", `${rules[0]} ${rules[1]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`),
-    h("div.small", `桌 table #${t.id}${t.private ? " · 私人桌 private" : ""} · ${t.hands} 局 hands played`),
+    h("h3", room ? room.name : tb.room),
+    h("div.small", t(`${rules[0]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`,
+      `${rules[1]} · N ×${room ? room.coefficient : "?"} · fee A ${room ? room.fee : "?"}`)),
+    h("div.small", t(`桌 #${tb.id}${tb.private ? " · 私人桌" : ""} · 已打 ${tb.hands} 局`,
+      `table #${tb.id}${tb.private ? " · private" : ""} · ${tb.hands} hands played`)),
     session.code ? h("div.code#table-code", "房号 code ", h("b", session.code), h("span.small", " 发给好友 share it with friends")) : null,
-    t.private && !session.code ? h("div.small", "私人桌 private table") : null,
+    tb.private && !session.code ? h("div.small", "私人桌 private table") : null,
     session.spectator ? h("div.flag.auto", `观战中 spectating (delay ${room ? room.spectate_delay_s : "?"}s)`) : null,
     (m.seedHash || session.seedHashShown)
       ? h("div.small.mono", { title: "本局开始时公布的种子哈希；局后公布种子以验证 seed commitment" },
         "种子哈希 seed hash: ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
       : null));
   const seats = h("div.card.seat-list#seat-list", h("h3", bi("座位", "Seats")));
-  t.seats.forEach((s, i) => {
+  tb.seats.forEach((s, i) => {
     const w = m.started ? m.seatWind(i) : "ESWN"[i];
     seats.append(h(`div.seat-line${i === session.seat ? ".me" : ""}`,
       h("span.wind", WIND_ZH[w]),
-      h("span.sname", s ? s.name : "空位 empty"),
-      s && s.bot ? h("span.flag.bot", "机器人") : null,
-      s && s.auto && !s.bot ? h("span.flag.auto", "托管") : null,
-      s && !s.online ? h("span.flag.off", "离线") : null,
+      h("span.sname", s ? s.name : t("空位", "empty")),
+      s && s.bot ? h("span.flag.bot", t("机器人", "bot")) : null,
+      s && s.auto && !s.bot ? h("span.flag.auto", t("托管", "auto")) : null,
+      s && !s.online ? h("span.flag.off", t("离线", "offline")) : null,
       m.started ? h("span.score", String(m.scores[i])) : null));
   });
   side.append(seats);
@@ -697,7 +758,7 @@ function renderSide(side) {
       on: { click: () => session.setAuto(!session.myAuto) },
     }, bi(session.myAuto ? "托管中" : "托管", session.myAuto ? "Auto-play ON" : "Auto-play"));
     buttons.append(autoBtn);
-    if (t.state === "waiting" && t.seats.some((s) => !s)) {
+    if (tb.state === "waiting" && tb.seats.some((s) => !s)) {
       buttons.append(h("button.btn#add-bots-side", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
         bi("添加机器人", "Add bots")));
     }
@@ -824,10 +885,34 @@ function renderChat(log) {
 
 export function mount(root, _arg, app) {
   const stageBox = h("div.stage-box#stage-box");
+  const dock = h("div.dock#dock"); // phones: our hand and the action bar, below the scaled stage
   const side = h("aside.table-side#table-side");
-  root.append(h("section.table-page", stageBox, side));
+  root.append(h("section.table-page", h("div.table-main", stageBox, dock), side));
   let stage = null;
   let chatFocus = false;
+
+  function drawDock(compact, opts) {
+    clear(dock);
+    document.body.classList.toggle("compact", compact);
+    const m = session.model;
+    if (!compact || session.seat === null || session.spectator || !m.started) return;
+    const me = session.seat;
+    const hand = h("div.my-hand#my-hand", { dataset: { seat: me } }, ...handTiles(m, me, 0, { ...opts, bottomSize: "lg" }),
+      meldsEl(m, me, "md", { ...opts, me }));
+    if (opts.canDiscard) hand.classList.add("myturn");
+    markJing(hand, m.jing);
+    dock.append(hand);
+    const hints = LANDSCAPE_PHONE.matches ? null : hintsCard(session);
+    if (hints) dock.append(hints);
+  }
+
+  function markKeeps(root) {
+    const keep = keepsReady(session);
+    if (!keep) return;
+    for (const img of root.querySelectorAll(".strip.pos0 .tile[data-tile], #my-hand .concealed .tile[data-tile], #my-hand .drawn .tile[data-tile]")) {
+      if (keep.has(img.dataset.tile)) img.classList.add("keeps-ready");
+    }
+  }
 
   function drawStage() {
     const m = session.model;
@@ -837,7 +922,9 @@ export function mount(root, _arg, app) {
     const inHand = m.started && m.phase !== "over";
     const waiting = session.table && session.table.state === "waiting" && !inHand;
     const free = session.table ? session.table.seats.filter((s) => !s).length : 4;
-    const next = renderStage(m, {
+    const now = performance.now();
+    const fresh = session.calls.filter((c) => c.until > now && ["吃", "碰", "杠", "加杠"].includes(c.word[0]));
+    const opts = {
       bottom: session.seat ?? 0,
       noRel: session.spectator,
       names,
@@ -847,8 +934,14 @@ export function mount(root, _arg, app) {
       waiting: waiting ? `等待玩家 ${4 - free}/4` : m.started ? null : "等待开局",
       waitingEn: waiting ? "Waiting for players" : "Waiting to start",
       deltas: session.result && session.resultOpen ? session.result.scores : null,
-    });
+      dice: m.dice && now < session.diceUntil && inHand ? m.dice : null,
+      fresh,
+    };
+    const next = renderStage(m, opts);
     if (canDiscard && canDiscard.size) next.querySelector(".strip.pos0")?.classList.add("myturn");
+    drawDock(isCompact(), opts);
+    markKeeps(next);
+    markKeeps(dock);
     next.append(...callsEl());
     if (stage) stage.replaceWith(next);
     else stageBox.append(next);
@@ -859,7 +952,9 @@ export function mount(root, _arg, app) {
   function drawOverlays() {
     for (const el of stageBox.querySelectorAll(".actionbar, .overlay, .conn-banner")) el.remove();
     const bar = renderActionBar();
-    if (bar) stage.append(bar); // inside the stage: it scales with the table, just above our hand
+    // inside the stage: it scales with the table, just above our hand; on phones above the dock's hand
+    if (bar && isCompact()) dock.prepend(bar);
+    else if (bar) stage.append(bar);
     const res = renderResult();
     if (res) stageBox.append(res);
     drawBanner();
@@ -869,7 +964,9 @@ export function mount(root, _arg, app) {
   function drawBanner() {
     for (const el of stageBox.querySelectorAll(".conn-banner")) el.remove();
     const s = session.connState;
-    if (s === "waiting" || s === "connecting") {
+    if (session.kicked) {
+      stageBox.append(h("div.conn-banner#kicked", bi("你在别处登录了 — 此页已断开", "Logged in elsewhere — this page is disconnected")));
+    } else if (s === "waiting" || s === "connecting") {
       stageBox.append(h("div.conn-banner#reconnecting", "连接断开，正在重连… Reconnecting…"));
     } else if (s === "stopped") {
       stageBox.append(h("div.conn-banner", "已断开 Disconnected — 请刷新页面 reload the page"));
@@ -919,7 +1016,14 @@ export function mount(root, _arg, app) {
   } else {
     session.view.redraw();
   }
-  const onResize = () => stage && fitStage(stageBox, stage);
+  let wasCompact = isCompact();
+  const onResize = () => {
+    if (isCompact() !== wasCompact && session.view) { // the phone layout moves the hand and the action bar
+      wasCompact = isCompact();
+      session.view.redraw();
+    }
+    if (stage) fitStage(stageBox, stage);
+  };
   window.addEventListener("resize", onResize);
   const ticker = setInterval(tickCountdowns, 250);
   const onKey = (e) => {
@@ -934,6 +1038,7 @@ export function mount(root, _arg, app) {
   window.addEventListener("keydown", onKey);
   return () => {
     session.view = null;
+    document.body.classList.remove("compact");
     clearInterval(ticker);
     window.removeEventListener("resize", onResize);
     window.removeEventListener("keydown", onKey);

@@ -1,0 +1,104 @@
+"""Client bugs of issue 16 (B7): the player page's seat is the seat's wind in each hand; a page kicked
+by a second login stops its prompt and countdown and says so; the replay tells bots of one kind
+apart by the wind on their own seat plate; the calculator explains an incomplete hand in words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
+expect = sync_api.expect
+
+WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+
+
+@pytest.fixture(scope="module")
+def two_hands(hall: Any) -> tuple[int, list[int]]:
+    """A guest's two hands in a row at one table: the dealer moves, so the guest's wind changes."""
+    token, hands = hall.play_hands_over_ws(2)
+    import httpx
+
+    me = httpx.get(hall.base + "/api/me", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+    return int(me["id"]), hands
+
+
+def dealer_of(hall: Any, hand: int) -> int:
+    start = hall.get(f"/api/hands/{hand}")["events"][0]
+    assert start["type"] == "hand_start"
+    return int(start["dealer"])
+
+
+def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands: tuple[int, list[int]]) -> None:
+    account, hands = two_hands
+    rows = {r["hand"]: r for r in hall.get(f"/api/players/{account}/hands")}
+    page.goto(f"/#player/{account}")
+    winds = set()
+    for hand in hands:
+        wind = "ESWN"[(rows[hand]["seat"] - dealer_of(hall, hand)) % 4]
+        assert rows[hand]["wind"] == wind  # the server says which wind the seat had
+        cell = page.locator(f"#recent-hands tr[data-hand='{hand}'] td.seat-wind")
+        expect(cell).to_contain_text(WIND_ZH[wind])
+        winds.add(wind)
+    assert len(winds) == 2, "the dealer moved between the two hands, so did the guest's wind"
+
+
+def test_replay_names_bots_by_their_own_plate(page: Any, hall: Any, two_hands: tuple[int, list[int]]) -> None:
+    _, hands = two_hands
+    hand = hands[1]
+    assert dealer_of(hall, hand) != 0
+    page.goto(f"/#replay/{hand}")
+    expect(page.locator("#replay-log li").first).to_be_visible()
+    page.click("#replay-step")
+    bots = 0
+    for s in range(4):
+        plate = page.locator(f".plate[data-seat='{s}']")
+        name = plate.locator(".pname").inner_text()
+        wind = plate.locator(".wind").inner_text()
+        m = re.search(r"\((.)\)$", name)
+        if m:  # a bot of a kind shared by several seats: named by this seat's wind
+            assert m.group(1) == wind, f"seat {s}: plate {wind} names {name}"
+            bots += 1
+    assert bots == 3
+
+
+def test_kicked_page_stops_its_countdown(new_page: Any, signup: Any, hall: Any) -> None:
+    password = "correct horse battery"  # conftest.PASSWORD, which signup() registers with
+
+    page = new_page()
+    name = signup(page, "kick")
+    page.locator(".room-card[data-room=fast] button.quick").click()
+    page.click("#add-bots")
+    page.wait_for_selector("#your-turn")  # hand 1: we are the dealer, our turn comes at once
+    expect(page.locator("#actionbar .countdown")).to_have_text(re.compile(r"\d+s"))
+    other = new_page()  # a second login elsewhere takes the account's connection over
+    other.goto("/")
+    other.fill("#username", name)
+    other.fill("#password", password)
+    other.click("#submit")
+    other.wait_for_selector("#logout")
+    expect(page.locator("#kicked")).to_be_visible()
+    expect(page.locator("#your-turn")).to_be_hidden()
+    expect(page.locator(".strip.pos0 .tile.playable")).to_have_count(0)
+    page.wait_for_timeout(1200)
+    for text in page.locator(".countdown").all_inner_texts():
+        assert not text.strip(), f"a countdown still runs: {text}"
+    expect(page.locator("body")).to_have_attribute("data-conn", "stopped")
+
+
+def test_calculator_incomplete_hand_in_words(page: Any) -> None:
+    page.goto("/#calc")
+    for t in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1p", "2p", "3p"]:
+        page.click(f"#palette button[data-tile='{t}']")
+    status = page.locator("#calc-status")
+    expect(status).to_contain_text("not a complete hand: 13 tiles, add the winning tile")
+    expect(status).to_contain_text("13 张")
+    # a winning tile that makes no win: the reason in words, no tile notation such as 123456789m
+    page.click("#calc-modes button[data-mode=win]")
+    page.click("#palette button[data-tile='5p']")
+    err = page.locator("#calc-error")
+    expect(err).to_contain_text("not a winning hand")
+    expect(err).to_contain_text("不是和牌")
+    assert not re.search(r"\d{3,}[mps]", err.inner_text()), err.inner_text()

@@ -1,0 +1,207 @@
+"""The client on a phone (390×844 portrait and 844×390 landscape, touch, 3× pixels): no horizontal
+scrolling on any page, the header's balance and log-out on screen, own tiles at least 36 px wide,
+buttons at least 40 px, and the result dialog without inner scrolling — playing a hand with bots.
+And the language switch (中/EN → 中文 → English), remembered across a reload."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
+expect = sync_api.expect
+PlaywrightError = sync_api.Error
+
+PORTRAIT = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
+# every visible button-like thing smaller than a finger (40 px), as [label, width, height]
+SMALL_BUTTONS = """() => [...document.querySelectorAll('button, a.btn, .act, .chow-choice')]
+  .filter((b) => b.offsetParent && getComputedStyle(b).visibility !== 'hidden')
+  .map((b) => { const r = b.getBoundingClientRect();
+    return [b.id || b.className, Math.round(r.width), Math.round(r.height)]; })
+  .filter(([, w, hh]) => w < 40 || hh < 40)"""
+
+
+@pytest.fixture
+def phone(browser: Any, hall: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport=PORTRAIT, is_mobile=True, has_touch=True, device_scale_factor=3,
+                              base_url=hall.base)
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    yield page
+    ctx.close()
+    assert not errors, "\n".join(errors)
+
+
+def screen_width(page: Any) -> int:
+    """The phone's width (a mobile browser widens its layout viewport, innerWidth, to fit a page too wide)."""
+    return int(page.viewport_size["width"])
+
+
+def no_hscroll(page: Any, where: str) -> None:
+    sw, iw = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    w = screen_width(page)
+    assert sw <= w and iw <= w, f"{where}: the page is {sw} px wide (layout viewport {iw} px) on a {w} px screen"
+
+
+def fingers(page: Any, where: str) -> None:
+    small = page.evaluate(SMALL_BUTTONS)
+    assert not small, f"{where}: buttons under 40 px: {small}"
+
+
+def on_screen(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    assert box["x"] >= 0 and box["x"] + box["width"] <= screen_width(page), f"{selector} is off-screen: {box}"
+
+
+def own_tiles(page: Any, where: str) -> None:
+    tiles = page.locator("#my-hand .concealed .tile")
+    expect(tiles.first).to_be_visible()
+    widths = [tiles.nth(i).bounding_box()["width"] for i in range(tiles.count())]
+    assert min(widths) >= 36, f"{where}: own tiles {min(widths):.0f} px wide"
+    iw = screen_width(page)
+    for i in range(tiles.count()):
+        box = tiles.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= iw, f"{where}: tile {i} cut off"
+
+
+def result_fits(page: Any, where: str) -> None:
+    result = page.locator("#result")
+    sh, ch = result.evaluate("(r) => [r.scrollHeight, r.clientHeight]")
+    assert sh <= ch + 1, f"{where}: the result dialog scrolls inside ({sh} > {ch})"
+    box = result.bounding_box()
+    vw, vh = screen_width(page), int(page.viewport_size["height"])
+    inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 0.5 \
+        and box["y"] + box["height"] <= vh + 0.5
+    assert inside, f"{where}: the result dialog {box} is not within the {vw}×{vh} screen"
+    no_hscroll(page, where)
+
+
+def try_tap(locator: Any) -> bool:
+    try:
+        locator.first.tap(timeout=1500)
+        return True
+    except PlaywrightError:
+        return False
+
+
+def test_phone_lobby_table_result(phone: Any, shots: Path) -> None:
+    page = phone
+    page.goto("/")
+    no_hscroll(page, "login")
+    page.tap("#guest")
+    page.wait_for_selector(".room-card")
+    no_hscroll(page, "lobby")
+    for sel in ["#balance", "#logout", "#lang-toggle", "#mute-toggle", ".account .who"]:
+        on_screen(page, sel)
+    # the name is one line, not one character per line
+    assert page.locator(".account .who-name").bounding_box()["height"] < 30
+    fingers(page, "lobby")
+    page.screenshot(path=str(shots / "phone-lobby.png"))
+
+    page.locator(".room-card[data-room=fast] button.quick").tap()
+    page.wait_for_selector("#add-bots")
+    fingers(page, "table, waiting")
+    page.tap("#add-bots")
+    expect(page.locator("#my-hand .concealed .tile").first).to_be_visible()
+
+    checked_turn = checked_claim = False
+    deadline = time.monotonic() + 90
+    while not page.locator("#result").is_visible():
+        assert time.monotonic() < deadline, "the hand did not finish in time"
+        try:
+            page.wait_for_selector("#result, #actionbar .act, #my-hand .tile.playable", state="visible", timeout=15_000)
+        except PlaywrightError:
+            continue
+        if page.locator("#result").is_visible():
+            break
+        if page.locator("#actionbar .act[data-action=win]").count():
+            try_tap(page.locator("#actionbar .act[data-action=win]"))
+            continue
+        if page.locator("#actionbar .act[data-action=pass]").count():
+            if not checked_claim:
+                fingers(page, "a claim prompt")
+                checked_claim = True
+            try_tap(page.locator("#actionbar .act[data-action=pass]"))
+            continue
+        playable = page.locator("#my-hand .tile.playable")
+        if playable.count():
+            if not checked_turn:
+                no_hscroll(page, "table, portrait")
+                own_tiles(page, "table, portrait")
+                fingers(page, "table, our turn")
+                expect(page.locator("#dock #your-turn")).to_be_visible()
+                page.screenshot(path=str(shots / "phone-table.png"))
+                page.set_viewport_size(LANDSCAPE)
+                page.wait_for_timeout(300)
+                no_hscroll(page, "table, landscape")
+                own_tiles(page, "table, landscape")
+                fingers(page, "table, landscape")
+                page.screenshot(path=str(shots / "phone-table-landscape.png"))
+                page.set_viewport_size(PORTRAIT)
+                page.wait_for_timeout(300)
+                checked_turn = True
+                continue
+            drawn = page.locator("#my-hand .drawn .tile.playable")
+            try_tap(drawn if drawn.count() else playable)
+    assert checked_turn, "we never had a turn"
+    page.wait_for_timeout(400)  # the dialog's pop-in animation
+    result_fits(page, "result, portrait")
+    fingers(page, "result")
+    page.screenshot(path=str(shots / "phone-result.png"))
+    page.set_viewport_size(LANDSCAPE)
+    page.wait_for_timeout(300)
+    if page.locator("#result").is_visible():  # (unless the next hand started meanwhile)
+        result_fits(page, "result, landscape")
+    page.set_viewport_size(PORTRAIT)
+
+    page.goto("/#calc")
+    page.tap("button[data-example='0']")
+    expect(page.locator("#calc-total")).to_be_visible()
+    no_hscroll(page, "calculator")
+    page.goto("/#player/me")
+    expect(page.locator("#recent-hands tbody tr").first).to_be_visible()
+    no_hscroll(page, "player page")
+    page.set_viewport_size(LANDSCAPE)
+    no_hscroll(page, "player page, landscape")
+    # leave the table so it ends with its last human
+    page.once("dialog", lambda d: d.accept())
+    page.goto("/#table")
+    page.tap("#stand")
+    page.wait_for_url("**/#lobby")
+
+
+def test_language_toggle_is_remembered(page: Any) -> None:
+    page.goto("/")
+    page.click("#guest")
+    page.wait_for_selector(".room-card")
+    nav = page.locator("#nav a[data-route=lobby]")
+    expect(nav.locator(".zh")).to_be_visible()  # both languages by default
+    expect(nav.locator(".en")).to_be_visible()
+    page.click("#lang-toggle")
+    expect(page.locator("#lang-toggle")).to_have_attribute("data-lang", "zh")
+    expect(nav.locator(".en")).to_be_hidden()
+    page.click("#lang-toggle")
+    expect(page.locator("#lang-toggle")).to_have_attribute("data-lang", "en")
+    expect(nav.locator(".zh")).to_be_hidden()
+    expect(nav.locator(".en")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.reload()
+    page.wait_for_selector(".room-card")
+    expect(page.locator("body")).to_have_attribute("data-lang", "en")
+    expect(nav.locator(".zh")).to_be_hidden()
+    expect(nav.locator(".en")).to_have_text("Lobby")
+    expect(page.locator(".room-card[data-room=fast] .room-name .zh")).to_be_hidden()
+    # fan names keep both languages in the calculator
+    page.goto("/#calc")
+    page.click("button[data-example='1']")
+    row = page.locator("#calc-fans tr[data-fan='Full Flush']")
+    expect(row.locator("td.zh")).to_have_text("清一色")
+    expect(row.locator("td.zh")).to_be_visible()
