@@ -3,6 +3,8 @@
 import csv
 import io
 import json
+import shutil
+import subprocess
 
 import pytest
 
@@ -177,3 +179,40 @@ def test_negative_totals_and_an_export_named_by_its_suffix(run, tmp_path):
     assert head.startswith("session,table,hand"), head
     run("export", "cup", "-o", "standings.csv")
     assert (tmp_path / "standings.csv").read_text(encoding="utf-8").startswith("rank,player")
+
+
+def test_printing_a_session_seating_and_all_its_sheets(run, tmp_path):
+    """export --format seating (table cards, slips, list) and --all-tables (every sheet, one page each)."""
+    names = ["Jürgen Weiß", "Tomáš Dvořák", "王芳", "Élodie Lefèvre"] + [f"Player {i:02d}" for i in range(4, 16)]
+    (tmp_path / "players.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    run("new", "Cup", "--players", "players.txt", "--sessions", "2", "--seed", "3")
+    code, _, err = run("export", "cup", "--format", "seating", "-o", "seating.pdf", ok=False)
+    assert code == 2 and "draw cup" in err
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "2", "--hand", "1", "--winner", "E", "--points", "8")
+    run("export", "cup", "--session", "1", "-o", "seating-1.pdf")  # the name asks for the seating PDF
+    run("export", "cup", "--session", "1", "--all-tables", "-o", "sheets-1.pdf")
+    for f in ("seating-1.pdf", "sheets-1.pdf"):
+        assert (tmp_path / f).read_bytes().startswith(b"%PDF")
+    if PDFTOTEXT:
+        seating = _text(tmp_path / "seating-1.pdf")
+        sheets = _text(tmp_path / "sheets-1.pdf")
+        for n in names:
+            assert seating.count(n) >= 3, n  # card, slip, list
+            assert n in sheets, n
+        assert sheets.count("Score sheet") == 4 and "Find your seat" in seating
+    for argv, msg in [(("--all-tables", "-o", "x.pdf"), "--session K"),
+                      (("--session", "1", "--table", "1", "--all-tables", "-o", "x.pdf"), "not --table"),
+                      (("--session", "1", "--all-tables", "-o", "x.html"), "one PDF"),
+                      (("--format", "seating", "--session", "3", "-o", "x.pdf"), "not 3"),
+                      (("--format", "seating", "--session", "1", "-o", "-"), "binary")]:
+        code, _, err = run("export", "cup", *argv, ok=False)
+        assert code == 2 and msg in err, (argv, err)
+
+
+PDFTOTEXT = shutil.which("pdftotext")
+
+
+def _text(path) -> str:
+    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
