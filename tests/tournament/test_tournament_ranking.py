@@ -196,8 +196,8 @@ def _with_dq():
 def test_the_disqualified_are_not_drawn_again_and_are_flagged():
     from majiang.tournament import Event
     from majiang.tournament.absence import redraw_session
-    from majiang.tournament.draw import DrawError, draw_session, seatable
     from majiang.tournament.adapters.output import exports
+    from majiang.tournament.draw import DrawError, draw_session, seatable
     g = _with_dq()
     assert "P1" not in seatable(g)
     with pytest.raises(DrawError, match="redraw"):
