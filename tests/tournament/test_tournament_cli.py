@@ -216,3 +216,29 @@ PDFTOTEXT = shutil.which("pdftotext")
 def _text(path) -> str:
     return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
+
+
+def test_undo_and_the_entries_log(run):
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8",
+        "--by", "anna")
+    run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "S:late:10")
+    _, out, _ = run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "S:late:10")
+    assert " S P" in out
+    _, out, _ = run("log", "cup", "--json")
+    log = json.loads(out)
+    assert [e["summary"] for e in log] == ["hand 1", "penalty S late -10", "penalty S late -10"]
+    assert log[0]["by"] == "anna" and log[1]["by"].startswith("cli")
+    _, out, _ = run("undo", "cup", "--session", "1", "--table", "1")
+    assert f"undid entry {log[2]['id']} (penalty S late -10" in out and "1/16 hands" in out
+    _, out, _ = run("undo", "cup", "--entry", str(log[1]["id"]))
+    assert "undid entry" in out
+    _, out, _ = run("log", "cup", "--session", "1", "--table", "1")
+    assert "undo of entry" in out and "anna" in out
+    run("undo", "cup", "--session", "1", "--table", "1")
+    for argv, msg in [((), "undo what?"), (("--entry", "1", "--session", "1"), "leave out"),
+                      (("--session", "1", "--table", "1"), "nothing to undo"),
+                      (("--session", "1", "--table", "9"), "tables 1–4, not 9")]:
+        code, _, err = run("undo", "cup", *argv, ok=False)
+        assert code == 2 and msg in err, (argv, err)

@@ -70,3 +70,42 @@ def test_inside_the_hall_app(tmp_path, hand_generator):
         assert r.status_code == 200 and "P01" in r.text
         assert c.get("/tournaments").status_code == 200
         assert c.get(f"/api/tournaments/{event.id}/standings").json()["scheme"] == "4210"
+
+
+def test_the_entries_log_and_undo_need_the_organiser_token(tmp_path):
+    from majiang.tournament import Penalty, PenaltyCode
+    from majiang.tournament.draw import draw_session
+    from majiang.tournament.organiser import issue_token
+    from majiang.tournament.registration import build_group, count_entries, new_event
+
+    db = Database(f"sqlite:///{tmp_path}/undo.db")
+    db.migrate()
+    repo = TournamentRepository(db)
+    token, extra = issue_token()
+    event = new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5)
+    repo.create(event)
+    repo.set_extra("cup", **extra)
+    repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 1))
+    late = Penalty(1, PenaltyCode.LATE, 10)
+    repo.add_table_penalty("cup", 1, 2, late)
+    repo.add_table_penalty("cup", 1, 2, late)
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    c = TestClient(app)
+    auth = {"Authorization": f"Bearer {token}"}
+    assert c.get("/api/tournaments/cup/entries").status_code == 401
+    assert c.post("/tournaments/cup/sessions/1/tables/2/undo", headers={"Authorization": "Bearer x"}).status_code == 403
+    log = c.get("/api/tournaments/cup/entries?session=1&table=2", headers=auth).json()
+    assert [e["summary"] for e in log] == ["penalty S late -10"] * 2
+    r = c.post("/tournaments/cup/sessions/1/tables/2/undo", headers=auth)
+    assert r.status_code == 200, r.text
+    assert r.json()["undone"]["id"] == log[1]["id"] and r.json()["table"]["penalties"] == [late.to_dict()]
+    assert r.json()["undone"]["by"] == "referee"
+    assert c.post(f"/tournaments/cup/entries/{log[1]['id']}/undo", headers=auth).status_code == 409
+    assert c.post("/tournaments/cup/entries/999/undo", headers=auth).status_code == 404
+    assert c.post(f"/tournaments/cup/entries/{log[0]['id']}/undo", headers=auth).json()["table"]["penalties"] == []
+    assert c.post("/tournaments/cup/sessions/1/tables/2/undo", headers=auth).status_code == 409
+    log = c.get("/api/tournaments/cup/entries", headers=auth).json()
+    assert [e["by"] for e in log if e["kind"] == "undo"] == ["web:organiser"] * 2
+    db.dispose()

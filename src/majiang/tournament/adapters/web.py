@@ -11,6 +11,10 @@
   (:func:`.online.open_session`); ``POST …/sync`` — enter the hands the hall has finished
   (:func:`.online.sync_session`).  Both want the organiser token (:mod:`.organiser`) as
   ``Authorization: Bearer TOKEN``: 401 without it, 403 with another.
+- ``GET /api/tournaments/{id}/entries`` — the entries log (``?session=K&table=T``); ``POST
+  /tournaments/{id}/sessions/{k}/tables/{t}/undo`` — undo that table's last entry; ``POST
+  /tournaments/{id}/entries/{entry}/undo`` — undo one entry (:meth:`.TournamentRepository.undo`).
+  Organiser token as above; 409 when the entry cannot be undone (the message says why).
 
 An event with several groups shows every group (each ranked on its own); the sheet, plot and CSV routes
 take ``?group=ID`` (default: the first group).
@@ -320,3 +324,33 @@ def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = 
     tables = repo.load(event_id).groups[0].sessions[session - 1].tables
     return {"event": event_id, "session": session, "entered": entered,
             "tables": [{"table": t.no, "hands": len(t.hands)} for t in tables]}
+
+
+# ---- organiser routes: the entries log and undo --------------------------------------------------
+@router.get("/api/tournaments/{event_id}/entries", summary="the entries log: who entered what, when (organiser token)")
+def api_entries(event_id: str, db: DB, authorization: Organiser = None, session: int | None = None,
+                table: int | None = None) -> list[dict[str, Any]]:
+    return _organiser(db, event_id, authorization).entries(event_id, session, table)
+
+
+def _undo(repo: TournamentRepository, event_id: str, session: int | None, table: int | None,
+          entry: int | None) -> dict[str, Any]:
+    try:
+        e = repo.undo(event_id, session, table, entry_id=entry, by="web:organiser")
+    except RepositoryError as err:
+        raise HTTPException(409 if entry is None or "no entry" not in str(err) else 404, str(err)) from None
+    t = repo.table(event_id, e["session"], e["table"], e["group"])
+    return {"undone": e, "table": {"session": e["session"], "table": e["table"], "hands": len(t.hands),
+                                   "totals": None if t.totals is None else list(t.totals),
+                                   "penalties": [p.to_dict() for p in t.penalties], "time_called": t.time_called}}
+
+
+@router.post("/tournaments/{event_id}/sessions/{session}/tables/{table}/undo",
+             summary="undo the last entry of a table (organiser token)")
+def undo_table(event_id: str, session: int, table: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
+    return _undo(_organiser(db, event_id, authorization), event_id, session, table, None)
+
+
+@router.post("/tournaments/{event_id}/entries/{entry}/undo", summary="undo one entry by its id (organiser token)")
+def undo_entry(event_id: str, entry: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
+    return _undo(_organiser(db, event_id, authorization), event_id, None, None, entry)
