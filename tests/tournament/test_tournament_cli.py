@@ -242,3 +242,18 @@ def test_undo_and_the_entries_log(run):
                       (("--session", "1", "--table", "9"), "tables 1–4, not 9")]:
         code, _, err = run("undo", "cup", *argv, ok=False)
         assert code == 2 and msg in err, (argv, err)
+
+
+def test_pins_print_each_tables_link_and_a_stable_pin(run):
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    code, _, err = run("pins", "cup", ok=False)
+    assert code == 2 and "draw cup" in err
+    run("draw", "cup")
+    _, out, _ = run("pins", "cup", "--session", "1", "--url", "http://10.0.0.2:8000/", "--json")
+    links = json.loads(out)
+    assert [x["table"] for x in links] == [1, 2, 3, 4] and links[1]["url"] == "http://10.0.0.2:8000/tournaments/cup/t/1/2"
+    assert all(len(x["pin"]) == 6 and x["pin"].isdigit() for x in links) and len({x["pin"] for x in links}) == 4
+    _, again, _ = run("pins", "cup", "--json")
+    assert [x["pin"] for x in json.loads(again)] == [x["pin"] for x in links]
+    _, out, _ = run("pins", "cup")
+    assert f"PIN {links[0]['pin']}" in out

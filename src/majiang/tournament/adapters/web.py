@@ -15,6 +15,8 @@
   /tournaments/{id}/sessions/{k}/tables/{t}/undo`` — undo that table's last entry; ``POST
   /tournaments/{id}/entries/{entry}/undo`` — undo one entry (:meth:`.TournamentRepository.undo`).
   Organiser token as above; 409 when the entry cannot be undone (the message says why).
+- ``/tournaments/{id}/t/{session}/{table}`` — entry from the table's phones with its PIN
+  (:mod:`.table_entry`)
 
 An event with several groups shows every group (each ranked on its own); the sheet, plot and CSV routes
 take ``?group=ID`` (default: the first group).
@@ -30,33 +32,22 @@ from fractions import Fraction
 from html import escape
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
 from majiang.store import Database
+from majiang.tournament.adapters.deps import DB, get_db
 from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
+from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
 from majiang.tournament.ranking import GroupResult
 
 REFRESH_S = 30
+__all__ = ["DB", "get_db", "router"]
 
 router = APIRouter(tags=["tournaments"])
-
-
-def get_db(request: Request) -> Database:
-    """The database: ``app.state.tournament_db``, else the hall's (``app.state.hall.db``)."""
-    db = getattr(request.app.state, "tournament_db", None)
-    if db is None:
-        hall = getattr(request.app.state, "hall", None)
-        db = getattr(hall, "db", None)
-    if not isinstance(db, Database):
-        raise HTTPException(503, "no database configured for competitions")
-    return db
-
-
-DB = Annotated[Database, Depends(get_db)]
 
 _CSS = """
 body { font-family: "Noto Sans CJK SC", "Source Han Sans SC", system-ui, sans-serif; margin: 1.2rem; color: #111; }
@@ -354,3 +345,6 @@ def undo_table(event_id: str, session: int, table: int, db: DB, authorization: O
 @router.post("/tournaments/{event_id}/entries/{entry}/undo", summary="undo one entry by its id (organiser token)")
 def undo_entry(event_id: str, entry: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
     return _undo(_organiser(db, event_id, authorization), event_id, None, None, entry)
+
+
+router.include_router(entry_router)  # the phones' entry pages (majiang.tournament.adapters.table_entry)

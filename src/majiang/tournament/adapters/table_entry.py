@@ -1,0 +1,238 @@
+"""Entry from the table's phones: a page per table and session, opened with the table's PIN
+(:func:`majiang.tournament.organiser.table_pin`; ``majiang tournament pins EVENT --session K`` prints
+the links and PINs).
+
+- ``GET /tournaments/{id}/t/{session}/{table}`` — the phone page (390 px wide and up, no horizontal
+  scrolling, tap targets of at least 44 px)
+- ``GET /api/tournaments/{id}/t/{session}/{table}`` — the table: players, hands, scores, the entry
+  waiting for confirmation
+- ``POST …/propose`` — a hand (winner, discarder or self-draw, fan total or names, flowers, false wins)
+  or the session totals, from one seat; it waits until the other three seats confirm (``POST
+  …/confirm``) or one rejects it (``POST …/reject``).  With the organiser token (``Authorization:
+  Bearer TOKEN``) instead of a PIN, the referee's entry is recorded at once (an override).
+
+The PIN travels as ``X-Table-Pin``.  Confirmed entries go through the repository as the CLI's do
+(:meth:`.TournamentRepository.enter_hand`, :meth:`~.TournamentRepository.enter_totals`), so the same
+checks (order of hands, the 1998 rules, a time call) apply; the entries log records them as
+``web:table`` or ``web:referee``.  The entry waiting for confirmation is kept in the event's
+``extra["pending"]`` (one per table).
+"""
+
+from __future__ import annotations
+
+import secrets
+from html import escape
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+
+from majiang.store import Database
+from majiang.tournament.adapters.deps import DB
+from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
+from majiang.tournament.model import Event
+from majiang.tournament.organiser import is_organiser, pin_ok
+from majiang.tournament.penalties import Penalty, PenaltyCode
+from majiang.tournament.scoring import EntryError
+
+entry_router = APIRouter(tags=["tournaments"])
+
+Pin = Annotated[str | None, Header(alias="X-Table-Pin")]
+Auth = Annotated[str | None, Header()]
+
+
+class HandIn(BaseModel):
+    winner: int | None = Field(default=None, ge=0, le=3)  # None: an exhaustive draw (荒牌)
+    discarder: int | None = Field(default=None, ge=0, le=3)  # None: self-drawn
+    points: int | None = Field(default=None, ge=0, le=1000)
+    fans: list[str] = []
+    flowers: int = Field(default=0, ge=0, le=8)
+    false_wins: list[int] = []  # seats that declared a false win (错和) in this hand
+
+
+class ProposalIn(BaseModel):
+    seat: int = Field(ge=0, le=3)  # who proposes (first-round seat)
+    hand: HandIn | None = None
+    totals: list[int] | None = None
+
+
+class SeatIn(BaseModel):
+    seat: int = Field(ge=0, le=3)
+    id: str
+
+
+def _access(db: Database, event_id: str, session: int, table: int, pin: str | None,
+            authorization: str | None) -> tuple[TournamentRepository, Event, bool]:
+    """The repository, the event, and whether the caller is the referee (organiser token); 401 without
+    a PIN or token, 403 with a wrong one, 404 for a table not drawn."""
+    repo = TournamentRepository(db)
+    try:
+        event = repo.load(event_id)
+    except EventNotFound as e:
+        raise HTTPException(404, str(e)) from None
+    try:
+        repo.table(event_id, session, table)
+    except RepositoryError as e:
+        raise HTTPException(404, str(e)) from None
+    token = authorization.removeprefix("Bearer ").strip() if authorization else ""
+    if token and is_organiser(event.extra, token):
+        return repo, event, True
+    if not pin and not token:
+        raise HTTPException(401, "type the table's PIN (on the table card; the organiser prints them with "
+                                 f"'majiang tournament pins {event_id} --session {session}')")
+    if not pin_ok(event.extra, session, table, pin):
+        raise HTTPException(403, f"not the PIN of session {session} table {table}")
+    return repo, event, False
+
+
+def _key(session: int, table: int) -> str:
+    return f"{session}-{table}"
+
+
+def _pending(event: Event, session: int, table: int) -> dict[str, Any] | None:
+    p = (event.extra.get("pending") or {}).get(_key(session, table))
+    return p if isinstance(p, dict) else None
+
+
+def _set_pending(repo: TournamentRepository, event: Event, session: int, table: int,
+                 value: dict[str, Any] | None) -> None:
+    pending = dict(event.extra.get("pending") or {})
+    if value is None:
+        pending.pop(_key(session, table), None)
+    else:
+        pending[_key(session, table)] = value
+    repo.set_extra(event.id, pending=pending)
+
+
+def _state(repo: TournamentRepository, event: Event, session: int, table: int) -> dict[str, Any]:
+    group = event.groups[0]
+    t = repo.table(event.id, session, table, group.id)
+    names = {p.id: p.name or p.id for p in group.players}
+    res = repo.table_result(event.id, session, table, group.id)
+    return {"event": event.id, "name": event.name, "session": session, "table": table,
+            "players": [{"seat": i, "wind": "ESWN"[i], "id": pid, "name": names.get(pid, pid)}
+                        for i, pid in enumerate(t.players)],
+            "hands": len(t.hands), "totals": None if t.totals is None else list(t.totals),
+            "scores": list(res.seat_scores), "time_called": t.time_called,
+            "pending": _pending(repo.load(event.id), session, table)}
+
+
+def _apply(repo: TournamentRepository, event: Event, session: int, table: int, proposal: dict[str, Any],
+           by: str) -> None:
+    """Record a proposal through the repository (409 with the reason when it is refused)."""
+    from majiang.tournament.scoring import enter_hand
+
+    try:
+        if proposal.get("totals") is not None:
+            repo.enter_totals(event.id, session, table, proposal["totals"], by=by)
+            return
+        h = HandIn(**proposal["hand"])
+        no = len(repo.table(event.id, session, table).hands) + 1
+        pens = [Penalty(s, PenaltyCode.FALSE_WIN) for s in h.false_wins]
+        if h.winner is None:
+            hand = enter_hand(no, penalties=pens, rules=event.rules)
+        else:
+            hand = enter_hand(no, h.winner, h.discarder, fans=h.fans, points=None if h.fans else h.points,
+                              flowers=h.flowers, penalties=pens, rules=event.rules)
+        repo.enter_hand(event.id, session, table, hand, source="web", by=by)
+    except (RepositoryError, EntryError, ValueError, KeyError) as e:
+        raise HTTPException(409, str(e.args[0] if isinstance(e, KeyError) else e)) from None
+
+
+@entry_router.get("/api/tournaments/{event_id}/t/{session}/{table}", summary="a table for the phones (PIN)")
+def api_table(event_id: str, session: int, table: int, db: DB, pin: Pin = None,
+              authorization: Auth = None) -> dict[str, Any]:
+    repo, event, referee = _access(db, event_id, session, table, pin, authorization)
+    return {**_state(repo, event, session, table), "referee": referee}
+
+
+@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/propose",
+                   summary="propose a hand or the totals (PIN); the referee's token records it at once")
+def api_propose(event_id: str, session: int, table: int, body: ProposalIn, db: DB,
+                pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
+    repo, event, referee = _access(db, event_id, session, table, pin, authorization)
+    if (body.hand is None) == (body.totals is None):
+        raise HTTPException(422, "propose a hand or the totals (one of them)")
+    proposal: dict[str, Any] = {"id": secrets.token_hex(4), "seat": body.seat, "confirmed": [body.seat],
+                                "hand": None if body.hand is None else body.hand.model_dump(),
+                                "totals": body.totals}
+    if referee:
+        _apply(repo, event, session, table, proposal, "web:referee")
+        _set_pending(repo, repo.load(event_id), session, table, None)
+    else:
+        if _pending(event, session, table) is not None:
+            raise HTTPException(409, "an entry is waiting for confirmation: confirm or reject it first")
+        _set_pending(repo, event, session, table, proposal)
+    return _state(repo, repo.load(event_id), session, table)
+
+
+@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/confirm",
+                   summary="confirm the waiting entry from one seat (PIN); the fourth seat records it")
+def api_confirm(event_id: str, session: int, table: int, body: SeatIn, db: DB,
+                pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
+    repo, event, referee = _access(db, event_id, session, table, pin, authorization)
+    p = _pending(event, session, table)
+    if p is None or p["id"] != body.id:
+        raise HTTPException(409, "that entry is no longer waiting (recorded or rejected): reload")
+    confirmed = sorted({*p["confirmed"], body.seat})
+    if referee or len(confirmed) == 4:
+        _set_pending(repo, event, session, table, None)
+        try:
+            _apply(repo, event, session, table, p, "web:referee" if referee else f"web:table {session}-{table}")
+        except HTTPException:
+            _set_pending(repo, repo.load(event_id), session, table, p)
+            raise
+    else:
+        _set_pending(repo, event, session, table, {**p, "confirmed": confirmed})
+    return _state(repo, repo.load(event_id), session, table)
+
+
+@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/reject",
+                   summary="reject the waiting entry (PIN)")
+def api_reject(event_id: str, session: int, table: int, body: SeatIn, db: DB,
+               pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
+    repo, event, _ = _access(db, event_id, session, table, pin, authorization)
+    p = _pending(event, session, table)
+    if p is not None and p["id"] == body.id:
+        _set_pending(repo, event, session, table, None)
+    return _state(repo, repo.load(event_id), session, table)
+
+
+@entry_router.get("/tournaments/{event_id}/t/{session}/{table}", response_class=HTMLResponse,
+                  summary="enter a table's results from a phone")
+def page_table(event_id: str, session: int, table: int) -> HTMLResponse:
+    cfg = escape(f"{event_id}|{session}|{table}")
+    return HTMLResponse(
+        '<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>第{session}局 第{table}桌 · {escape(event_id)}</title><style>{CSS}</style></head>"
+        f'<body data-table="{cfg}"><main id="app"><p>…</p></main>'
+        '<script src="/tournaments/assets/table-entry.js"></script></body></html>\n')
+
+
+@entry_router.get("/tournaments/assets/table-entry.js", summary="the phone page's script")
+def page_script() -> Response:
+    from importlib.resources import files
+
+    js = files("majiang.tournament.adapters").joinpath("table_entry.js").read_text(encoding="utf-8")
+    return Response(js, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=300"})
+
+
+CSS = """
+* { box-sizing: border-box; }
+body { font-family: "Noto Sans CJK SC", system-ui, sans-serif; margin: 0; padding: 12px; color: #111;
+       max-width: 560px; margin-inline: auto; font-size: 17px; }
+h1 { font-size: 1.2rem; margin: 0 0 .4rem; } h2 { font-size: 1.05rem; margin: .9rem 0 .4rem; }
+button, select, input { font: inherit; min-height: 44px; width: 100%; border-radius: 8px; }
+button { border: 1px solid #888; background: #f4f4f4; margin: 3px 0; }
+button.on { background: #1c6b3a; color: #fff; border-color: #1c6b3a; }
+button.go { background: #1d4ed8; color: #fff; border-color: #1d4ed8; font-weight: 700; }
+.row { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; }
+.row4 { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 6px; }
+.row4 button { font-size: .85rem; overflow-wrap: anywhere; }
+.box { border: 1px solid #ccc; border-radius: 10px; padding: 10px; margin: 8px 0; }
+.err { color: #b00020; } .ok { color: #1c6b3a; } .warn { background: #fff3cd; }
+table { width: 100%; border-collapse: collapse; } td { padding: 4px; border-bottom: 1px solid #eee; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; } label { display: block; margin: 6px 0 2px; }
+""".strip()
