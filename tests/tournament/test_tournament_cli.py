@@ -192,14 +192,19 @@ def test_printing_a_session_seating_and_all_its_sheets(run, tmp_path):
     run("enter", "cup", "--session", "1", "--table", "2", "--hand", "1", "--winner", "E", "--points", "8")
     run("export", "cup", "--session", "1", "-o", "seating-1.pdf")  # the name asks for the seating PDF
     run("export", "cup", "--session", "1", "--all-tables", "-o", "sheets-1.pdf")
-    for f in ("seating-1.pdf", "sheets-1.pdf"):
+    run("export", "cup", "--session", "1", "--format", "seating", "--url", "http://10.0.0.2:8000", "-o", "qr.pdf")
+    for f in ("seating-1.pdf", "sheets-1.pdf", "qr.pdf"):
         assert (tmp_path / f).read_bytes().startswith(b"%PDF")
+    # the QR codes: many more drawing operations on the table cards' page
+    assert (tmp_path / "qr.pdf").stat().st_size > (tmp_path / "seating-1.pdf").stat().st_size + 2000
     if PDFTOTEXT:
         seating = _text(tmp_path / "seating-1.pdf")
         sheets = _text(tmp_path / "sheets-1.pdf")
         for n in names:
             assert seating.count(n) >= 3, n  # card, slip, list
+            assert _text(tmp_path / "qr.pdf").count(n) >= 3, n
             assert n in sheets, n
+        assert _text(tmp_path / "qr.pdf").count("PIN ") == 4
         assert sheets.count("Score sheet") == 4 and "Find your seat" in seating
     for argv, msg in [(("--all-tables", "-o", "x.pdf"), "--session K"),
                       (("--session", "1", "--table", "1", "--all-tables", "-o", "x.pdf"), "not --table"),

@@ -178,4 +178,6 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     page = c.get("/tournaments/cup/t/1/2")
     assert page.status_code == 200 and 'data-table="cup|1|2"' in page.text
     assert "X-Table-Pin" in c.get("/tournaments/assets/table-entry.js").text
+    qr = c.get("/tournaments/cup/t/1/2/qr.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and "<svg" in qr.text
     db.dispose()

@@ -51,6 +51,9 @@ def register(tsub: Any) -> None:
     x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
     x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
     x.add_argument("--all-tables", action="store_true", help="score sheets: every table of --session K in one PDF")
+    x.add_argument("--url", default=None, metavar="URL",
+                   help="seating: the hall's address as phones reach it; each table card gets its entry QR code "
+                        "and PIN")
     x.add_argument("-o", "--output", required=True, metavar="FILE", help="output file ('-' = stdout, text formats)")
     x.add_argument("--db", default=None, help=DB_HELP)
     x.set_defaults(func=cmd_export)
@@ -136,7 +139,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError(f"score sheets are html or pdf, not {fmt}")
     if args.output == "-" and fmt in BINARY:
         raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
-    data = render_export(open_repo(args), args.event, fmt, args.session, args.table, all_tables=args.all_tables)
+    data = render_export(open_repo(args), args.event, fmt, args.session, args.table, all_tables=args.all_tables,
+                         url=args.url)
     if args.output == "-":
         sys.stdout.write(data if isinstance(data, str) else data.decode())
         return 0
@@ -150,7 +154,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: int | None = None,
-                  table: int | None = None, *, all_tables: bool = False) -> str | bytes:
+                  table: int | None = None, *, all_tables: bool = False, url: str | None = None) -> str | bytes:
     """One export of a stored event as text or bytes: with ``all_tables`` every score sheet of
     ``session`` in one PDF; ``seating`` the session's table cards, seat slips and list."""
     from majiang.tournament.adapters.output import exports, html, pdf, plot
@@ -166,7 +170,12 @@ def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: 
         k = session or len(group.sessions)
         if not 1 <= k <= len(group.sessions):
             raise CliError(f"sessions 1–{len(group.sessions)} are drawn, not {k}")
-        return pdf.seating_pdf(group, k, event=event.name)
+        links = pins = None
+        if url:
+            from majiang.cli.tournament.online import table_links
+            got = table_links(repo, event_id, k, url)
+            links, pins = {x["table"]: x["url"] for x in got}, {x["table"]: x["pin"] for x in got}
+        return pdf.seating_pdf(group, k, event=event.name, links=links, pins=pins)
     if session is not None and all_tables:
         full = repo.full_result(event_id, group.id)
         if not 1 <= session <= len(full.sessions):

@@ -24,7 +24,7 @@ import secrets
 from html import escape
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException
+from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
@@ -209,6 +209,14 @@ def page_table(event_id: str, session: int, table: int) -> HTMLResponse:
         f"<title>第{session}局 第{table}桌 · {escape(event_id)}</title><style>{CSS}</style></head>"
         f'<body data-table="{cfg}"><main id="app"><p>…</p></main>'
         '<script src="/tournaments/assets/table-entry.js"></script></body></html>\n')
+
+
+@entry_router.get("/tournaments/{event_id}/t/{session}/{table}/qr.svg", summary="the entry page's link as a QR code")
+def page_qr(event_id: str, session: int, table: int, request: Request) -> Response:
+    from majiang.tournament.adapters.output.qr import qr_svg
+
+    url = str(request.url_for("page_table", event_id=event_id, session=session, table=table))
+    return Response(qr_svg(url), media_type="image/svg+xml")
 
 
 @entry_router.get("/tournaments/assets/table-entry.js", summary="the phone page's script")

@@ -194,10 +194,13 @@ def alphabetical(name: str) -> tuple[str, str]:
     return "".join(c for c in base if not unicodedata.combining(c)).casefold(), name
 
 
-def seating_pdf(group: Group, session_no: int, event: str = "") -> bytes:
+def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int, str] | None = None,
+                pins: dict[int, str] | None = None) -> bytes:
     """What the organiser prints for a session, on A4 portrait: the table cards (two to a page, cut
-    along the dashes: table number and the four names by first-round seat wind, large), the seat
-    slips (name → table and wind, 3 × 8 to a page) and the alphabetical find-your-seat list."""
+    along the dashes: table number and the four names by first-round seat wind, large; with
+    ``links``, table → its entry page, a QR code of the link in the corner and under it the table's
+    PIN from ``pins``), the seat slips (name → table and wind, 3 × 8 to a page) and the alphabetical
+    find-your-seat list."""
     from reportlab.lib import colors  # type: ignore[import-untyped]
     from reportlab.lib.pagesizes import A4  # type: ignore[import-untyped]
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
@@ -223,9 +226,20 @@ def seating_pdf(group: Group, session_no: int, event: str = "") -> bytes:
         seats_t = Table(rows, colWidths=[42 * mm, 128 * mm], rowHeights=[18 * mm] * 4)
         seats_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                                      ("LINEBELOW", (0, 0), (-1, -2), 0.5, colors.grey)]))
-        card = Table([[_para(f"第 {no} 桌", num)], [_para(f"Table {no}", _style("num2", 30))],
-                      [_para(head, meta)], [seats_t]],
-                     colWidths=[180 * mm], rowHeights=[24 * mm, 14 * mm, 10 * mm, 78 * mm])
+        title = [_para(f"第 {no} 桌", num), _para(f"Table {no}", _style("num2", 30))]
+        if links and no in links:
+            from majiang.tournament.adapters.output.qr import qr_drawing
+            code: list[Any] = [qr_drawing(links[no], 32 * mm)]
+            if pins and no in pins:
+                code.append(_para(f"PIN {pins[no]}", _style("pin", 11)))
+            title_t = Table([[title, code]], colWidths=[140 * mm, 40 * mm], rowHeights=[38 * mm])
+            title_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+            top: list[list[Any]] = [[title_t]]
+            heights = [38 * mm]
+        else:
+            top, heights = [[title[0]], [title[1]]], [24 * mm, 14 * mm]
+        card = Table([*top, [_para(head, meta)], [seats_t]],
+                     colWidths=[180 * mm], rowHeights=[*heights, 10 * mm, 78 * mm])
         card.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
         story.append(card)
         if i % 2 == 0:
