@@ -262,3 +262,24 @@ def test_pins_print_each_tables_link_and_a_stable_pin(run):
     assert [x["pin"] for x in json.loads(again)] == [x["pin"] for x in links]
     _, out, _ = run("pins", "cup")
     assert f"PIN {links[0]['pin']}" in out
+
+
+def test_the_session_clock_and_a_time_call_at_every_table_still_playing(run):
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    run("draw", "cup")
+    _, out, _ = run("clock", "cup")
+    assert "not started" in out
+    _, out, _ = run("clock", "cup", "--session", "1", "--start", "--minutes", "150", "--warn", "10", "--json")
+    state = json.loads(out)
+    assert state["phase"] == "running" and 149 * 60 < state["remaining_s"] <= 150 * 60 and state["warn"] == 10
+    run("enter", "cup", "--session", "1", "--table", "2", "--totals", "10,-10,0,0")
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8")
+    _, out, _ = run("clock", "cup", "--session", "1", "--call")
+    assert "time called at table(s) 1, 3, 4" in out and "2:29:" in out
+    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", "E",
+                       "--points", "8", ok=False)
+    assert code == 2 and "time was called" in err
+    _, out, _ = run("log", "cup", "--json")
+    assert [e["by"] for e in json.loads(out) if e["kind"] == "time_call"] == ["clock"] * 3
+    code, _, err = run("clock", "cup", "--session", "1", "--start", "--minutes", "10", "--warn", "10", ok=False)
+    assert code == 2 and "warn < minutes" in err

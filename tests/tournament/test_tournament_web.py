@@ -181,3 +181,20 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     qr = c.get("/tournaments/cup/t/1/2/qr.svg")
     assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and "<svg" in qr.text
     db.dispose()
+
+
+def test_the_clock_api_and_the_projector_page(tmp_path):
+    db, repo, token, c = _pinned_event(tmp_path)
+    assert c.get("/api/tournaments/cup/clock").json()["phase"] == "not started"
+    assert c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5}).status_code == 401
+    state = c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5},
+                   headers={"Authorization": f"Bearer {token}"}).json()
+    assert state["phase"] == "running" and state["minutes"] == 60 and state["called"] == []
+    assert c.post("/tournaments/cup/sessions/5/clock", headers={"Authorization": f"Bearer {token}"}).status_code == 409
+    repo.set_time_called("cup", 1, 4)
+    assert c.get("/api/tournaments/cup/clock?session=1").json()["called"] == [4]
+    assert c.get("/api/tournaments/nope/clock").status_code == 404
+    page = c.get("/tournaments/cup/projector?every=5")
+    assert page.status_code == 200 and 'data-every="5"' in page.text and 'id="clock"' in page.text
+    assert "time called" in c.get("/tournaments/assets/projector.js").text.lower()
+    db.dispose()

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -362,6 +363,46 @@ class TournamentRepository:
                 key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
                 self._log(s, key, "time_call", by, {"called": called, "before": before})
             self._touch(s, event_id)
+
+    # ---- the session clock (第六条) ------------------------------------------------------------------
+    def start_clock(self, event_id: str, session_no: int, *, minutes: int = 180, warn: int = 15,
+                    start: datetime | None = None) -> dict[str, Any]:
+        """Start (or restart) session ``session_no``'s clock; returns :func:`.clock_state` now."""
+        from majiang.tournament.clock import clock_state, new_clock
+
+        event = self.load(event_id)
+        sessions = event.groups[0].sessions if event.groups else ()
+        if not 1 <= session_no <= len(sessions):
+            raise RepositoryError(f"session {session_no} is not drawn ({len(sessions)} drawn)")
+        clocks = dict(event.extra.get("clocks") or {})
+        clocks[str(session_no)] = new_clock(start or datetime.now(UTC), minutes, warn)
+        self.set_extra(event_id, clocks=clocks)
+        return clock_state(clocks[str(session_no)], datetime.now(UTC))
+
+    def clock(self, event_id: str, session_no: int | None = None) -> dict[str, Any]:
+        """The clock of ``session_no`` (default the last drawn) with ``session`` and ``called``: the
+        tables where time was called."""
+        from majiang.tournament.clock import clock_state
+
+        event = self.load(event_id)
+        sessions = event.groups[0].sessions if event.groups else ()
+        k = session_no or len(sessions)
+        state = clock_state((event.extra.get("clocks") or {}).get(str(k)), datetime.now(UTC))
+        called = [t.no for t in sessions[k - 1].tables if t.time_called] if 1 <= k <= len(sessions) else []
+        return {**state, "session": k, "called": called}
+
+    def call_time(self, event_id: str, session_no: int, *, by: str = "clock") -> list[int]:
+        """Time is up: call it at every table of the session still playing (fewer than 16 hands, no
+        totals); returns their numbers.  Each call is logged like ``enter --time-called``."""
+        event = self.load(event_id)
+        group = event.groups[0]
+        if not 1 <= session_no <= len(group.sessions):
+            raise RepositoryError(f"session {session_no} is not drawn ({len(group.sessions)} drawn)")
+        playing = [t.no for t in group.sessions[session_no - 1].tables
+                   if not t.time_called and t.totals is None and len(t.hands) < HANDS_PER_SESSION]
+        for no in playing:
+            self.set_time_called(event_id, session_no, no, group_id=group.id, by=by)
+        return playing
 
     # ---- the entries log and undo ------------------------------------------------------------------
     def entries(self, event_id: str, session_no: int | None = None, table_no: int | None = None, *,

@@ -6,6 +6,9 @@ the links and PINs).
   scrolling, tap targets of at least 44 px)
 - ``GET /api/tournaments/{id}/t/{session}/{table}`` — the table: players, hands, scores, the entry
   waiting for confirmation
+- ``GET /tournaments/{id}/projector`` — full-screen standings (``?every=SECONDS`` a page, default 12),
+  the session clock (``GET /api/tournaments/{id}/clock``; started with ``POST
+  /tournaments/{id}/sessions/{k}/clock`` and the organiser token, or ``majiang tournament clock``)
 - ``POST …/propose`` — a hand (winner, discarder or self-draw, fan total or names, flowers, false wins)
   or the session totals, from one seat; it waits until the other three seats confirm (``POST
   …/confirm``) or one rejects it (``POST …/reject``).  With the organiser token (``Authorization:
@@ -243,4 +246,77 @@ button.go { background: #1d4ed8; color: #fff; border-color: #1d4ed8; font-weight
 .err { color: #b00020; } .ok { color: #1c6b3a; } .warn { background: #fff3cd; }
 table { width: 100%; border-collapse: collapse; } td { padding: 4px; border-bottom: 1px solid #eee; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; } label { display: block; margin: 6px 0 2px; }
+""".strip()
+
+
+# ---- the session clock and the projector ---------------------------------------------------------
+@entry_router.get("/api/tournaments/{event_id}/clock", summary="the session clock and the tables where time is called")
+def api_clock(event_id: str, db: DB, session: int | None = None) -> dict[str, Any]:
+    try:
+        return TournamentRepository(db).clock(event_id, session)
+    except EventNotFound as e:
+        raise HTTPException(404, str(e)) from None
+
+
+class ClockIn(BaseModel):
+    minutes: int = Field(default=180, ge=1, le=600)
+    warn: int = Field(default=15, ge=0, le=120)
+
+
+@entry_router.post("/tournaments/{event_id}/sessions/{session}/clock",
+                   summary="start (or restart) a session's clock (organiser token)")
+def start_clock(event_id: str, session: int, db: DB, authorization: Auth = None,
+                body: ClockIn | None = None) -> dict[str, Any]:
+    from majiang.tournament.adapters.web import organiser_repo
+
+    repo = organiser_repo(db, event_id, authorization)
+    b = body or ClockIn()
+    try:
+        repo.start_clock(event_id, session, minutes=b.minutes, warn=b.warn)
+    except (RepositoryError, ValueError) as e:
+        raise HTTPException(409, str(e)) from None
+    return repo.clock(event_id, session)
+
+
+@entry_router.get("/tournaments/{event_id}/projector", response_class=HTMLResponse,
+                  summary="full-screen standings for a projector: pages on a timer, the clock, time called")
+def page_projector(event_id: str, every: int = 12) -> HTMLResponse:
+    return HTMLResponse(
+        '<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(event_id)} · 名次 Standings</title><style>{PROJECTOR_CSS}</style></head>"
+        f'<body data-event="{escape(event_id)}" data-every="{max(1, min(every, 600))}">'
+        '<header id="top"><h1 id="title"></h1><div id="clock"></div></header>'
+        '<div id="banner" hidden></div><p id="what"></p>'
+        '<table><thead id="head"></thead><tbody id="rows"></tbody></table><div id="pager"></div>'
+        '<script src="/tournaments/assets/projector.js"></script></body></html>\n')
+
+
+@entry_router.get("/tournaments/assets/projector.js", summary="the projector page's script")
+def projector_script() -> Response:
+    from importlib.resources import files
+
+    js = files("majiang.tournament.adapters").joinpath("projector.js").read_text(encoding="utf-8")
+    return Response(js, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=300"})
+
+
+PROJECTOR_CSS = """
+* { box-sizing: border-box; }
+html, body { margin: 0; height: 100%; overflow: hidden; background: #0b1d13; color: #f4f4f4;
+             font-family: "Noto Sans CJK SC", system-ui, sans-serif; }
+body { padding: 16px 32px; }
+header { display: flex; justify-content: space-between; align-items: baseline; }
+h1 { font-size: 40px; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#clock { font-size: 44px; font-variant-numeric: tabular-nums; font-weight: 700; }
+#clock.warning { color: #ffcc33; } #clock.over { color: #ff6b6b; }
+#banner { background: #b91c1c; color: #fff; font-size: 30px; font-weight: 700; padding: 6px 16px; margin: 6px 0; }
+#what { font-size: 22px; color: #cde; margin: 6px 0; }
+table { width: 100%; border-collapse: collapse; table-layout: fixed; }
+th { font-size: 20px; text-align: left; color: #9bc; border-bottom: 2px solid #9bc; padding: 4px 10px; }
+td { font-size: 28px; height: 46px; padding: 0 10px; border-bottom: 1px solid #264; white-space: nowrap;
+     overflow: hidden; text-overflow: ellipsis; }
+td.n, th:nth-child(1), th:nth-child(4), th:nth-child(5) { text-align: right; font-variant-numeric: tabular-nums; }
+th:nth-child(1) { width: 8%; } th:nth-child(2) { width: 42%; } th:nth-child(3) { width: 22%; }
+td.b { font-weight: 700; color: #ffe08a; } td.members { font-size: 20px; }
+#pager { position: fixed; right: 24px; bottom: 12px; font-size: 18px; color: #9bc; }
 """.strip()

@@ -58,6 +58,11 @@ th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: center; }
 th { background: #f0f0f0; font-weight: 600; } td.l { text-align: left; } td.b { font-weight: 700; }
 tr:nth-child(even) td { background: #fafafa; } small { color: #666; }
 img.plot { max-width: 100%; border: 1px solid #ddd; }
+@media (max-width: 600px) {  /* a phone: every table the screen's width, no horizontal scrolling */
+  body { margin: .6rem; font-size: 15px; }
+  table { width: 100%; table-layout: fixed; font-size: .8rem; }
+  th, td { padding: .15rem .2rem; overflow-wrap: anywhere; word-break: break-word; }
+}
 """.strip()
 
 
@@ -255,7 +260,7 @@ def standings_csv(event_id: str, db: DB, group: str | None = None) -> Response:
 
 
 # ---- organiser routes (online sessions) -----------------------------------------------------------
-def _organiser(db: Database, event_id: str, authorization: str | None) -> TournamentRepository:
+def organiser_repo(db: Database, event_id: str, authorization: str | None) -> TournamentRepository:
     """The repository, once ``Authorization: Bearer TOKEN`` carries the event's organiser token."""
     from majiang.tournament.organiser import is_organiser
 
@@ -287,7 +292,7 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
                       body: OpenRequest | None = None) -> dict[str, Any]:
     from majiang.tournament.adapters.online import open_session
 
-    repo = _organiser(db, event_id, authorization)
+    repo = organiser_repo(db, event_id, authorization)
     hall = getattr(request.app.state, "hall", None)
     if hall is None:
         raise HTTPException(503, "online sessions need the hall: run 'majiang serve' and call its URL")
@@ -307,7 +312,7 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
 def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
     from majiang.tournament.adapters.online import sync_session
 
-    repo = _organiser(db, event_id, authorization)
+    repo = organiser_repo(db, event_id, authorization)
     sessions = repo.load(event_id).groups[0].sessions
     if not 1 <= session <= len(sessions):
         raise HTTPException(404, f"session {session} is not drawn ({len(sessions)} drawn)")
@@ -321,7 +326,7 @@ def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = 
 @router.get("/api/tournaments/{event_id}/entries", summary="the entries log: who entered what, when (organiser token)")
 def api_entries(event_id: str, db: DB, authorization: Organiser = None, session: int | None = None,
                 table: int | None = None) -> list[dict[str, Any]]:
-    return _organiser(db, event_id, authorization).entries(event_id, session, table)
+    return organiser_repo(db, event_id, authorization).entries(event_id, session, table)
 
 
 def _undo(repo: TournamentRepository, event_id: str, session: int | None, table: int | None,
@@ -339,12 +344,12 @@ def _undo(repo: TournamentRepository, event_id: str, session: int | None, table:
 @router.post("/tournaments/{event_id}/sessions/{session}/tables/{table}/undo",
              summary="undo the last entry of a table (organiser token)")
 def undo_table(event_id: str, session: int, table: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
-    return _undo(_organiser(db, event_id, authorization), event_id, session, table, None)
+    return _undo(organiser_repo(db, event_id, authorization), event_id, session, table, None)
 
 
 @router.post("/tournaments/{event_id}/entries/{entry}/undo", summary="undo one entry by its id (organiser token)")
 def undo_entry(event_id: str, entry: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
-    return _undo(_organiser(db, event_id, authorization), event_id, None, None, entry)
+    return _undo(organiser_repo(db, event_id, authorization), event_id, None, None, entry)
 
 
 router.include_router(entry_router)  # the phones' entry pages (majiang.tournament.adapters.table_entry)
