@@ -90,6 +90,24 @@ def test_csv_exports(result):
     assert sum(int(hands[2][f"delta_{i}"]) for i in range(4)) == 0
 
 
+def test_plot_of_a_big_field_top_n_and_a_highlighted_player(hand_generator):
+    """40 players: the top 5 labelled (rank and name), the others faint and unlabelled, the highlighted
+    40th labelled too (matplotlib writes each text as a comment beside its outline)."""
+    from majiang.tournament import build_demo
+
+    event, _, _ = build_demo(40, 0, 3, 2, "1998", play_session=hand_generator)
+    res = evaluate(event.groups[0], scheme="1998")
+    order = [s.player for s in res.standings]
+    names = {p.id: p.name or p.id for p in res.group.players}
+    svg = plot.standings_plot(res, "svg", top=5, highlight=order[-1]).decode()
+    labels = [f"<!-- {i + 1}. {names[pid]} -->" for i, pid in enumerate(order)]
+    assert all(x in svg for x in labels[:5]) and labels[-1] in svg
+    assert not any(x in svg for x in labels[5:-1])
+    assert "top 5" in svg
+    everyone = plot.standings_plot(res, "svg").decode()
+    assert all(x in everyone for x in labels)
+
+
 def test_plots(result, tmp_path):
     png = plot.standings_plot(result, "png")
     assert png.startswith(b"\x89PNG")

@@ -4,7 +4,7 @@
 - ``GET /tournaments/{id}`` — live standings (HTML, refreshes itself every 30 s), the sessions' tables with
   links to their score sheets, the standings plot
 - ``GET /tournaments/{id}/sheet/{session}/{table}`` — the printable score sheet (HTML); ``….pdf`` — as PDF
-- ``GET /tournaments/{id}/plot.svg`` — cumulative standard score per session
+- ``GET /tournaments/{id}/plot.svg`` — cumulative standard score per session (``?top=N``, ``?highlight=ID``)
 - ``GET /tournaments/{id}/standings.csv`` — the standings CSV
 - ``GET /api/tournaments/{id}/standings`` — the standings as JSON (:func:`.repository.standings_json`)
 - ``POST /tournaments/{id}/sessions/{k}/open`` — open session k's tables in the hall and seat the players
@@ -243,11 +243,19 @@ def sheet_html(event_id: str, session: int, table: int, db: DB, group: str | Non
 
 
 @router.get("/tournaments/{event_id}/plot.svg", summary="cumulative standard score per session (SVG)")
-def plot_svg(event_id: str, db: DB, group: str | None = None) -> Response:
+def plot_svg(event_id: str, db: DB, group: str | None = None, top: int | None = None,
+             highlight: str | None = None) -> Response:
+    """``?top=N`` the N best in colour (default 10 in a field of more than 16, else all), the others
+    faint; ``?highlight=PLAYER`` one player thick and labelled."""
     from majiang.tournament.adapters.output.plot import standings_plot
 
     event, result = _results(db, event_id, group)
-    return Response(standings_plot(result, "svg", title=event.name or event.id), media_type="image/svg+xml")
+    if top is None and len(result.standings) > 16:
+        top = 10
+    if highlight is not None and highlight not in {p.id for p in result.group.players}:
+        raise HTTPException(404, f"no player {highlight!r} in this group")
+    return Response(standings_plot(result, "svg", title=event.name or event.id, top=top or None, highlight=highlight),
+                    media_type="image/svg+xml")
 
 
 @router.get("/tournaments/{event_id}/standings.csv", summary="the standings (CSV)")
