@@ -163,6 +163,17 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
                    headers=ref).json()
     assert state["hands"] == 2 and repo.table("cup", 1, 2).hands[1].penalties[0].code.value == "false_win"
     assert repo.entries("cup", 1, 2)[-1]["by"] == "web:referee"
+    # penalties in a hand, and a table penalty, from the referee; a wrong code is refused with the list
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {
+        "winner": None, "penalties": [{"seat": 1, "code": "warning"}]}}, headers=ref).json()
+    assert state["hands"] == 3 and repo.table("cup", 1, 2).hands[2].penalties[0].code.value == "warning"
+    state = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "late", "points": 10}},
+                   headers=ref).json()
+    assert repo.table("cup", 1, 2).penalties[0].points == 10
+    r = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "nap"}}, headers=ref)
+    assert r.status_code == 409 and "misconduct" in r.json()["detail"]
+    both = {"seat": 0, "totals": [0, 0, 0, 0], "hand": hand}
+    assert c.post(f"{api}/propose", json=both, headers=h).status_code == 422
     # time called: the repository refuses a later hand, and the phones are told why
     repo.set_time_called("cup", 1, 2)
     p = c.post(f"{api}/propose", json={"seat": 0, "hand": hand}, headers=h).json()["pending"]

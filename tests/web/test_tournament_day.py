@@ -66,6 +66,10 @@ def test_a_phone_enters_a_hand_the_others_confirm_and_the_standings_move(event: 
     east.click("button[data-pick='winner:0']")
     east.click("button[data-pick='discarder:-1']")  # self-drawn
     east.fill("#points", "8")
+    east.select_option("#pen-seat", "1")
+    east.select_option("#pen-code", "warning")
+    east.click("#pen-add")  # South warned in this hand
+    expect(east.locator("button[data-pen='0']")).to_contain_text("warning")
     _fits_a_phone(east)
     east.screenshot(path=str(shots / "tournament-phone-entry.png"), full_page=True)
     east.click("#propose")
@@ -74,6 +78,7 @@ def test_a_phone_enters_a_hand_the_others_confirm_and_the_standings_move(event: 
     for seat in (1, 2, 3):
         other = _open(new_page, link, seat)
         expect(other.locator("#pending")).to_contain_text("8 番")
+        expect(other.locator("#pending")).to_contain_text("warning")
         _fits_a_phone(other)
         if seat == 3:
             other.screenshot(path=str(shots / "tournament-phone-confirm.png"), full_page=True)

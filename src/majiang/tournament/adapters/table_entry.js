@@ -9,7 +9,10 @@
   let pin = localStorage.getItem(store + ":pin") || "";
   let seat = localStorage.getItem(store + ":seat");
   let state = null;
-  let form = { winner: null, discarder: null, points: "", flowers: 0, falseWins: [] };
+  const blank = () => ({ winner: null, discarder: null, points: "", flowers: 0, falseWins: [], penalties: [] });
+  const CODES = [["warning", "警告 Warning"], ["misconduct", "违例 Misconduct"], ["late", "迟到 Late"],
+                 ["empty_call", "空叫 Empty call"], ["deceptive_win", "诈和 Deceptive win"]];
+  let form = blank();
   let message = "";
 
   function el(tag, attrs, ...kids) {
@@ -98,29 +101,43 @@
         form.falseWins = form.falseWins.includes(i) ? form.falseWins.filter((s) => s !== i) : [...form.falseWins, i];
         render(); } }, x)));
     parts.push(el("h2", {}, "错和 False win (−10 each)"), fw);
+    // other penalties of this hand: seat, code, points, then add
+    const pSeat = el("select", { id: "pen-seat" }, ...n.map((x, i) => el("option", { value: i }, x)));
+    const pCode = el("select", { id: "pen-code" }, ...CODES.map(([v, t]) => el("option", { value: v }, t)));
+    const pPts = el("input", { id: "pen-points", type: "number", inputmode: "numeric", min: "0", value: "0" });
+    parts.push(el("h2", {}, "罚分 Penalty"), el("div", { class: "row" }, pSeat, pCode), el("div", { class: "row" }, pPts,
+      el("button", { id: "pen-add", onclick: () => {
+        form.penalties.push({ seat: Number(pSeat.value), code: pCode.value, points: Number(pPts.value || 0) }); render(); } },
+      "加罚分 Add")));
+    form.penalties.forEach((p, k) => parts.push(el("button", { "data-pen": k, onclick: () => { form.penalties.splice(k, 1); render(); } },
+      `✕ ${n[p.seat]} ${p.code}${p.points ? " −" + p.points : ""}`)));
     parts.push(el("button", { class: "go", id: "propose", onclick: propose }, `提交第 ${state.hands + 1} 盘 Enter hand ${state.hands + 1}`));
     return parts;
   }
 
   async function propose() {
     const hand = { winner: form.winner >= 0 ? form.winner : null, flowers: form.flowers, false_wins: form.falseWins,
+      penalties: form.penalties,
       discarder: form.winner >= 0 && form.discarder >= 0 ? form.discarder : null,
       points: form.winner >= 0 ? Number(form.points || 0) : null };
     if (form.winner === null) { message = "选择和牌者 Pick the winner (or draw)"; return render(); }
     try {
       state = await call("/propose", { seat: Number(seat), hand });
-      form = { winner: null, discarder: null, points: "", flowers: 0, falseWins: [] };
+      form = blank();
       message = "";
     } catch (e) { message = e.message; }
     render();
   }
 
   function describe(p) {
+    const n = names();
     if (p.totals) return "局分 Totals " + p.totals.join(", ");
-    const h = p.hand, n = names();
-    if (h.winner === null) return "荒牌 Draw" + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "");
+    if (p.penalty) return `罚分 Penalty ${n[p.penalty.seat]} ${p.penalty.code} −${p.penalty.points}`;
+    const h = p.hand;
+    const pens = (h.penalties || []).map((x) => ` · ${n[x.seat]} ${x.code}${x.points ? " −" + x.points : ""}`).join("");
+    if (h.winner === null) return "荒牌 Draw" + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "") + pens;
     return `${n[h.winner]} ${h.discarder === null ? "自摸 self-drawn" : "← " + n[h.discarder]} · ${h.points} 番` +
-      (h.flowers ? ` · ${h.flowers} 花` : "") + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "");
+      (h.flowers ? ` · ${h.flowers} 花` : "") + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "") + pens;
   }
 
   function pendingView(p) {

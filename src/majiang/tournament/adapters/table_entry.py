@@ -9,8 +9,8 @@ the links and PINs).
 - ``GET /tournaments/{id}/projector`` — full-screen standings (``?every=SECONDS`` a page, default 12),
   the session clock (``GET /api/tournaments/{id}/clock``; started with ``POST
   /tournaments/{id}/sessions/{k}/clock`` and the organiser token, or ``majiang tournament clock``)
-- ``POST …/propose`` — a hand (winner, discarder or self-draw, fan total or names, flowers, false wins)
-  or the session totals, from one seat; it waits until the other three seats confirm (``POST
+- ``POST …/propose`` — a hand (winner, discarder or self-draw, fan total or names, flowers, false wins,
+  penalties), the session totals or a table penalty, from one seat; it waits until the other three seats confirm (``POST
   …/confirm``) or one rejects it (``POST …/reject``).  With the organiser token (``Authorization:
   Bearer TOKEN``) instead of a PIN, the referee's entry is recorded at once (an override).
 
@@ -45,6 +45,13 @@ Pin = Annotated[str | None, Header(alias="X-Table-Pin")]
 Auth = Annotated[str | None, Header()]
 
 
+class PenaltyIn(BaseModel):
+    seat: int = Field(ge=0, le=3)
+    code: str = Field(max_length=30)  # a PenaltyCode value: warning, late, empty_call, misconduct …
+    points: int = Field(default=0, ge=0, le=100)
+    note: str = Field(default="", max_length=200)
+
+
 class HandIn(BaseModel):
     winner: int | None = Field(default=None, ge=0, le=3)  # None: an exhaustive draw (荒牌)
     discarder: int | None = Field(default=None, ge=0, le=3)  # None: self-drawn
@@ -52,12 +59,14 @@ class HandIn(BaseModel):
     fans: list[str] = []
     flowers: int = Field(default=0, ge=0, le=8)
     false_wins: list[int] = []  # seats that declared a false win (错和) in this hand
+    penalties: list[PenaltyIn] = []  # other penalties given in this hand
 
 
 class ProposalIn(BaseModel):
     seat: int = Field(ge=0, le=3)  # who proposes (first-round seat)
     hand: HandIn | None = None
     totals: list[int] | None = None
+    penalty: PenaltyIn | None = None  # a table penalty (late arrival …), not tied to a hand
 
 
 class SeatIn(BaseModel):
@@ -130,9 +139,12 @@ def _apply(repo: TournamentRepository, event: Event, session: int, table: int, p
         if proposal.get("totals") is not None:
             repo.enter_totals(event.id, session, table, proposal["totals"], by=by)
             return
+        if proposal.get("penalty") is not None:
+            repo.add_table_penalty(event.id, session, table, _penalty(PenaltyIn(**proposal["penalty"])), by=by)
+            return
         h = HandIn(**proposal["hand"])
         no = len(repo.table(event.id, session, table).hands) + 1
-        pens = [Penalty(s, PenaltyCode.FALSE_WIN) for s in h.false_wins]
+        pens = [Penalty(s, PenaltyCode.FALSE_WIN) for s in h.false_wins] + [_penalty(p) for p in h.penalties]
         if h.winner is None:
             hand = enter_hand(no, penalties=pens, rules=event.rules)
         else:
@@ -141,6 +153,14 @@ def _apply(repo: TournamentRepository, event: Event, session: int, table: int, p
         repo.enter_hand(event.id, session, table, hand, source="web", by=by)
     except (RepositoryError, EntryError, ValueError, KeyError) as e:
         raise HTTPException(409, str(e.args[0] if isinstance(e, KeyError) else e)) from None
+
+
+def _penalty(p: PenaltyIn) -> Penalty:
+    try:
+        code = PenaltyCode(p.code)
+    except ValueError:
+        raise ValueError(f"unknown penalty code {p.code!r}: one of {', '.join(c.value for c in PenaltyCode)}") from None
+    return Penalty(p.seat, code, p.points, note=p.note)
 
 
 @entry_router.get("/api/tournaments/{event_id}/t/{session}/{table}", summary="a table for the phones (PIN)")
@@ -155,11 +175,12 @@ def api_table(event_id: str, session: int, table: int, db: DB, pin: Pin = None,
 def api_propose(event_id: str, session: int, table: int, body: ProposalIn, db: DB,
                 pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
     repo, event, referee = _access(db, event_id, session, table, pin, authorization)
-    if (body.hand is None) == (body.totals is None):
-        raise HTTPException(422, "propose a hand or the totals (one of them)")
+    if sum(x is not None for x in (body.hand, body.totals, body.penalty)) != 1:
+        raise HTTPException(422, "propose a hand, the totals or a table penalty (one of them)")
     proposal: dict[str, Any] = {"id": secrets.token_hex(4), "seat": body.seat, "confirmed": [body.seat],
                                 "hand": None if body.hand is None else body.hand.model_dump(),
-                                "totals": body.totals}
+                                "totals": body.totals,
+                                "penalty": None if body.penalty is None else body.penalty.model_dump()}
     if referee:
         _apply(repo, event, session, table, proposal, "web:referee")
         _set_pending(repo, repo.load(event_id), session, table, None)
