@@ -172,6 +172,11 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     assert repo.table("cup", 1, 2).penalties[0].points == 10
     r = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "nap"}}, headers=ref)
     assert r.status_code == 409 and "misconduct" in r.json()["detail"]
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "discarder": 0, "fans": ["清一色"]}},
+                   headers=ref).json()
+    assert state["hands"] == 4 and repo.table("cup", 1, 2).hands[3].fans == ("清一色",)
+    r = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "fans": ["nonsense"]}}, headers=ref)
+    assert r.status_code == 409 and "nonsense" in r.json()["detail"]
     both = {"seat": 0, "totals": [0, 0, 0, 0], "hand": hand}
     assert c.post(f"{api}/propose", json=both, headers=h).status_code == 422
     # time called: the repository refuses a later hand, and the phones are told why
