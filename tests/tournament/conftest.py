@@ -70,12 +70,13 @@ def db(request, tmp_path):
     from sqlalchemy import delete
 
     from majiang.store import Database
-    from majiang.store.tournament_models import TTEvent
+    from majiang.store.tournament_models import TTEntry, TTEvent
 
     url = f"sqlite:///{tmp_path}/t.db" if request.param == "sqlite" else request.getfixturevalue("pg_url")
     database = Database(url)
     database.migrate()
     with database.session() as s:
         s.execute(delete(TTEvent))  # cascades to every tournament table
+        s.execute(delete(TTEntry))  # but the entries log, which outlives a re-saved event
     yield database
     database.dispose()

@@ -3,6 +3,8 @@
 import csv
 import io
 import json
+import shutil
+import subprocess
 
 import pytest
 
@@ -177,3 +179,107 @@ def test_negative_totals_and_an_export_named_by_its_suffix(run, tmp_path):
     assert head.startswith("session,table,hand"), head
     run("export", "cup", "-o", "standings.csv")
     assert (tmp_path / "standings.csv").read_text(encoding="utf-8").startswith("rank,player")
+
+
+def test_printing_a_session_seating_and_all_its_sheets(run, tmp_path):
+    """export --format seating (table cards, slips, list) and --all-tables (every sheet, one page each)."""
+    names = ["Jürgen Weiß", "Tomáš Dvořák", "王芳", "Élodie Lefèvre"] + [f"Player {i:02d}" for i in range(4, 16)]
+    (tmp_path / "players.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    run("new", "Cup", "--players", "players.txt", "--sessions", "2", "--seed", "3")
+    code, _, err = run("export", "cup", "--format", "seating", "-o", "seating.pdf", ok=False)
+    assert code == 2 and "draw cup" in err
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "2", "--hand", "1", "--winner", "E", "--points", "8")
+    run("export", "cup", "--session", "1", "-o", "seating-1.pdf")  # the name asks for the seating PDF
+    run("export", "cup", "--session", "1", "--all-tables", "-o", "sheets-1.pdf")
+    run("export", "cup", "--session", "1", "--format", "seating", "--url", "http://10.0.0.2:8000", "-o", "qr.pdf")
+    for f in ("seating-1.pdf", "sheets-1.pdf", "qr.pdf"):
+        assert (tmp_path / f).read_bytes().startswith(b"%PDF")
+    # the QR codes: many more drawing operations on the table cards' page
+    assert (tmp_path / "qr.pdf").stat().st_size > (tmp_path / "seating-1.pdf").stat().st_size + 2000
+    if PDFTOTEXT:
+        seating = _text(tmp_path / "seating-1.pdf")
+        sheets = _text(tmp_path / "sheets-1.pdf")
+        for n in names:
+            assert seating.count(n) >= 3, n  # card, slip, list
+            assert _text(tmp_path / "qr.pdf").count(n) >= 3, n
+            assert n in sheets, n
+        assert _text(tmp_path / "qr.pdf").count("PIN ") == 4
+        assert sheets.count("Score sheet") == 4 and "Find your seat" in seating
+    for argv, msg in [(("--all-tables", "-o", "x.pdf"), "--session K"),
+                      (("--session", "1", "--table", "1", "--all-tables", "-o", "x.pdf"), "not --table"),
+                      (("--session", "1", "--all-tables", "-o", "x.html"), "one PDF"),
+                      (("--format", "seating", "--session", "3", "-o", "x.pdf"), "not 3"),
+                      (("--format", "seating", "--session", "1", "-o", "-"), "binary")]:
+        code, _, err = run("export", "cup", *argv, ok=False)
+        assert code == 2 and msg in err, (argv, err)
+
+
+PDFTOTEXT = shutil.which("pdftotext")
+
+
+def _text(path) -> str:
+    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_undo_and_the_entries_log(run):
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8",
+        "--by", "anna")
+    run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "S:late:10")
+    _, out, _ = run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "S:late:10")
+    assert " S P" in out
+    _, out, _ = run("log", "cup", "--json")
+    log = json.loads(out)
+    assert [e["summary"] for e in log] == ["hand 1", "penalty S late -10", "penalty S late -10"]
+    assert log[0]["by"] == "anna" and log[1]["by"].startswith("cli")
+    _, out, _ = run("undo", "cup", "--session", "1", "--table", "1")
+    assert f"undid entry {log[2]['id']} (penalty S late -10" in out and "1/16 hands" in out
+    _, out, _ = run("undo", "cup", "--entry", str(log[1]["id"]))
+    assert "undid entry" in out
+    _, out, _ = run("log", "cup", "--session", "1", "--table", "1")
+    assert "undo of entry" in out and "anna" in out
+    run("undo", "cup", "--session", "1", "--table", "1")
+    for argv, msg in [((), "undo what?"), (("--entry", "1", "--session", "1"), "leave out"),
+                      (("--session", "1", "--table", "1"), "nothing to undo"),
+                      (("--session", "1", "--table", "9"), "tables 1–4, not 9")]:
+        code, _, err = run("undo", "cup", *argv, ok=False)
+        assert code == 2 and msg in err, (argv, err)
+
+
+def test_pins_print_each_tables_link_and_a_stable_pin(run):
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    code, _, err = run("pins", "cup", ok=False)
+    assert code == 2 and "draw cup" in err
+    run("draw", "cup")
+    _, out, _ = run("pins", "cup", "--session", "1", "--url", "http://10.0.0.2:8000/", "--json")
+    links = json.loads(out)
+    assert [x["table"] for x in links] == [1, 2, 3, 4] and links[1]["url"] == "http://10.0.0.2:8000/tournaments/cup/t/1/2"
+    assert all(len(x["pin"]) == 6 and x["pin"].isdigit() for x in links) and len({x["pin"] for x in links}) == 4
+    _, again, _ = run("pins", "cup", "--json")
+    assert [x["pin"] for x in json.loads(again)] == [x["pin"] for x in links]
+    _, out, _ = run("pins", "cup")
+    assert f"PIN {links[0]['pin']}" in out
+
+
+def test_the_session_clock_and_a_time_call_at_every_table_still_playing(run):
+    run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
+    run("draw", "cup")
+    _, out, _ = run("clock", "cup")
+    assert "not started" in out
+    _, out, _ = run("clock", "cup", "--session", "1", "--start", "--minutes", "150", "--warn", "10", "--json")
+    state = json.loads(out)
+    assert state["phase"] == "running" and 149 * 60 < state["remaining_s"] <= 150 * 60 and state["warn"] == 10
+    run("enter", "cup", "--session", "1", "--table", "2", "--totals", "10,-10,0,0")
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8")
+    _, out, _ = run("clock", "cup", "--session", "1", "--call")
+    assert "time called at table(s) 1, 3, 4" in out and "2:29:" in out
+    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", "E",
+                       "--points", "8", ok=False)
+    assert code == 2 and "time was called" in err
+    _, out, _ = run("log", "cup", "--json")
+    assert [e["by"] for e in json.loads(out) if e["kind"] == "time_call"] == ["clock"] * 3
+    code, _, err = run("clock", "cup", "--session", "1", "--start", "--minutes", "10", "--warn", "10", ok=False)
+    assert code == 2 and "warn < minutes" in err

@@ -90,6 +90,24 @@ def test_csv_exports(result):
     assert sum(int(hands[2][f"delta_{i}"]) for i in range(4)) == 0
 
 
+def test_plot_of_a_big_field_top_n_and_a_highlighted_player(hand_generator):
+    """40 players: the top 5 labelled (rank and name), the others faint and unlabelled, the highlighted
+    40th labelled too (matplotlib writes each text as a comment beside its outline)."""
+    from majiang.tournament import build_demo
+
+    event, _, _ = build_demo(40, 0, 3, 2, "1998", play_session=hand_generator)
+    res = evaluate(event.groups[0], scheme="1998")
+    order = [s.player for s in res.standings]
+    names = {p.id: p.name or p.id for p in res.group.players}
+    svg = plot.standings_plot(res, "svg", top=5, highlight=order[-1]).decode()
+    labels = [f"<!-- {i + 1}. {names[pid]} -->" for i, pid in enumerate(order)]
+    assert all(x in svg for x in labels[:5]) and labels[-1] in svg
+    assert not any(x in svg for x in labels[5:-1])
+    assert "top 5" in svg
+    everyone = plot.standings_plot(res, "svg").decode()
+    assert all(x in everyone for x in labels)
+
+
 def test_plots(result, tmp_path):
     png = plot.standings_plot(result, "png")
     assert png.startswith(b"\x89PNG")
@@ -172,3 +190,68 @@ def test_pdf_text_keeps_every_name_whole(tmp_path):
             assert n in page, (n, page)
     assert "空叫 −5" in sheet and "Score sheet" in sheet and "Referee" in sheet and "−16" not in sheet
     assert "Standings" in standings and "Rank" in standings
+
+
+def _pdf_text(data: bytes, tmp_path, name: str = "x.pdf") -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+NAMES = ["Jürgen Weiß", "Élodie Lefèvre", "Tomáš Dvořák", "王芳", "Ана Петровић", "Zoë Ødegård", "李小龙",
+         "Ślązak Łukasz"]
+
+
+def _two_tables():
+    players = tuple(Player(f"P{i}", n) for i, n in enumerate(NAMES)) + (Player("P8", "Absent Andy"),)
+    tables = (TableRecord(no=1, players=("P0", "P1", "P2", "P3"), hands=(HandRecord(no=1, winner=0, points=8),)),
+              TableRecord(no=2, players=("P4", "P5", "P6", "P7")))
+    return Group(id="G", name="甲组", players=players,
+                 sessions=(SessionRecord(no=1, tables=tables, absent=("P8",)),))
+
+
+def test_session_seats_alphabetical_with_winds_and_byes():
+    tables, seats, absent = pdf.session_seats(_two_tables(), 1)
+    assert tables[1] == (2, ["Ана Петровић", "Zoë Ødegård", "李小龙", "Ślązak Łukasz"])
+    assert [s.name for s in seats] == ["Élodie Lefèvre", "Jürgen Weiß", "Ślązak Łukasz", "Tomáš Dvořák",
+                                       "Zoë Ødegård", "Ана Петровић", "李小龙", "王芳"]
+    assert next(s for s in seats if s.name == "李小龙") == pdf.Seat("李小龙", 2, 2)
+    assert absent == ["Absent Andy"]
+    with pytest.raises(ValueError, match="not drawn"):
+        pdf.session_seats(_two_tables(), 2)
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="needs pdftotext (Debian's poppler-utils; make test installs it)")
+def test_seating_pdf_cards_slips_and_list(tmp_path):
+    """Table cards two to a page, then the slips, then the list: every name whole on each, winds bilingual."""
+    data = pdf.seating_pdf(_two_tables(), 1, event="Spring Cup")
+    text = _pdf_text(data, tmp_path)
+    pages = text.split("\f")
+    assert len([p for p in pages if p.strip()]) == 3, text
+    cards, slips, listing = pages[:3]
+    for page in (cards, slips, listing):
+        for n in NAMES:
+            assert n in page, (n, page)
+    assert "第1桌" in cards.replace(" ", "") and "Table 2" in cards and "东 East" in cards and "北 North" in cards
+    assert "Seat slips" in slips and "座位条" in slips and "Absent Andy" not in slips
+    assert "Find your seat" in listing and "Absent Andy" in listing and "bye" in listing
+    rows = [ln for ln in listing.splitlines() if any(n in ln for n in NAMES)]
+    assert [next(n for n in NAMES if n in r) for r in rows] == sorted(NAMES, key=pdf.alphabetical)
+
+
+@pytest.mark.skipif(PDFTOTEXT is None, reason="needs pdftotext (Debian's poppler-utils; make test installs it)")
+def test_all_score_sheets_of_a_session_in_one_pdf(tmp_path):
+    res = evaluate(_two_tables(), scheme="4210")
+    sheets = [score_sheet(res, 1, t, event="Spring Cup") for t in (1, 2)]
+    text = _pdf_text(pdf.score_sheets_pdf(sheets), tmp_path)
+    pages = [p for p in text.split("\f") if p.strip()]
+    assert len(pages) == 2
+    assert "Table 1" in pages[0] and "Table 2" in pages[1] and "比赛成绩记录表" in pages[1]
+    for n in NAMES[:4]:
+        assert n in pages[0]
+    for n in NAMES[4:]:
+        assert n in pages[1]
+    assert "+24" not in pages[1] and "500" not in pages[1]  # the unplayed table's sheet is blank
+    with pytest.raises(ValueError):
+        pdf.score_sheets_pdf([])

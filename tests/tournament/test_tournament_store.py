@@ -19,7 +19,7 @@ from majiang.tournament.model import Group, SessionRecord, Substitution, TableRe
 from majiang.tournament.registration import build_group, count_entries, new_event
 
 TT_TABLES = {"tt_events", "tt_groups", "tt_teams", "tt_players", "tt_sessions", "tt_tables", "tt_hands",
-             "tt_penalties"}
+             "tt_penalties", "tt_entries"}
 
 
 def test_migration_creates_the_tables_and_matches_the_models(db):
@@ -143,3 +143,76 @@ def test_team_with_reserve_and_unlisted_member_survive(db):
     repo = TournamentRepository(db)
     repo.save(event)
     assert repo.load("e1") == event
+
+
+def _drawn(repo):
+    event = new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5)
+    repo.create(event)
+    repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 1), method="perfect")
+
+
+def test_every_entry_is_logged_with_who_and_when_and_each_can_be_undone(db):
+    repo = TournamentRepository(db)
+    _drawn(repo)
+    h1 = enter_hand(1, winner=0, discarder=2, fans=["清一色", "平和"], flowers=1)
+    h2 = enter_hand(2, winner=1, points=9, penalties=[Penalty(3, PenaltyCode.FALSE_WIN)])
+    repo.enter_hand("cup", 1, 1, h1, by="cli:anna")
+    repo.enter_hand("cup", 1, 1, h2, by="web:P05")
+    late = Penalty(2, PenaltyCode.LATE, 10)
+    repo.add_table_penalty("cup", 1, 1, late)
+    repo.add_table_penalty("cup", 1, 1, late)  # the same penalty entered twice by mistake
+    assert repo.table("cup", 1, 1).penalties == (late, late)
+    repo.enter_hand("cup", 1, 1, replace(h1, flowers=0), replace_existing=True)
+    repo.set_time_called("cup", 1, 1, by="clock")
+    repo.enter_totals("cup", 1, 2, [40, -8, -16, -16])
+    log = repo.entries("cup", 1, 1)
+    assert [e["summary"] for e in log] == ["hand 1", "hand 2", "penalty W late -10", "penalty W late -10",
+                                           "hand 1 (corrected)", "time called"]
+    assert [e["by"] for e in log][:3] == ["cli:anna", "web:P05", "referee"] and log[5]["by"] == "clock"
+    assert all(e["at"] and e["undone_by"] is None for e in log)
+    # the table's last entry: the time call
+    undone = repo.undo("cup", 1, 1, by="ref")
+    assert undone["kind"] == "time_call" and not repo.table("cup", 1, 1).time_called
+    # a doubled penalty: one of them removed
+    repo.undo("cup", entry_id=log[3]["id"])
+    assert repo.table("cup", 1, 1).penalties == (late,)
+    with pytest.raises(RepositoryError, match="undone already"):
+        repo.undo("cup", entry_id=log[3]["id"])
+    # hand 1 has hand 2 after it: only its correction can be taken back now
+    with pytest.raises(RepositoryError, match="changed since"):
+        repo.undo("cup", entry_id=log[0]["id"])
+    repo.undo("cup", 1, 1)  # the correction: hand 1 as first entered (flowers 1) again
+    assert repo.table("cup", 1, 1).hands == (h1, h2)
+    with pytest.raises(RepositoryError, match="hands 2–2 come after it"):
+        repo.undo("cup", entry_id=log[0]["id"])
+    repo.undo("cup", 1, 1)  # the remaining penalty
+    repo.undo("cup", 1, 1)  # hand 2
+    repo.undo("cup", 1, 1)  # hand 1
+    assert repo.table("cup", 1, 1) == replace(repo.table("cup", 1, 1), hands=(), penalties=())
+    with pytest.raises(RepositoryError, match="nothing to undo"):
+        repo.undo("cup", 1, 1)
+    repo.undo("cup", 1, 2)
+    assert repo.table("cup", 1, 2).totals is None
+    kinds = [e["kind"] for e in repo.entries("cup")]
+    assert kinds.count("undo") == 7 and len(kinds) == 14
+    undos = [e for e in repo.entries("cup") if e["kind"] == "undo"]
+    assert undos[0]["by"] == "ref" and undos[0]["data"]["entry"] == log[5]["id"]
+    with pytest.raises(RepositoryError, match="is an undo"):
+        repo.undo("cup", entry_id=undos[0]["id"])
+    with pytest.raises(RepositoryError, match="no entry 999"):
+        repo.undo("cup", entry_id=999)
+    # the log outlives a re-saved event, and goes with a deleted one
+    repo.save(repo.load("cup"))
+    assert len(repo.entries("cup")) == 14
+    repo.delete("cup")
+    _drawn(repo)
+    assert repo.entries("cup") == []
+
+
+def test_a_batch_of_hands_from_the_engine_is_one_entry_undone_at_once(db):
+    repo = TournamentRepository(db)
+    _drawn(repo)
+    repo.enter_hands("cup", 1, 3, [HandRecord(no=1), HandRecord(no=2)], source="engine")
+    assert repo.entries("cup", 1, 3)[0]["summary"] == "hands 1–2"
+    repo.undo("cup", 1, 3)
+    assert repo.table("cup", 1, 3).hands == ()

@@ -70,3 +70,147 @@ def test_inside_the_hall_app(tmp_path, hand_generator):
         assert r.status_code == 200 and "P01" in r.text
         assert c.get("/tournaments").status_code == 200
         assert c.get(f"/api/tournaments/{event.id}/standings").json()["scheme"] == "4210"
+
+
+def test_the_entries_log_and_undo_need_the_organiser_token(tmp_path):
+    from majiang.tournament import Penalty, PenaltyCode
+    from majiang.tournament.draw import draw_session
+    from majiang.tournament.organiser import issue_token
+    from majiang.tournament.registration import build_group, count_entries, new_event
+
+    db = Database(f"sqlite:///{tmp_path}/undo.db")
+    db.migrate()
+    repo = TournamentRepository(db)
+    token, extra = issue_token()
+    event = new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5)
+    repo.create(event)
+    repo.set_extra("cup", **extra)
+    repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 1))
+    late = Penalty(1, PenaltyCode.LATE, 10)
+    repo.add_table_penalty("cup", 1, 2, late)
+    repo.add_table_penalty("cup", 1, 2, late)
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    c = TestClient(app)
+    auth = {"Authorization": f"Bearer {token}"}
+    assert c.get("/api/tournaments/cup/entries").status_code == 401
+    assert c.post("/tournaments/cup/sessions/1/tables/2/undo", headers={"Authorization": "Bearer x"}).status_code == 403
+    log = c.get("/api/tournaments/cup/entries?session=1&table=2", headers=auth).json()
+    assert [e["summary"] for e in log] == ["penalty S late -10"] * 2
+    r = c.post("/tournaments/cup/sessions/1/tables/2/undo", headers=auth)
+    assert r.status_code == 200, r.text
+    assert r.json()["undone"]["id"] == log[1]["id"] and r.json()["table"]["penalties"] == [late.to_dict()]
+    assert r.json()["undone"]["by"] == "referee"
+    assert c.post(f"/tournaments/cup/entries/{log[1]['id']}/undo", headers=auth).status_code == 409
+    assert c.post("/tournaments/cup/entries/999/undo", headers=auth).status_code == 404
+    assert c.post(f"/tournaments/cup/entries/{log[0]['id']}/undo", headers=auth).json()["table"]["penalties"] == []
+    assert c.post("/tournaments/cup/sessions/1/tables/2/undo", headers=auth).status_code == 409
+    log = c.get("/api/tournaments/cup/entries", headers=auth).json()
+    assert [e["by"] for e in log if e["kind"] == "undo"] == ["web:organiser"] * 2
+    db.dispose()
+
+
+def _pinned_event(tmp_path):
+    from majiang.tournament.draw import draw_session
+    from majiang.tournament.organiser import issue_token, new_entry_secret
+    from majiang.tournament.registration import build_group, count_entries, new_event
+
+    db = Database(f"sqlite:///{tmp_path}/pins.db")
+    db.migrate()
+    repo = TournamentRepository(db)
+    token, extra = issue_token()
+    repo.create(new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5))
+    repo.set_extra("cup", **extra, **new_entry_secret())
+    repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 1))
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    return db, repo, token, TestClient(app)
+
+
+def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
+    from majiang.tournament.organiser import table_pin
+
+    db, repo, token, c = _pinned_event(tmp_path)
+    pin = table_pin(repo.load("cup").extra, 1, 2)
+    api = "/api/tournaments/cup/t/1/2"
+    assert c.get(api).status_code == 401
+    assert c.get(api, headers={"X-Table-Pin": table_pin(repo.load("cup").extra, 1, 3)}).status_code == 403
+    assert c.get("/api/tournaments/cup/t/1/9", headers={"X-Table-Pin": pin}).status_code == 404
+    h = {"X-Table-Pin": pin}
+    state = c.get(api, headers=h).json()
+    assert state["hands"] == 0 and [p["wind"] for p in state["players"]] == list("ESWN") and not state["referee"]
+    hand = {"winner": 0, "discarder": 2, "points": 8, "flowers": 1}
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": hand}, headers=h).json()
+    p = state["pending"]
+    assert p["confirmed"] == [0] and state["hands"] == 0
+    assert c.post(f"{api}/propose", json={"seat": 1, "hand": hand}, headers=h).status_code == 409
+    for seat in (1, 2):
+        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=h).json()
+        assert state["hands"] == 0
+    state = c.post(f"{api}/confirm", json={"seat": 3, "id": p["id"]}, headers=h).json()
+    assert state["hands"] == 1 and state["pending"] is None and state["scores"][0] == 500 + (8 + 9) + 8 + 8
+    log = repo.entries("cup", 1, 2)
+    assert log[0]["by"] == "web:table 1-2" and repo.table("cup", 1, 2).hands[0].flowers == 1
+    # a rejected entry is dropped; a false win below 8 fan is recorded as such (the CLI's rules)
+    p = c.post(f"{api}/propose", json={"seat": 1, "hand": {"winner": 1, "points": 5}}, headers=h).json()["pending"]
+    assert c.post(f"{api}/reject", json={"seat": 2, "id": p["id"]}, headers=h).json()["pending"] is None
+    assert c.post(f"{api}/confirm", json={"seat": 2, "id": p["id"]}, headers=h).status_code == 409
+    # the referee (organiser token) records at once: an exhaustive draw with a false win by North
+    ref = {"Authorization": f"Bearer {token}"}
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None, "false_wins": [3]}},
+                   headers=ref).json()
+    assert state["hands"] == 2 and repo.table("cup", 1, 2).hands[1].penalties[0].code.value == "false_win"
+    assert repo.entries("cup", 1, 2)[-1]["by"] == "web:referee"
+    # penalties in a hand, and a table penalty, from the referee; a wrong code is refused with the list
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {
+        "winner": None, "penalties": [{"seat": 1, "code": "warning"}]}}, headers=ref).json()
+    assert state["hands"] == 3 and repo.table("cup", 1, 2).hands[2].penalties[0].code.value == "warning"
+    state = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "late", "points": 10}},
+                   headers=ref).json()
+    assert repo.table("cup", 1, 2).penalties[0].points == 10
+    r = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "nap"}}, headers=ref)
+    assert r.status_code == 409 and "misconduct" in r.json()["detail"]
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "discarder": 0, "fans": ["清一色"]}},
+                   headers=ref).json()
+    assert state["hands"] == 4 and repo.table("cup", 1, 2).hands[3].fans == ("清一色",)
+    r = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "fans": ["nonsense"]}}, headers=ref)
+    assert r.status_code == 409 and "nonsense" in r.json()["detail"]
+    both = {"seat": 0, "totals": [0, 0, 0, 0], "hand": hand}
+    assert c.post(f"{api}/propose", json=both, headers=h).status_code == 422
+    # time called: the repository refuses a later hand, and the phones are told why
+    repo.set_time_called("cup", 1, 2)
+    p = c.post(f"{api}/propose", json={"seat": 0, "hand": hand}, headers=h).json()["pending"]
+    for seat in (1, 2):
+        c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=h)
+    r = c.post(f"{api}/confirm", json={"seat": 3, "id": p["id"]}, headers=h)
+    assert r.status_code == 409 and "time was called" in r.json()["detail"]
+    # totals on another table
+    h3 = {"X-Table-Pin": table_pin(repo.load("cup").extra, 1, 3)}
+    state = c.post("/api/tournaments/cup/t/1/3/propose", json={"seat": 0, "totals": [10, -10, 0, 0]},
+                   headers=ref).json()
+    assert state["totals"] == [10, -10, 0, 0] and c.get("/api/tournaments/cup/t/1/3", headers=h3).status_code == 200
+    page = c.get("/tournaments/cup/t/1/2")
+    assert page.status_code == 200 and 'data-table="cup|1|2"' in page.text
+    assert "X-Table-Pin" in c.get("/tournaments/assets/table-entry.js").text
+    qr = c.get("/tournaments/cup/t/1/2/qr.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and "<svg" in qr.text
+    db.dispose()
+
+
+def test_the_clock_api_and_the_projector_page(tmp_path):
+    db, repo, token, c = _pinned_event(tmp_path)
+    assert c.get("/api/tournaments/cup/clock").json()["phase"] == "not started"
+    assert c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5}).status_code == 401
+    state = c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5},
+                   headers={"Authorization": f"Bearer {token}"}).json()
+    assert state["phase"] == "running" and state["minutes"] == 60 and state["called"] == []
+    assert c.post("/tournaments/cup/sessions/5/clock", headers={"Authorization": f"Bearer {token}"}).status_code == 409
+    repo.set_time_called("cup", 1, 4)
+    assert c.get("/api/tournaments/cup/clock?session=1").json()["called"] == [4]
+    assert c.get("/api/tournaments/nope/clock").status_code == 404
+    page = c.get("/tournaments/cup/projector?every=5")
+    assert page.status_code == 200 and 'data-every="5"' in page.text and 'id="clock"' in page.text
+    assert "time called" in c.get("/tournaments/assets/projector.js").text.lower()
+    db.dispose()

@@ -20,6 +20,10 @@ scores and rankings are never stored; :mod:`majiang.tournament.adapters.reposito
 - ``tt_hands``       a hand: winner/discarder as first-round seat indices (NULL: draw / self-draw), fans
                      (JSON list of names) or points, flowers, where the entry came from
 - ``tt_penalties``   a penalty: seat, code, points, note, on a hand (``hand_no``) or on the table (NULL)
+- ``tt_entries``     (migration 0004) the audit log: every entry, correction and undo of a table's results
+                     with who (``by``) and when (``at``); ``kind`` hand | hands | totals | penalty |
+                     time_call | undo, ``data`` JSON what it changed (enough to reverse it), ``undone_by``
+                     the undo entry that reversed it.  Not foreign-keyed: the log outlives a re-saved event.
 """
 
 from __future__ import annotations
@@ -182,4 +186,20 @@ class TTPenalty(Base):
     )
 
 
-__all__ = ["TTEvent", "TTGroup", "TTHand", "TTPenalty", "TTPlayer", "TTSession", "TTTable", "TTTeam"]
+class TTEntry(Base):
+    __tablename__ = "tt_entries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(ID))
+    group_id: Mapped[str] = mapped_column(String(ID))
+    session_no: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(20))
+    hand_no: Mapped[int | None] = mapped_column(Integer, default=None)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    by: Mapped[str] = mapped_column(String(100), default="")
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    undone_by: Mapped[int | None] = mapped_column(Integer, default=None)
+    __table_args__ = (Index("ix_tt_entries_table", "event_id", "group_id", "session_no", "table_no"),)
+
+
+__all__ = ["TTEntry", "TTEvent", "TTGroup", "TTHand", "TTPenalty", "TTPlayer", "TTSession", "TTTable", "TTTeam"]

@@ -37,3 +37,30 @@ def is_organiser(extra: Mapping[str, Any], token: str | None) -> bool:
     if not token or not isinstance(stored, str):
         return False
     return hmac.compare_digest(stored, _digest(token))
+
+
+ENTRY_KEY = "entry_secret"
+
+
+def new_entry_secret() -> dict[str, str]:
+    """The ``extra`` entry that the tables' PINs are derived from (kept with the event)."""
+    return {ENTRY_KEY: secrets.token_hex(16)}
+
+
+def table_pin(extra: Mapping[str, Any], session: int, table: int) -> str | None:
+    """The 6-digit PIN of one table in one session (None before the event has an entry secret): what the
+    players and the referee at that table type to enter its results from a phone.
+
+    >>> table_pin({ENTRY_KEY: "00"}, 1, 1) == table_pin({ENTRY_KEY: "00"}, 1, 1) != table_pin({ENTRY_KEY: "00"}, 1, 2)
+    True
+    """
+    secret = extra.get(ENTRY_KEY)
+    if not isinstance(secret, str):
+        return None
+    mac = hmac.new(secret.encode(), f"pin:{session}:{table}".encode(), hashlib.sha256).digest()
+    return f"{int.from_bytes(mac[:8], 'big') % 1_000_000:06d}"
+
+
+def pin_ok(extra: Mapping[str, Any], session: int, table: int, pin: str | None) -> bool:
+    want = table_pin(extra, session, table)
+    return bool(pin) and want is not None and hmac.compare_digest(want, str(pin).strip())

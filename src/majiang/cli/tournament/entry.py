@@ -52,8 +52,55 @@ def register(tsub: Any) -> None:
     e.add_argument("--totals", default=None, metavar="A,B,C,D", help="quick entry for the whole session")
     e.add_argument("--time-called", action="store_true", help="time was called: the table ends after its last hand")
     e.add_argument("--replace", action="store_true", help="correct a hand entered before")
+    e.add_argument("--by", default=None, metavar="NAME", help=BY_HELP)
     e.add_argument("--db", default=None, help=DB_HELP)
     e.set_defaults(func=cmd_enter)
+
+    u = tsub.add_parser(
+        "undo", help="take back the last entry of a table, or any entry by its id",
+        description=describe("Reverse an entry: with --session K --table T the table's last entry not undone "
+                             "yet; with --entry ID that entry (ids from 'majiang tournament log').  A hand is "
+                             "taken back (a correction puts back the hand it replaced), quick totals cleared, a "
+                             "table penalty removed (of two equal ones the later), a time call withdrawn.  A hand "
+                             "with later hands is taken back only after them (or corrected with enter --replace). "
+                             " The undo is itself logged."),
+        formatter_class=RAW,
+        epilog="examples:\n  majiang tournament undo cup --session 1 --table 3\n"
+               "  majiang tournament log cup --session 1 --table 3\n  majiang tournament undo cup --entry 42")
+    u.add_argument("event", help="event id")
+    u.add_argument("--session", type=int, default=None, metavar="K", help="session number")
+    u.add_argument("--table", type=int, default=None, metavar="T", help="table number in the session")
+    u.add_argument("--entry", type=int, default=None, metavar="ID", help="the entry to undo (see log)")
+    u.add_argument("--by", default=None, metavar="NAME", help=BY_HELP)
+    u.add_argument("--db", default=None, help=DB_HELP)
+    u.set_defaults(func=cmd_undo)
+
+    lg = tsub.add_parser(
+        "log", help="every entry, correction and undo with who and when",
+        description=describe("The entries log (oldest first): id, when, who, session/table, what, and which undo "
+                             "reversed it."),
+        formatter_class=RAW,
+        epilog="examples:\n  majiang tournament log cup\n  majiang tournament log cup --session 1 --table 3 --json")
+    lg.add_argument("event", help="event id")
+    lg.add_argument("--session", type=int, default=None, metavar="K", help="only session K")
+    lg.add_argument("--table", type=int, default=None, metavar="T", help="only table T")
+    lg.add_argument("--json", action="store_true", help="print JSON")
+    lg.add_argument("--db", default=None, help=DB_HELP)
+    lg.set_defaults(func=cmd_log)
+
+
+BY_HELP = "who enters it, for the log (default cli:$USER)"
+
+
+def who(args: argparse.Namespace) -> str:
+    if args.by:
+        return str(args.by)
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):
+        return "cli"
 
 
 # ---- enter ---------------------------------------------------------------------------------------
@@ -135,7 +182,8 @@ def cmd_enter(args: argparse.Namespace) -> int:
     if args.totals is not None:
         if args.hand is not None or hand_fields:
             raise CliError("--totals is the whole session: leave out --hand, --winner, --fans, --points")
-        result = repo.enter_totals(event.id, args.session, args.table, parse_totals(args.totals), group_id=group.id)
+        result = repo.enter_totals(event.id, args.session, args.table, parse_totals(args.totals), group_id=group.id,
+                                   by=who(args))
         did.append("quick totals")
     elif args.hand is not None:
         if args.winner is None:
@@ -157,26 +205,70 @@ def cmd_enter(args: argparse.Namespace) -> int:
                 print(f"note: {hand.penalties[-1].note}: recorded as a false win (错和) by seat {args.winner}",
                       file=sys.stderr)
         result = repo.enter_hand(event.id, args.session, args.table, hand, group_id=group.id,
-                                 replace_existing=args.replace)
+                                 replace_existing=args.replace, by=who(args))
         did.append(f"hand {args.hand}")
     elif args.penalty:
         if hand_fields:
             raise CliError("--winner/--fans/--points need --hand N")
         for x in args.penalty:
             result = repo.add_table_penalty(event.id, args.session, args.table, parse_penalty(x, table),
-                                            group_id=group.id)
+                                            group_id=group.id, by=who(args))
         did.append(f"{len(args.penalty)} table penalt{'y' if len(args.penalty) == 1 else 'ies'}")
     elif not args.time_called:
         raise CliError("nothing to enter: give --hand N with --winner …, --totals a,b,c,d, --penalty, or --time-called")
     if args.time_called:
-        repo.set_time_called(event.id, args.session, args.table, group_id=group.id)
+        repo.set_time_called(event.id, args.session, args.table, group_id=group.id, by=who(args))
         did.append("time called")
+    print_table_now(repo, event.id, args.session, args.table, group.id, ", ".join(did) + " entered", result)
+    return 0
+
+
+def print_table_now(repo: Any, event_id: str, session: int, table: int, group_id: str, what: str,
+                    result: Any = None) -> None:
     if result is None:
-        result = repo.table_result(event.id, args.session, args.table, group.id)
+        result = repo.table_result(event_id, session, table, group_id)
     scores = " · ".join(f"{w} {p} {sc}" for w, p, sc in zip("ESWN", result.players, result.seat_scores, strict=True))
-    now = repo.table(event.id, args.session, args.table, group.id)
+    now = repo.table(event_id, session, table, group_id)
     state = "quick totals" if now.totals is not None else f"{len(now.hands)}/16 hands"
     if now.time_called:
         state += ", time called"
-    print(f"session {args.session} table {args.table}: {', '.join(did)} entered; now {scores} ({state})")
+    print(f"session {session} table {table}: {what}; now {scores} ({state})")
+
+
+# ---- undo / log ----------------------------------------------------------------------------------
+@wrap
+def cmd_undo(args: argparse.Namespace) -> int:
+    if args.entry is None and (args.session is None or args.table is None):
+        raise CliError("undo what? --session K --table T (the table's last entry) or --entry ID")
+    if args.entry is not None and (args.session is not None or args.table is not None):
+        raise CliError("--entry ID names the entry already: leave out --session and --table")
+    repo = open_repo(args)
+    e = repo.undo(args.event, args.session, args.table, entry_id=args.entry, by=who(args))
+    print_table_now(repo, args.event, e["session"], e["table"], e["group"],
+                    f"undid entry {e['id']} ({e['summary']}, by {e['by']})")
+    return 0
+
+
+@wrap
+def cmd_log(args: argparse.Namespace) -> int:
+    import json
+
+    repo = open_repo(args)
+    rows = repo.entries(args.event, args.session, args.table)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{args.event} · entries log")
+    for col in ("id", "at (UTC)", "by", "session", "table", "entry", "undone by"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(str(r["id"]), (r["at"] or "")[:19].replace("T", " "), r["by"], str(r["session"]), str(r["table"]),
+                  r["summary"], "" if r["undone_by"] is None else str(r["undone_by"]),
+                  style="dim" if r["undone_by"] is not None else None)
+    Console().print(t)
+    if not rows:
+        print("nothing entered yet")
     return 0

@@ -24,6 +24,23 @@ def register(tsub: Any) -> None:
     t.add_argument("--db", default=None, help=DB_HELP)
     t.set_defaults(func=cmd_token)
 
+    pn = tsub.add_parser(
+        "pins", help="each table's link and PIN for entry from the players' phones",
+        description=describe("Print, for session K, each table's entry page (…/tournaments/EVENT/t/K/T on the hall "
+                    "that 'majiang serve' runs) and its 6-digit PIN.  The players at a table open the link, type "
+                    "the PIN, and enter each hand; the other three confirm it.  The referee's organiser token "
+                    "records an entry at once.  PINs are derived from a secret kept with the event (made on the "
+                    "first call): the same every time, different per session and table."),
+        formatter_class=RAW,
+        epilog="examples:\n  majiang tournament pins cup --session 1 --url http://192.168.1.20:8000\n"
+               "  majiang tournament pins cup --session 1 --json")
+    pn.add_argument("event", help="event id")
+    pn.add_argument("--session", type=int, default=None, metavar="K", help="default: the last drawn")
+    pn.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address as the phones reach it")
+    pn.add_argument("--json", action="store_true", help="print JSON")
+    pn.add_argument("--db", default=None, help=DB_HELP)
+    pn.set_defaults(func=cmd_pins)
+
     o = tsub.add_parser(
         "online", help="open a drawn session in the hall (majiang serve), or record its finished hands",
         description=describe("Ask a running hall (majiang serve) to open session K: one private hall table per event "
@@ -44,6 +61,40 @@ def register(tsub: Any) -> None:
     o.add_argument("--room", default=None, help="hall room to open the tables in (its rules must be the event's)")
     o.add_argument("--json", action="store_true", help="print the hall's JSON answer")
     o.set_defaults(func=cmd_online)
+
+
+# ---- token / pins / online -------------------------------------------------------------------------
+def table_links(repo: Any, event_id: str, session: int | None, url: str) -> list[dict[str, Any]]:
+    """``[{"table", "url", "pin", "players"}]`` for a drawn session (the entry secret made if missing)."""
+    from urllib.parse import quote
+
+    from majiang.tournament.organiser import ENTRY_KEY, new_entry_secret, table_pin
+
+    event = repo.load(event_id)
+    if ENTRY_KEY not in event.extra:
+        repo.set_extra(event_id, **new_entry_secret())
+        event = repo.load(event_id)
+    group = event.groups[0]
+    if not group.sessions:
+        raise CliError(f"no session drawn yet: majiang tournament draw {event_id}")
+    k = session or len(group.sessions)
+    if not 1 <= k <= len(group.sessions):
+        raise CliError(f"sessions 1–{len(group.sessions)} are drawn, not {k}")
+    names = {p.id: p.name or p.id for p in group.players}
+    return [{"session": k, "table": t.no, "url": f"{url.rstrip('/')}/tournaments/{quote(event_id)}/t/{k}/{t.no}",
+             "pin": table_pin(event.extra, k, t.no), "players": [names.get(p, p) for p in t.players]}
+            for t in group.sessions[k - 1].tables]
+
+
+@wrap
+def cmd_pins(args: argparse.Namespace) -> int:
+    links = table_links(open_repo(args), args.event, args.session, args.url)
+    if args.json:
+        print(json.dumps(links, ensure_ascii=False))
+        return 0
+    for x in links:
+        print(f"table {x['table']:>3}  PIN {x['pin']}  {x['url']}  ({', '.join(x['players'])})")
+    return 0
 
 
 # ---- token / online --------------------------------------------------------------------------------

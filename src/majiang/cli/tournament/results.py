@@ -13,8 +13,8 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_
 if TYPE_CHECKING:
     from majiang.tournament.adapters.repository import TournamentRepository
 
-FORMATS = ("csv", "hands", "ema", "html", "pdf", "png", "svg")
-BINARY = ("pdf", "png")
+FORMATS = ("csv", "hands", "ema", "html", "pdf", "png", "svg", "seating")
+BINARY = ("pdf", "png", "seating")
 
 
 def register(tsub: Any) -> None:
@@ -35,16 +35,25 @@ def register(tsub: Any) -> None:
         description=describe(
                     "Write an export.  csv: standings; hands: every hand; ema: the EMA results layout; html/pdf: "
                     "the standings, or with --session and --table the score sheet (比赛成绩记录表) of that table; "
-                    "png/svg: cumulative standard score per session.  The format defaults to the file's suffix."),
+                    "png/svg: cumulative standard score per session; pdf with --session K --all-tables: every "
+                    "score sheet of the session, one page each; seating: the PDF to print for session K (table "
+                    "cards, seat slips, the alphabetical find-your-seat list).  The format defaults to the "
+                    "file's suffix (seating.pdf or …-seating.pdf → seating)."),
         formatter_class=RAW,
         epilog="examples:\n  majiang tournament export cup --format csv -o standings.csv\n"
                "  majiang tournament export cup --format pdf --session 2 --table 1 -o sheet-2-1.pdf\n"
+               "  majiang tournament export cup --session 2 --all-tables -o sheets-2.pdf\n"
+               "  majiang tournament export cup --format seating --session 2 -o seating-2.pdf\n"
                "  majiang tournament export cup -o standings.svg\n  majiang tournament export cup --format ema -o -")
     x.add_argument("event", help="event id")
     x.add_argument("--format", choices=FORMATS, default=None,
                    help="default: from the -o name (hands.csv → hands, ema.csv → ema, other .csv → standings)")
     x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
     x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
+    x.add_argument("--all-tables", action="store_true", help="score sheets: every table of --session K in one PDF")
+    x.add_argument("--url", default=None, metavar="URL",
+                   help="seating: the hall's address as phones reach it; each table card gets its entry QR code "
+                        "and PIN")
     x.add_argument("-o", "--output", required=True, metavar="FILE", help="output file ('-' = stdout, text formats)")
     x.add_argument("--db", default=None, help=DB_HELP)
     x.set_defaults(func=cmd_export)
@@ -102,11 +111,11 @@ def format_of(path: str) -> str:
     ``ema`` export for a ``….csv`` whose stem names it (``hands.csv``, ``spring-ema.csv``)."""
     p = Path(path)
     suffix = p.suffix.lower().lstrip(".")
-    if suffix == "csv":
-        stem = p.stem.lower()
-        for special in ("hands", "ema"):
-            if stem == special or stem.endswith((f"-{special}", f"_{special}", f".{special}")):
-                return special
+    stem = p.stem.lower()
+    for special in {"csv": ("hands", "ema"), "pdf": ("seating",)}.get(suffix, ()):
+        if stem == special or stem.endswith((f"-{special}", f"_{special}", f".{special}")) \
+                or stem.startswith((f"{special}-", f"{special}_")):
+            return special
     if suffix not in FORMATS:
         raise CliError(f"give --format ({', '.join(FORMATS)}); it cannot be told from {path!r}")
     return suffix
@@ -116,13 +125,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt is None:
         fmt = format_of(args.output)
-    if (args.session is None) != (args.table is None):
-        raise CliError("a score sheet needs both --session K and --table T")
-    if args.session is not None and fmt not in ("html", "pdf"):
+    if args.all_tables:
+        if args.session is None or args.table is not None:
+            raise CliError("--all-tables prints every table of a session: give --session K, not --table")
+        if fmt != "pdf":
+            raise CliError(f"--all-tables writes one PDF, not {fmt}")
+    elif fmt == "seating":
+        if args.table is not None:
+            raise CliError("the seating PDF is for a whole session: give --session K (default the last drawn)")
+    elif (args.session is None) != (args.table is None):
+        raise CliError("a score sheet needs both --session K and --table T (or --all-tables)")
+    if args.session is not None and fmt not in ("html", "pdf", "seating"):
         raise CliError(f"score sheets are html or pdf, not {fmt}")
     if args.output == "-" and fmt in BINARY:
         raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
-    data = render_export(open_repo(args), args.event, fmt, args.session, args.table)
+    data = render_export(open_repo(args), args.event, fmt, args.session, args.table, all_tables=args.all_tables,
+                         url=args.url)
     if args.output == "-":
         sys.stdout.write(data if isinstance(data, str) else data.decode())
         return 0
@@ -136,8 +154,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: int | None = None,
-                  table: int | None = None) -> str | bytes:
-    """One export of a stored event as text or bytes."""
+                  table: int | None = None, *, all_tables: bool = False, url: str | None = None) -> str | bytes:
+    """One export of a stored event as text or bytes: with ``all_tables`` every score sheet of
+    ``session`` in one PDF; ``seating`` the session's table cards, seat slips and list."""
     from majiang.tournament.adapters.output import exports, html, pdf, plot
     from majiang.tournament.sheet import score_sheet
 
@@ -145,6 +164,25 @@ def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: 
     group = event.groups[0]
     result = results[group.id]
     title = f"{event.name} 个人名次"
+    if fmt == "seating":
+        if not group.sessions:
+            raise CliError(f"no session drawn yet: majiang tournament draw {event.id}")
+        k = session or len(group.sessions)
+        if not 1 <= k <= len(group.sessions):
+            raise CliError(f"sessions 1–{len(group.sessions)} are drawn, not {k}")
+        links = pins = None
+        if url:
+            from majiang.cli.tournament.online import table_links
+            got = table_links(repo, event_id, k, url)
+            links, pins = {x["table"]: x["url"] for x in got}, {x["table"]: x["pin"] for x in got}
+        return pdf.seating_pdf(group, k, event=event.name, links=links, pins=pins)
+    if session is not None and all_tables:
+        full = repo.full_result(event_id, group.id)
+        if not 1 <= session <= len(full.sessions):
+            raise CliError(f"session {session} is not drawn ({len(full.sessions)} drawn)")
+        n = len(full.sessions[session - 1].tables)
+        return pdf.score_sheets_pdf([score_sheet(full, session, t, event=event.name, rules=event.rules)
+                                     for t in range(1, n + 1)])
     if session is not None and table is not None:
         full = repo.full_result(event_id, group.id)
         if not 1 <= session <= len(full.sessions):

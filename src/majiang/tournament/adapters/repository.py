@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +31,7 @@ from sqlalchemy.orm import Session
 from majiang.store import Database
 from majiang.store.models import now
 from majiang.store.tournament_models import (
+    TTEntry,
     TTEvent,
     TTGroup,
     TTHand,
@@ -164,6 +166,7 @@ class TournamentRepository:
             if s.get(TTEvent, event_id) is None:
                 raise EventNotFound(self._missing(s, event_id))
             self._delete(s, event_id)
+            s.execute(delete(TTEntry).where(TTEntry.event_id == event_id))
 
     def load(self, event_id: str) -> Event:
         with self._session() as s:
@@ -246,9 +249,10 @@ class TournamentRepository:
 
     def enter_hand(self, event_id: str, session_no: int, table_no: int, hand: HandRecord, *,
                    group_id: str | None = None, replace_existing: bool = False,
-                   source: str = "referee") -> TableResult:
+                   source: str = "referee", by: str | None = None) -> TableResult:
         """Record one hand.  Hands are entered in order (1, 2, 3 …); ``replace_existing`` corrects an
-        entered hand.  Returns the table's scores so far."""
+        entered hand.  Logged (:meth:`entries`) as by ``by`` (default ``source``).  Returns the table's
+        scores so far."""
         with self._session() as s:
             event = self._load(s, event_id)
             gid = self._group_id(event, group_id)
@@ -268,6 +272,7 @@ class TournamentRepository:
             if n >= HANDS_PER_SESSION and hand.no > HANDS_PER_SESSION:
                 raise RepositoryError("a session has 16 hands")
             hands = list(table.hands)
+            replaced = hands[hand.no - 1] if hand.no <= n else None
             if hand.no <= n:
                 hands[hand.no - 1] = hand
             else:
@@ -279,11 +284,14 @@ class TournamentRepository:
             s.execute(delete(TTHand).where(*(getattr(TTHand, k) == v for k, v in key.items()), TTHand.no == hand.no))
             s.flush()
             self._write_hand(s, key, hand, source)
+            self._log(s, key, "hand", by or source, {"hand": hand.to_dict(),
+                                                     "replaced": None if replaced is None else replaced.to_dict()},
+                      hand.no)
             self._touch(s, event_id)
             return result
 
     def enter_hands(self, event_id: str, session_no: int, table_no: int, hands: Sequence[HandRecord], *,
-                    group_id: str | None = None, source: str = "referee") -> TableResult:
+                    group_id: str | None = None, source: str = "referee", by: str | None = None) -> TableResult:
         """Record the next hands of a table in one transaction (a table played on the engine)."""
         with self._session() as s:
             event = self._load(s, event_id)
@@ -301,11 +309,13 @@ class TournamentRepository:
             key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
             for h in hands:
                 self._write_hand(s, key, h, source)
+            if hands:
+                self._log(s, key, "hands", by or source, {"hands": [h.to_dict() for h in hands]}, hands[0].no)
             self._touch(s, event_id)
             return result
 
     def enter_totals(self, event_id: str, session_no: int, table_no: int, totals: Sequence[int], *,
-                     group_id: str | None = None) -> TableResult:
+                     group_id: str | None = None, by: str = "referee") -> TableResult:
         """Quick entry: each seat's sum of hand scores (zero-sum) for the whole session."""
         with self._session() as s:
             event = self._load(s, event_id)
@@ -321,11 +331,14 @@ class TournamentRepository:
             result = self._check(event, gid, session_no, new)
             row = self._table_row(s, event_id, gid, session_no, table_no)
             row.totals = list(new.totals or ())
+            key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
+            self._log(s, key, "totals", by, {"totals": list(new.totals or ()),
+                                             "replaced": None if table.totals is None else list(table.totals)})
             self._touch(s, event_id)
             return result
 
     def add_table_penalty(self, event_id: str, session_no: int, table_no: int, penalty: Penalty, *,
-                          group_id: str | None = None) -> TableResult:
+                          group_id: str | None = None, by: str = "referee") -> TableResult:
         """A penalty not tied to a hand (late arrival, misconduct between hands …)."""
         with self._session() as s:
             event = self._load(s, event_id)
@@ -334,16 +347,172 @@ class TournamentRepository:
             result = self._check(event, gid, session_no, replace(table, penalties=(*table.penalties, penalty)))
             key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
             self._write_penalty(s, key, None, len(table.penalties), penalty)
+            self._log(s, key, "penalty", by, {"penalty": penalty.to_dict()})
             self._touch(s, event_id)
             return result
 
     def set_time_called(self, event_id: str, session_no: int, table_no: int, called: bool = True, *,
-                        group_id: str | None = None) -> None:
+                        group_id: str | None = None, by: str = "referee") -> None:
         with self._session() as s:
             event = self._load(s, event_id)
-            row = self._table_row(s, event_id, self._group_id(event, group_id), session_no, table_no)
+            gid = self._group_id(event, group_id)
+            row = self._table_row(s, event_id, gid, session_no, table_no)
+            before = bool(row.time_called)
             row.time_called = called
+            if before != called:
+                key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
+                self._log(s, key, "time_call", by, {"called": called, "before": before})
             self._touch(s, event_id)
+
+    # ---- the session clock (第六条) ------------------------------------------------------------------
+    def start_clock(self, event_id: str, session_no: int, *, minutes: int = 180, warn: int = 15,
+                    start: datetime | None = None) -> dict[str, Any]:
+        """Start (or restart) session ``session_no``'s clock; returns :func:`.clock_state` now."""
+        from majiang.tournament.clock import clock_state, new_clock
+
+        event = self.load(event_id)
+        sessions = event.groups[0].sessions if event.groups else ()
+        if not 1 <= session_no <= len(sessions):
+            raise RepositoryError(f"session {session_no} is not drawn ({len(sessions)} drawn)")
+        clocks = dict(event.extra.get("clocks") or {})
+        clocks[str(session_no)] = new_clock(start or datetime.now(UTC), minutes, warn)
+        self.set_extra(event_id, clocks=clocks)
+        return clock_state(clocks[str(session_no)], datetime.now(UTC))
+
+    def clock(self, event_id: str, session_no: int | None = None) -> dict[str, Any]:
+        """The clock of ``session_no`` (default the last drawn) with ``session`` and ``called``: the
+        tables where time was called."""
+        from majiang.tournament.clock import clock_state
+
+        event = self.load(event_id)
+        sessions = event.groups[0].sessions if event.groups else ()
+        k = session_no or len(sessions)
+        state = clock_state((event.extra.get("clocks") or {}).get(str(k)), datetime.now(UTC))
+        called = [t.no for t in sessions[k - 1].tables if t.time_called] if 1 <= k <= len(sessions) else []
+        return {**state, "session": k, "called": called}
+
+    def call_time(self, event_id: str, session_no: int, *, by: str = "clock") -> list[int]:
+        """Time is up: call it at every table of the session still playing (fewer than 16 hands, no
+        totals); returns their numbers.  Each call is logged like ``enter --time-called``."""
+        event = self.load(event_id)
+        group = event.groups[0]
+        if not 1 <= session_no <= len(group.sessions):
+            raise RepositoryError(f"session {session_no} is not drawn ({len(group.sessions)} drawn)")
+        playing = [t.no for t in group.sessions[session_no - 1].tables
+                   if not t.time_called and t.totals is None and len(t.hands) < HANDS_PER_SESSION]
+        for no in playing:
+            self.set_time_called(event_id, session_no, no, group_id=group.id, by=by)
+        return playing
+
+    # ---- the entries log and undo ------------------------------------------------------------------
+    def entries(self, event_id: str, session_no: int | None = None, table_no: int | None = None, *,
+                group_id: str | None = None) -> list[dict[str, Any]]:
+        """The log of a table's (or a session's, or the event's) entries, oldest first: ``{"id", "group",
+        "session", "table", "kind", "hand", "data", "by", "at" (ISO 8601), "undone_by", "summary"}``."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            q = select(TTEntry).where(TTEntry.event_id == event_id)
+            if group_id is not None:
+                q = q.where(TTEntry.group_id == self._group_id(event, group_id))
+            if session_no is not None:
+                q = q.where(TTEntry.session_no == session_no)
+            if table_no is not None:
+                q = q.where(TTEntry.table_no == table_no)
+            return [_entry_dict(e) for e in s.scalars(q.order_by(TTEntry.id)).all()]
+
+    def undo(self, event_id: str, session_no: int | None = None, table_no: int | None = None, *,
+             entry_id: int | None = None, group_id: str | None = None, by: str = "referee") -> dict[str, Any]:
+        """Reverse one entry: ``entry_id``, or the last entry of the table not undone yet.  A hand is taken
+        back (a correction puts the hand it replaced back), totals cleared (or the earlier totals put
+        back), a table penalty removed (one of two equal ones: the later), a time call withdrawn.  A hand
+        with later hands after it cannot be taken back before them (correct it with --replace instead).
+        The reversal is checked like any entry and logged as an ``undo`` entry; returns the undone entry."""
+        with self._session() as s:
+            event = self._load(s, event_id)
+            if entry_id is not None:
+                e = s.get(TTEntry, entry_id)
+                if e is None or e.event_id != event_id:
+                    raise RepositoryError(f"event {event_id} has no entry {entry_id}: "
+                                          f"see majiang tournament log {event_id}")
+            else:
+                if session_no is None or table_no is None:
+                    raise RepositoryError("undo needs --session K --table T, or --entry ID")
+                gid = self._group_id(event, group_id)
+                e = s.scalars(select(TTEntry).where(
+                    TTEntry.event_id == event_id, TTEntry.group_id == gid, TTEntry.session_no == session_no,
+                    TTEntry.table_no == table_no, TTEntry.kind != "undo", TTEntry.undone_by.is_(None))
+                    .order_by(TTEntry.id.desc()).limit(1)).first()
+                if e is None:
+                    self._table(event, gid, session_no, table_no)  # no such table: say so
+                    raise RepositoryError(f"session {session_no} table {table_no} has nothing to undo")
+            if e.kind == "undo":
+                raise RepositoryError(f"entry {e.id} is an undo: enter the result again instead")
+            if e.undone_by is not None:
+                raise RepositoryError(f"entry {e.id} was undone already (by entry {e.undone_by})")
+            table = self._table(event, e.group_id, e.session_no, e.table_no)
+            key = dict(event_id=event_id, group_id=e.group_id, session_no=e.session_no, table_no=e.table_no)
+            new = self._reversed(table, e)
+            self._check(event, e.group_id, e.session_no, new)
+            self._store_table(s, key, table, new)
+            undo = self._log(s, key, "undo", by, {"entry": e.id, "kind": e.kind}, e.hand_no)
+            e.undone_by = undo.id
+            self._touch(s, event_id)
+            return _entry_dict(e)
+
+    def _reversed(self, table: TableRecord, e: TTEntry) -> TableRecord:
+        """The table with entry ``e`` taken back."""
+        d = e.data
+        where = f"entry {e.id} (session {e.session_no} table {e.table_no})"
+        if e.kind in ("hand", "hands"):
+            entered = [HandRecord.from_dict(h) for h in (d["hands"] if e.kind == "hands" else [d["hand"]])]
+            first, last = entered[0].no, entered[-1].no
+            current = table.hands[first - 1:last]
+            if tuple(current) != tuple(entered):
+                raise RepositoryError(f"{where}: hand {first} was changed since; undo the later entry first")
+            if e.kind == "hand" and d.get("replaced") is not None:
+                hands = list(table.hands)
+                hands[first - 1] = HandRecord.from_dict(d["replaced"])
+                return replace(table, hands=tuple(hands))
+            if len(table.hands) > last:
+                raise RepositoryError(f"{where}: hands {last + 1}–{len(table.hands)} come after it; undo them "
+                                      f"first, or correct hand {first} with --replace")
+            return replace(table, hands=table.hands[:first - 1])
+        if e.kind == "totals":
+            return replace(table, totals=None if d.get("replaced") is None else tuple(d["replaced"]))
+        if e.kind == "penalty":
+            p = Penalty.from_dict(d["penalty"])
+            at = [i for i, x in enumerate(table.penalties) if x == p]
+            if not at:
+                raise RepositoryError(f"{where}: the table has no such penalty any more")
+            return replace(table, penalties=tuple(x for i, x in enumerate(table.penalties) if i != at[-1]))
+        if e.kind == "time_call":
+            return replace(table, time_called=bool(d["before"]))
+        raise RepositoryError(f"{where}: cannot undo a {e.kind!r} entry")
+
+    def _store_table(self, s: Session, key: dict[str, Any], old: TableRecord, new: TableRecord) -> None:
+        """Write what differs between ``old`` and ``new`` (hands, totals, table penalties, time call)."""
+        row = self._table_row(s, **key)
+        where = [getattr(TTPenalty, k) == v for k, v in key.items()]
+        if new.hands != old.hands:
+            s.execute(delete(TTPenalty).where(*where, TTPenalty.hand_no.is_not(None)))
+            s.execute(delete(TTHand).where(*(getattr(TTHand, k) == v for k, v in key.items())))
+            s.flush()
+            for h in new.hands:
+                self._write_hand(s, key, h, "referee")
+        if new.penalties != old.penalties:
+            s.execute(delete(TTPenalty).where(*where, TTPenalty.hand_no.is_(None)))
+            s.flush()
+            for i, p in enumerate(new.penalties):
+                self._write_penalty(s, key, None, i, p)
+        row.totals = None if new.totals is None else list(new.totals)
+        row.time_called = new.time_called
+
+    def _log(self, s: Session, key: dict[str, Any], kind: str, by: str, data: dict[str, Any],
+             hand_no: int | None = None) -> TTEntry:
+        e = TTEntry(**key, kind=kind, hand_no=hand_no, data=data, by=by[:100])
+        s.add(e)
+        s.flush()
+        return e
 
     def link_hall_table(self, event_id: str, session_no: int, table_no: int, hall_table: str | None, *,
                         group_id: str | None = None) -> None:
@@ -564,6 +733,32 @@ class TournamentRepository:
                              teams=tuple(team_rows), sessions=tuple(sess)))
         return Event(id=ev.id, name=ev.name, rules=ev.rules, scheme=ev.scheme, tie_split=ev.tie_split,
                      groups=tuple(out), extra=dict(ev.extra or {}))
+
+
+def _entry_dict(e: TTEntry) -> dict[str, Any]:
+    return {"id": e.id, "group": e.group_id, "session": e.session_no, "table": e.table_no, "kind": e.kind,
+            "hand": e.hand_no, "data": e.data, "by": e.by, "at": e.at.isoformat() if e.at else None,
+            "undone_by": e.undone_by, "summary": entry_summary(e.kind, e.hand_no, e.data)}
+
+
+def entry_summary(kind: str, hand_no: int | None, data: dict[str, Any]) -> str:
+    """One line for the log: ``hand 3 (corrected)``, ``totals 40,-8,-16,-16``, ``penalty S late_arrival -10``."""
+    if kind == "hand":
+        return f"hand {hand_no}" + (" (corrected)" if data.get("replaced") is not None else "")
+    if kind == "hands":
+        n = len(data.get("hands", ()))
+        return f"hands {hand_no}–{(hand_no or 1) + n - 1}" if n > 1 else f"hand {hand_no}"
+    if kind == "totals":
+        return "totals " + ",".join(str(x) for x in data.get("totals", ()))
+    if kind == "penalty":
+        p = data.get("penalty", {})
+        pts = f" -{p['points']}" if p.get("points") else ""
+        return f"penalty {'ESWN'[int(p.get('seat', 0))]} {p.get('code', '')}{pts}"
+    if kind == "time_call":
+        return "time called" if data.get("called") else "time call withdrawn"
+    if kind == "undo":
+        return f"undo of entry {data.get('entry')} ({data.get('kind')})"
+    return kind
 
 
 def _num(x: Fraction | int) -> int | float:

@@ -4,13 +4,19 @@
 - ``GET /tournaments/{id}`` — live standings (HTML, refreshes itself every 30 s), the sessions' tables with
   links to their score sheets, the standings plot
 - ``GET /tournaments/{id}/sheet/{session}/{table}`` — the printable score sheet (HTML); ``….pdf`` — as PDF
-- ``GET /tournaments/{id}/plot.svg`` — cumulative standard score per session
+- ``GET /tournaments/{id}/plot.svg`` — cumulative standard score per session (``?top=N``, ``?highlight=ID``)
 - ``GET /tournaments/{id}/standings.csv`` — the standings CSV
 - ``GET /api/tournaments/{id}/standings`` — the standings as JSON (:func:`.repository.standings_json`)
 - ``POST /tournaments/{id}/sessions/{k}/open`` — open session k's tables in the hall and seat the players
   (:func:`.online.open_session`); ``POST …/sync`` — enter the hands the hall has finished
   (:func:`.online.sync_session`).  Both want the organiser token (:mod:`.organiser`) as
   ``Authorization: Bearer TOKEN``: 401 without it, 403 with another.
+- ``GET /api/tournaments/{id}/entries`` — the entries log (``?session=K&table=T``); ``POST
+  /tournaments/{id}/sessions/{k}/tables/{t}/undo`` — undo that table's last entry; ``POST
+  /tournaments/{id}/entries/{entry}/undo`` — undo one entry (:meth:`.TournamentRepository.undo`).
+  Organiser token as above; 409 when the entry cannot be undone (the message says why).
+- ``/tournaments/{id}/t/{session}/{table}`` — entry from the table's phones with its PIN
+  (:mod:`.table_entry`)
 
 An event with several groups shows every group (each ranked on its own); the sheet, plot and CSV routes
 take ``?group=ID`` (default: the first group).
@@ -26,33 +32,22 @@ from fractions import Fraction
 from html import escape
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
 from majiang.store import Database
+from majiang.tournament.adapters.deps import DB, get_db
 from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
+from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
 from majiang.tournament.ranking import GroupResult
 
 REFRESH_S = 30
+__all__ = ["DB", "get_db", "router"]
 
 router = APIRouter(tags=["tournaments"])
-
-
-def get_db(request: Request) -> Database:
-    """The database: ``app.state.tournament_db``, else the hall's (``app.state.hall.db``)."""
-    db = getattr(request.app.state, "tournament_db", None)
-    if db is None:
-        hall = getattr(request.app.state, "hall", None)
-        db = getattr(hall, "db", None)
-    if not isinstance(db, Database):
-        raise HTTPException(503, "no database configured for competitions")
-    return db
-
-
-DB = Annotated[Database, Depends(get_db)]
 
 _CSS = """
 body { font-family: "Noto Sans CJK SC", "Source Han Sans SC", system-ui, sans-serif; margin: 1.2rem; color: #111; }
@@ -63,6 +58,11 @@ th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: center; }
 th { background: #f0f0f0; font-weight: 600; } td.l { text-align: left; } td.b { font-weight: 700; }
 tr:nth-child(even) td { background: #fafafa; } small { color: #666; }
 img.plot { max-width: 100%; border: 1px solid #ddd; }
+@media (max-width: 600px) {  /* a phone: every table the screen's width, no horizontal scrolling */
+  body { margin: .6rem; font-size: 15px; }
+  table { width: 100%; table-layout: fixed; font-size: .8rem; }
+  th, td { padding: .15rem .2rem; overflow-wrap: anywhere; word-break: break-word; }
+}
 """.strip()
 
 
@@ -243,11 +243,19 @@ def sheet_html(event_id: str, session: int, table: int, db: DB, group: str | Non
 
 
 @router.get("/tournaments/{event_id}/plot.svg", summary="cumulative standard score per session (SVG)")
-def plot_svg(event_id: str, db: DB, group: str | None = None) -> Response:
+def plot_svg(event_id: str, db: DB, group: str | None = None, top: int | None = None,
+             highlight: str | None = None) -> Response:
+    """``?top=N`` the N best in colour (default 10 in a field of more than 16, else all), the others
+    faint; ``?highlight=PLAYER`` one player thick and labelled."""
     from majiang.tournament.adapters.output.plot import standings_plot
 
     event, result = _results(db, event_id, group)
-    return Response(standings_plot(result, "svg", title=event.name or event.id), media_type="image/svg+xml")
+    if top is None and len(result.standings) > 16:
+        top = 10
+    if highlight is not None and highlight not in {p.id for p in result.group.players}:
+        raise HTTPException(404, f"no player {highlight!r} in this group")
+    return Response(standings_plot(result, "svg", title=event.name or event.id, top=top or None, highlight=highlight),
+                    media_type="image/svg+xml")
 
 
 @router.get("/tournaments/{event_id}/standings.csv", summary="the standings (CSV)")
@@ -260,7 +268,7 @@ def standings_csv(event_id: str, db: DB, group: str | None = None) -> Response:
 
 
 # ---- organiser routes (online sessions) -----------------------------------------------------------
-def _organiser(db: Database, event_id: str, authorization: str | None) -> TournamentRepository:
+def organiser_repo(db: Database, event_id: str, authorization: str | None) -> TournamentRepository:
     """The repository, once ``Authorization: Bearer TOKEN`` carries the event's organiser token."""
     from majiang.tournament.organiser import is_organiser
 
@@ -292,7 +300,7 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
                       body: OpenRequest | None = None) -> dict[str, Any]:
     from majiang.tournament.adapters.online import open_session
 
-    repo = _organiser(db, event_id, authorization)
+    repo = organiser_repo(db, event_id, authorization)
     hall = getattr(request.app.state, "hall", None)
     if hall is None:
         raise HTTPException(503, "online sessions need the hall: run 'majiang serve' and call its URL")
@@ -312,7 +320,7 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
 def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
     from majiang.tournament.adapters.online import sync_session
 
-    repo = _organiser(db, event_id, authorization)
+    repo = organiser_repo(db, event_id, authorization)
     sessions = repo.load(event_id).groups[0].sessions
     if not 1 <= session <= len(sessions):
         raise HTTPException(404, f"session {session} is not drawn ({len(sessions)} drawn)")
@@ -320,3 +328,36 @@ def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = 
     tables = repo.load(event_id).groups[0].sessions[session - 1].tables
     return {"event": event_id, "session": session, "entered": entered,
             "tables": [{"table": t.no, "hands": len(t.hands)} for t in tables]}
+
+
+# ---- organiser routes: the entries log and undo --------------------------------------------------
+@router.get("/api/tournaments/{event_id}/entries", summary="the entries log: who entered what, when (organiser token)")
+def api_entries(event_id: str, db: DB, authorization: Organiser = None, session: int | None = None,
+                table: int | None = None) -> list[dict[str, Any]]:
+    return organiser_repo(db, event_id, authorization).entries(event_id, session, table)
+
+
+def _undo(repo: TournamentRepository, event_id: str, session: int | None, table: int | None,
+          entry: int | None) -> dict[str, Any]:
+    try:
+        e = repo.undo(event_id, session, table, entry_id=entry, by="web:organiser")
+    except RepositoryError as err:
+        raise HTTPException(409 if entry is None or "no entry" not in str(err) else 404, str(err)) from None
+    t = repo.table(event_id, e["session"], e["table"], e["group"])
+    return {"undone": e, "table": {"session": e["session"], "table": e["table"], "hands": len(t.hands),
+                                   "totals": None if t.totals is None else list(t.totals),
+                                   "penalties": [p.to_dict() for p in t.penalties], "time_called": t.time_called}}
+
+
+@router.post("/tournaments/{event_id}/sessions/{session}/tables/{table}/undo",
+             summary="undo the last entry of a table (organiser token)")
+def undo_table(event_id: str, session: int, table: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
+    return _undo(organiser_repo(db, event_id, authorization), event_id, session, table, None)
+
+
+@router.post("/tournaments/{event_id}/entries/{entry}/undo", summary="undo one entry by its id (organiser token)")
+def undo_entry(event_id: str, entry: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
+    return _undo(organiser_repo(db, event_id, authorization), event_id, None, None, entry)
+
+
+router.include_router(entry_router)  # the phones' entry pages (majiang.tournament.adapters.table_entry)

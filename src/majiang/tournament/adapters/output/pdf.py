@@ -9,13 +9,16 @@ read back by ``pdftotext`` only where poppler-data is installed)."""
 from __future__ import annotations
 
 import io
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 from majiang.tournament.adapters.output.html import fmt
-from majiang.tournament.model import HANDS_PER_SESSION
+from majiang.tournament.model import HANDS_PER_SESSION, Group
 from majiang.tournament.ranking import GroupResult
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
@@ -98,8 +101,8 @@ def _table(rows: list[list[str]], size: float = 7.5, **kw: Any) -> Any:
     return table
 
 
-def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
-    """The sheet on one A4 landscape page."""
+def _sheet_story(sheet: ScoreSheet) -> list[Any]:
+    """The flowables of one score sheet (one A4 landscape page)."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
     header = ["方位\nSeat", "姓名\nName", *[str(n) for n in range(1, HANDS_PER_SESSION + 1)],
@@ -132,8 +135,141 @@ def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
     story += [_para(n, small) for n in sheet.notes]
     story.append(Spacer(1, 4 * mm))
     story.append(_para("裁判员签名 Referee: ________________", small))
+    return story
+
+
+def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
+    """The sheet on one A4 landscape page."""
+    return score_sheets_pdf([sheet])
+
+
+def score_sheets_pdf(sheets: Sequence[ScoreSheet]) -> bytes:
+    """Several sheets (all the tables of a session), one A4 landscape page each."""
+    from reportlab.platypus import PageBreak  # type: ignore[import-untyped]
+    if not sheets:
+        raise ValueError("no score sheets to print")
+    story: list[Any] = []
+    for i, sheet in enumerate(sheets):
+        if i:
+            story.append(PageBreak())
+        story += _sheet_story(sheet)
+    first = sheets[0]
+    title = (f"比赛成绩记录表 {first.session}-{first.table}" if len(sheets) == 1
+             else f"比赛成绩记录表 第{first.session}局 Session {first.session}")
     buf = io.BytesIO()
-    _doc(buf, f"比赛成绩记录表 {sheet.session}-{sheet.table}").build(story)
+    _doc(buf, title).build(story)
+    return buf.getvalue()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player's seat in a session: table number and first-round wind (0 E … 3 N)."""
+
+    name: str
+    table: int
+    wind: int
+
+
+WIND_LABELS = ("东 East", "南 South", "西 West", "北 North")
+
+
+def session_seats(group: Group, session_no: int) -> tuple[list[tuple[int, list[str]]], list[Seat], list[str]]:
+    """A drawn session's tables (number, the four names in first-round seats E S W N), every seated
+    player's seat in alphabetical order (:func:`alphabetical`), and the names of the absent (轮空/缺席)."""
+    if not 1 <= session_no <= len(group.sessions):
+        raise ValueError(f"session {session_no} is not drawn ({len(group.sessions)} drawn)")
+    sess = group.sessions[session_no - 1]
+    names = {p.id: p.name or p.id for p in group.players}
+    tables = [(t.no, [names.get(pid, pid) for pid in t.players]) for t in sess.tables]
+    seats = [Seat(n, no, w) for no, four in tables for w, n in enumerate(four)]
+    seats.sort(key=lambda x: (alphabetical(x.name), x.table, x.wind))
+    return tables, seats, sorted((names.get(p, p) for p in sess.absent), key=alphabetical)
+
+
+def alphabetical(name: str) -> tuple[str, str]:
+    """A sort key that files a letter with its diacritics under the plain letter (É with E, Š with S,
+    Ø with O), case-insensitively; non-Latin names after the Latin ones, in code-point order."""
+    base = unicodedata.normalize("NFKD", name.replace("Ø", "O").replace("ø", "o").replace("Ł", "L")
+                                 .replace("ł", "l").replace("ß", "ss"))
+    return "".join(c for c in base if not unicodedata.combining(c)).casefold(), name
+
+
+def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int, str] | None = None,
+                pins: dict[int, str] | None = None) -> bytes:
+    """What the organiser prints for a session, on A4 portrait: the table cards (two to a page, cut
+    along the dashes: table number and the four names by first-round seat wind, large; with
+    ``links``, table → its entry page, a QR code of the link in the corner and under it the table's
+    PIN from ``pins``), the seat slips (name → table and wind, 3 × 8 to a page) and the alphabetical
+    find-your-seat list."""
+    from reportlab.lib import colors  # type: ignore[import-untyped]
+    from reportlab.lib.pagesizes import A4  # type: ignore[import-untyped]
+    from reportlab.lib.units import mm  # type: ignore[import-untyped]
+    from reportlab.platypus import (  # type: ignore[import-untyped]
+        PageBreak,
+        SimpleDocTemplate,
+        Spacer,
+        Table,
+        TableStyle,
+    )
+    tables, seats, absent = session_seats(group, session_no)
+    if not tables:
+        raise ValueError(f"session {session_no} has no tables")
+    head = " · ".join(x for x in (event, group.name, f"第 {session_no} 局 Session {session_no}") if x)
+    big, num = _style("big", 22, align=0), _style("num", 54)
+    meta, wind = _style("meta", 12), _style("wind", 18, align=0)
+    story: list[Any] = []
+    # table cards, two to a page
+    for i, (no, four) in enumerate(tables):
+        if i and i % 2 == 0:
+            story.append(PageBreak())
+        rows = [[_para(WIND_LABELS[w], wind), _para(n, big)] for w, n in enumerate(four)]
+        seats_t = Table(rows, colWidths=[42 * mm, 128 * mm], rowHeights=[18 * mm] * 4)
+        seats_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                                     ("LINEBELOW", (0, 0), (-1, -2), 0.5, colors.grey)]))
+        title = [_para(f"第 {no} 桌", num), _para(f"Table {no}", _style("num2", 30))]
+        if links and no in links:
+            from majiang.tournament.adapters.output.qr import qr_drawing
+            code: list[Any] = [qr_drawing(links[no], 32 * mm)]
+            if pins and no in pins:
+                code.append(_para(f"PIN {pins[no]}", _style("pin", 11)))
+            title_t = Table([[title, code]], colWidths=[140 * mm, 40 * mm], rowHeights=[38 * mm])
+            title_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+            top: list[list[Any]] = [[title_t]]
+            heights = [38 * mm]
+        else:
+            top, heights = [[title[0]], [title[1]]], [24 * mm, 14 * mm]
+        card = Table([*top, [_para(head, meta)], [seats_t]],
+                     colWidths=[180 * mm], rowHeights=[*heights, 10 * mm, 78 * mm])
+        card.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        story.append(card)
+        if i % 2 == 0:
+            cut = Table([[""]], colWidths=[190 * mm], rowHeights=[8 * mm])
+            cut.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3))]))
+            story += [cut, Spacer(1, 6 * mm)]
+    # seat slips, 3 across, cut along the dashed grid
+    story.append(PageBreak())
+    story.append(_para(f"座位条 Seat slips · {head}", _style("t", 13)))
+    story.append(Spacer(1, 3 * mm))
+    slip_name, slip_seat = _style("sn", 13), _style("ss", 11)
+    cells = [[_para(s.name, slip_name), _para(f"第 {s.table} 桌 Table {s.table}", slip_seat),
+              _para(WIND_LABELS[s.wind], slip_seat)] for s in seats]
+    grid: list[list[Any]] = [cells[i:i + 3] + [""] * (3 - len(cells[i:i + 3])) for i in range(0, len(cells), 3)]
+    slips = Table(grid, colWidths=[63 * mm] * 3,
+                  rowHeights=[33 * mm] * len(grid))
+    slips.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3)),
+                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+    story.append(slips)  # a cell is a list of paragraphs, one under the other
+    # find your seat, alphabetical
+    story.append(PageBreak())
+    story.append(_para(f"查找座位 Find your seat · {head}", _style("t", 15)))
+    story.append(Spacer(1, 3 * mm))
+    data = [["姓名\nName", "桌\nTable", "座位\nSeat"]]
+    data += [[s.name, str(s.table), WIND_LABELS[s.wind]] for s in seats]
+    data += [[n, "—", "轮空 bye"] for n in absent]
+    story.append(_table(data, 11, colWidths=[110 * mm, 25 * mm, 40 * mm]))
+    buf = io.BytesIO()
+    SimpleDocTemplate(buf, pagesize=A4, leftMargin=10 * mm, rightMargin=10 * mm, topMargin=10 * mm,
+                      bottomMargin=10 * mm, title=f"座位 Seating {head}").build(story)
     return buf.getvalue()
 
 

@@ -1,0 +1,186 @@
+// The phone page of one table (majiang.tournament.adapters.table_entry): PIN, seat, enter, confirm.
+(function () {
+  "use strict";
+  const [eventId, session, table] = document.body.dataset.table.split("|");
+  const api = `/api/tournaments/${encodeURIComponent(eventId)}/t/${session}/${table}`;
+  const store = `majiang-t:${eventId}:${session}:${table}`;
+  const app = document.getElementById("app");
+  const WINDS = ["东 E", "南 S", "西 W", "北 N"];
+  let pin = localStorage.getItem(store + ":pin") || "";
+  let seat = localStorage.getItem(store + ":seat");
+  let state = null;
+  const blank = () => ({ winner: null, discarder: null, points: "", flowers: 0, falseWins: [], penalties: [] });
+  const CODES = [["warning", "警告 Warning"], ["misconduct", "违例 Misconduct"], ["late", "迟到 Late"],
+                 ["empty_call", "空叫 Empty call"], ["deceptive_win", "诈和 Deceptive win"]];
+  let form = blank();
+  let message = "";
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "onclick") e.addEventListener("click", v);
+      else if (k === "oninput") e.addEventListener("input", v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const k of kids) e.append(k);
+    return e;
+  }
+
+  async function call(path, body) {
+    const r = await fetch(api + path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(typeof data.detail === "string" ? data.detail : `HTTP ${r.status}`);
+    return data;
+  }
+
+  async function load() {
+    if (!pin) return render();
+    try {
+      const fresh = await call("");
+      if (state && JSON.stringify(fresh) === JSON.stringify(state)) return;
+      state = fresh;
+      localStorage.setItem(store + ":pin", pin);
+    } catch (e) {
+      state = null;
+      message = e.message;
+      pin = "";
+      localStorage.removeItem(store + ":pin");
+    }
+    render();
+  }
+
+  function pinView() {
+    const input = el("input", { id: "pin", inputmode: "numeric", autocomplete: "off", placeholder: "PIN" });
+    return [
+      el("h1", {}, `第 ${session} 局 第 ${table} 桌 · Session ${session} Table ${table}`),
+      el("label", { for: "pin" }, "桌号密码 Table PIN"), input,
+      el("button", { class: "go", id: "pin-go", onclick: () => { pin = input.value.trim(); message = ""; load(); } },
+         "进入 Open"),
+    ];
+  }
+
+  function names() { return state.players.map((p) => `${WINDS[p.seat]} ${p.name}`); }
+
+  function seatView() {
+    return [el("h2", {}, "你是谁？ Who are you?"),
+      ...names().map((n, i) => el("button", { "data-seat": i, onclick: () => {
+        seat = String(i); localStorage.setItem(store + ":seat", seat); render(); } }, n))];
+  }
+
+  function choice(label, key, options) {
+    const wrap = el("div", { class: "row" });
+    options.forEach(([value, text]) => {
+      wrap.append(el("button", { class: form[key] === value ? "on" : "", "data-pick": `${key}:${value}`,
+        onclick: () => { form[key] = value; render(); } }, text));
+    });
+    return [el("h2", {}, label), wrap];
+  }
+
+  function handForm() {
+    const n = names();
+    const parts = choice("和牌 Winner", "winner", [...n.map((x, i) => [i, x]), [-1, "荒牌 Draw"]]);
+    if (form.winner !== null && form.winner >= 0) {
+      parts.push(...choice("点炮 Discarder", "discarder",
+        [[-1, "自摸 Self-drawn"], ...n.map((x, i) => [i, x]).filter(([i]) => i !== form.winner)]));
+      const pts = el("input", { id: "points", type: "number", inputmode: "numeric", min: "0", value: form.points,
+        oninput: (e) => { form.points = e.target.value; } });
+      const fl = el("input", { id: "flowers", type: "number", inputmode: "numeric", min: "0", max: "8",
+        value: form.flowers, oninput: (e) => { form.flowers = Number(e.target.value || 0); } });
+      parts.push(el("div", { class: "row" },
+        el("div", {}, el("label", { for: "points" }, "番数 Fan total"), pts),
+        el("div", {}, el("label", { for: "flowers" }, "花牌 Flowers"), fl)));
+      parts.push(el("p", {}, el("a", { href: "/#calc", target: "_blank" }, "番种计算器 Fan calculator")));
+    }
+    const fw = el("div", { class: "row4" });
+    n.forEach((x, i) => fw.append(el("button", { class: form.falseWins.includes(i) ? "on" : "",
+      "data-false": i, onclick: () => {
+        form.falseWins = form.falseWins.includes(i) ? form.falseWins.filter((s) => s !== i) : [...form.falseWins, i];
+        render(); } }, x)));
+    parts.push(el("h2", {}, "错和 False win (−10 each)"), fw);
+    // other penalties of this hand: seat, code, points, then add
+    const pSeat = el("select", { id: "pen-seat" }, ...n.map((x, i) => el("option", { value: i }, x)));
+    const pCode = el("select", { id: "pen-code" }, ...CODES.map(([v, t]) => el("option", { value: v }, t)));
+    const pPts = el("input", { id: "pen-points", type: "number", inputmode: "numeric", min: "0", value: "0" });
+    parts.push(el("h2", {}, "罚分 Penalty"), el("div", { class: "row" }, pSeat, pCode), el("div", { class: "row" }, pPts,
+      el("button", { id: "pen-add", onclick: () => {
+        form.penalties.push({ seat: Number(pSeat.value), code: pCode.value, points: Number(pPts.value || 0) }); render(); } },
+      "加罚分 Add")));
+    form.penalties.forEach((p, k) => parts.push(el("button", { "data-pen": k, onclick: () => { form.penalties.splice(k, 1); render(); } },
+      `✕ ${n[p.seat]} ${p.code}${p.points ? " −" + p.points : ""}`)));
+    parts.push(el("button", { class: "go", id: "propose", onclick: propose }, `提交第 ${state.hands + 1} 盘 Enter hand ${state.hands + 1}`));
+    return parts;
+  }
+
+  async function propose() {
+    const hand = { winner: form.winner >= 0 ? form.winner : null, flowers: form.flowers, false_wins: form.falseWins,
+      penalties: form.penalties,
+      discarder: form.winner >= 0 && form.discarder >= 0 ? form.discarder : null,
+      points: form.winner >= 0 ? Number(form.points || 0) : null };
+    if (form.winner === null) { message = "选择和牌者 Pick the winner (or draw)"; return render(); }
+    try {
+      state = await call("/propose", { seat: Number(seat), hand });
+      form = blank();
+      message = "";
+    } catch (e) { message = e.message; }
+    render();
+  }
+
+  function describe(p) {
+    const n = names();
+    if (p.totals) return "局分 Totals " + p.totals.join(", ");
+    if (p.penalty) return `罚分 Penalty ${n[p.penalty.seat]} ${p.penalty.code} −${p.penalty.points}`;
+    const h = p.hand;
+    const pens = (h.penalties || []).map((x) => ` · ${n[x.seat]} ${x.code}${x.points ? " −" + x.points : ""}`).join("");
+    if (h.winner === null) return "荒牌 Draw" + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "") + pens;
+    return `${n[h.winner]} ${h.discarder === null ? "自摸 self-drawn" : "← " + n[h.discarder]} · ${h.points} 番` +
+      (h.flowers ? ` · ${h.flowers} 花` : "") + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "") + pens;
+  }
+
+  function pendingView(p) {
+    const mine = p.confirmed.includes(Number(seat));
+    const box = el("div", { class: "box warn", id: "pending" },
+      el("h2", {}, `待确认 To confirm: ${describe(p)}`),
+      el("p", {}, `已确认 Confirmed: ${p.confirmed.map((s) => WINDS[s]).join(" ")} (${p.confirmed.length}/4)`));
+    if (!mine) {
+      box.append(el("button", { class: "go", id: "confirm", onclick: () => act("/confirm", p) }, "确认 Confirm"));
+    }
+    box.append(el("button", { id: "reject", onclick: () => act("/reject", p) }, "有误 Reject"));
+    return box;
+  }
+
+  async function act(path, p) {
+    try { state = await call(path, { seat: Number(seat), id: p.id }); message = ""; } catch (e) { message = e.message; }
+    render();
+  }
+
+  function scoresView() {
+    const t = el("table", { id: "scores" });
+    state.players.forEach((p, i) => t.append(el("tr", {}, el("td", {}, `${WINDS[i]} ${p.name}`),
+      el("td", { class: "n" }, String(state.scores[i])))));
+    return t;
+  }
+
+  function render() {
+    app.replaceChildren();
+    if (!state) { app.append(...pinView()); }
+    else {
+      app.append(el("h1", {}, `${state.name || state.event} · 第 ${session} 局 第 ${table} 桌`));
+      app.append(el("p", { id: "progress" }, state.totals ? "快速录入 Totals entered" : `${state.hands}/16 盘 hands` +
+        (state.time_called ? " · 时间到 time called" : "")));
+      app.append(scoresView());
+      if (seat === null) app.append(...seatView());
+      else if (state.pending) app.append(pendingView(state.pending));
+      else if (!state.totals && state.hands < 16 && !state.time_called) app.append(...handForm());
+      if (seat !== null) app.append(el("p", {}, el("small", {}, `${names()[Number(seat)]} · `),
+        el("a", { href: "#", onclick: (e) => { e.preventDefault(); seat = null; localStorage.removeItem(store + ":seat"); render(); } }, "换座 change seat")));
+    }
+    if (message) app.append(el("p", { class: "err", id: "message" }, message));
+  }
+
+  load();
+  setInterval(() => { if (state && !document.hidden) load(); }, 4000);
+})();

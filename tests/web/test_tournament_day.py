@@ -1,0 +1,173 @@
+"""The organiser's day in the browser: a phone enters a hand at its table, the other three confirm,
+and the standings move (issue 17 item 3)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
+expect = sync_api.expect
+
+PHONE = (390, 844)
+NAMES = ["Jürgen Weiß", "Tomáš Dvořák", "王芳", "Élodie Lefèvre"] + [f"Spieler {i:02d}" for i in range(4, 16)]
+
+
+@pytest.fixture
+def event(hall: Any, tmp_path: Path) -> dict[str, Any]:
+    """A 16-player event on the running hall's database, session 1 drawn; its table links and PINs."""
+    from majiang.cli.tournament import main
+    from majiang.cli.tournament.online import table_links
+    from majiang.store import Database
+    from majiang.tournament.adapters.repository import TournamentRepository
+
+    url = f"sqlite:///{hall.log.parent / 'hall.db'}"
+    players = tmp_path / "players.txt"
+    players.write_text("\n".join(NAMES) + "\n", encoding="utf-8")
+    assert main(["new", "Phone Cup", "--id", "phone-cup", "--players", str(players), "--sessions", "2",
+                 "--seed", "4", "--db", url]) == 0
+    assert main(["draw", "phone-cup", "--db", url]) == 0
+    db = Database(url)
+    try:
+        links = table_links(TournamentRepository(db), "phone-cup", 1, hall.base)
+    finally:
+        db.dispose()
+    return {"id": "phone-cup", "table": links[0]}
+
+
+def _fits_a_phone(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE[0], f"horizontal scrolling: {width}px wide"
+    small = page.evaluate("""[...document.querySelectorAll('button, input')]
+        .map(e => e.getBoundingClientRect()).filter(r => r.width && r.height < 40).length""")
+    assert small == 0, f"{small} tap targets under 40px"
+
+
+def _open(new_page: Any, link: dict[str, Any], seat: int) -> Any:
+    page = new_page(*PHONE)
+    page.goto(link["url"])
+    page.fill("#pin", link["pin"])
+    page.click("#pin-go")
+    page.click(f"button[data-seat='{seat}']")
+    return page
+
+
+def test_a_phone_enters_a_hand_the_others_confirm_and_the_standings_move(event: Any, new_page: Any, hall: Any,
+                                                                        shots: Path) -> None:
+    link = event["table"]
+    east = _open(new_page, link, 0)
+    expect(east.locator("#progress")).to_contain_text("0/16")
+    for name in link["players"]:
+        expect(east.locator("#scores")).to_contain_text(name)
+    east.click("button[data-pick='winner:0']")
+    east.click("button[data-pick='discarder:-1']")  # self-drawn
+    east.fill("#points", "8")
+    east.select_option("#pen-seat", "1")
+    east.select_option("#pen-code", "warning")
+    east.click("#pen-add")  # South warned in this hand
+    expect(east.locator("button[data-pen='0']")).to_contain_text("warning")
+    _fits_a_phone(east)
+    east.screenshot(path=str(shots / "tournament-phone-entry.png"), full_page=True)
+    east.click("#propose")
+    expect(east.locator("#pending")).to_contain_text("自摸")
+    expect(east.locator("#confirm")).to_have_count(0)  # the proposer does not confirm himself
+    for seat in (1, 2, 3):
+        other = _open(new_page, link, seat)
+        expect(other.locator("#pending")).to_contain_text("8 番")
+        expect(other.locator("#pending")).to_contain_text("warning")
+        _fits_a_phone(other)
+        if seat == 3:
+            other.screenshot(path=str(shots / "tournament-phone-confirm.png"), full_page=True)
+        other.click("#confirm")
+    expect(other.locator("#progress")).to_contain_text("1/16")
+    expect(east.locator("#progress")).to_contain_text("1/16", timeout=10_000)  # the next poll
+    expect(east.locator("#scores")).to_contain_text("548")
+    standings = hall.get(f"/api/tournaments/{event['id']}/standings")["groups"][0]["standings"]
+    assert standings[0]["name"] == link["players"][0] and standings[0]["match_total"] == 548
+    page = new_page(*PHONE)
+    page.goto(f"/tournaments/{event['id']}")
+    expect(page.locator("body")).to_contain_text(link["players"][0])
+    page.screenshot(path=str(shots / "tournament-phone-standings.png"), full_page=True)
+
+
+@pytest.fixture
+def forty(hall: Any) -> str:
+    """A 40-player event with session 1 entered as totals at every table, its clock started."""
+    import uuid
+
+    from majiang.cli.tournament import main
+    from majiang.store import Database
+    from majiang.tournament.adapters.repository import TournamentRepository
+
+    url = f"sqlite:///{hall.log.parent / 'hall.db'}"
+    eid = f"big-open-{uuid.uuid4().hex[:6]}"
+    assert main(["new", "Big Open", "--id", eid, "--count", "40", "--teams", "10", "--sessions", "3",
+                 "--seed", "2", "--db", url]) == 0
+    assert main(["draw", eid, "--db", url]) == 0
+    db = Database(url)
+    try:
+        repo = TournamentRepository(db)
+        for t in range(1, 11):
+            repo.enter_totals(eid, 1, t, [30 + t, -10, -10, -10 - t] if t < 10 else [0, 0, 0, 0])
+        repo.start_clock(eid, 1, minutes=180, warn=15)
+    finally:
+        db.dispose()
+    return eid
+
+
+def test_the_projector_pages_through_forty_players_without_scrolling(forty: str, new_page: Any, hall: Any,
+                                                                     shots: Path) -> None:
+    standings = hall.get(f"/api/tournaments/{forty}/standings")["groups"][0]
+    names = {r["name"] for r in standings["standings"]}
+    teams = {r["name"] for r in standings["teams"]}
+    assert len(names) == 40
+    page = new_page(1920, 1080)
+    page.goto(f"/tournaments/{forty}/projector?every=1")
+    expect(page.locator("#rows tr").first).to_be_visible()
+    expect(page.locator("#clock")).to_have_text(re.compile(r"第 1 局 · 2:5\d:\d\d"))
+    page.screenshot(path=str(shots / "tournament-projector.png"))
+    seen: set[str] = set()
+    seen_teams: set[str] = set()
+    deadline = time.monotonic() + 20
+    while (seen < names or seen_teams < teams) and time.monotonic() < deadline:
+        size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        assert size[0] <= 1920 and size[1] <= 1080, f"the page scrolls: {size}"
+        bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#rows tr')]"
+                               ".map(r => r.getBoundingClientRect().bottom))")
+        assert bottom <= 1080, f"a row below the screen: {bottom}"
+        kind = page.locator("#what").inner_text()
+        cells = page.locator("#rows td.name").all_inner_texts()
+        (seen_teams if "Teams" in kind else seen).update(cells)
+        page.wait_for_timeout(300)
+    assert seen == names and seen_teams == teams
+    # every table has its totals: none is still playing; the referee calls time at table 3 by hand
+    assert _with_repo(hall, lambda repo: repo.call_time(forty, 1)) == []
+    _with_repo(hall, lambda repo: repo.set_time_called(forty, 1, 3))
+    page.reload()
+    expect(page.locator("#banner")).to_contain_text("Time called · 桌 tables 3")
+    page.screenshot(path=str(shots / "tournament-projector-time-called.png"))
+
+
+def _with_repo(hall: Any, f: Any) -> Any:
+    """``f(repository)`` on the running hall's database."""
+    from majiang.store import Database
+    from majiang.tournament.adapters.repository import TournamentRepository
+
+    db = Database(f"sqlite:///{hall.log.parent / 'hall.db'}")
+    try:
+        return f(TournamentRepository(db))
+    finally:
+        db.dispose()
+
+
+def test_the_standings_fit_a_phone(forty: str, new_page: Any, shots: Path) -> None:
+    page = new_page(*PHONE)
+    page.goto(f"/tournaments/{forty}")
+    expect(page.locator("body")).to_contain_text("个人名次")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(shots / "tournament-phone-standings-40.png"))
+    assert width <= PHONE[0], f"horizontal scrolling: {width}px"
