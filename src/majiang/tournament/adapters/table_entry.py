@@ -32,7 +32,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from majiang.store import Database
-from majiang.tournament.adapters.deps import DB
+from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.model import Event
 from majiang.tournament.organiser import is_organiser, pin_ok
@@ -288,8 +288,6 @@ class ClockIn(BaseModel):
                    summary="start (or restart) a session's clock (organiser token)")
 def start_clock(event_id: str, session: int, db: DB, authorization: Auth = None,
                 body: ClockIn | None = None) -> dict[str, Any]:
-    from majiang.tournament.adapters.web import organiser_repo
-
     repo = organiser_repo(db, event_id, authorization)
     b = body or ClockIn()
     try:

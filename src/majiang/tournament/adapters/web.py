@@ -37,7 +37,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
 from majiang.store import Database
-from majiang.tournament.adapters.deps import DB, get_db
+from majiang.tournament.adapters.deps import DB, get_db, organiser_repo
 from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.adapters.table_entry import entry_router
@@ -268,25 +268,6 @@ def standings_csv(event_id: str, db: DB, group: str | None = None) -> Response:
 
 
 # ---- organiser routes (online sessions) -----------------------------------------------------------
-def organiser_repo(db: Database, event_id: str, authorization: str | None) -> TournamentRepository:
-    """The repository, once ``Authorization: Bearer TOKEN`` carries the event's organiser token."""
-    from majiang.tournament.organiser import is_organiser
-
-    token = authorization.removeprefix("Bearer ").strip() if authorization else ""
-    if not token:
-        raise HTTPException(401, "the organiser token is needed: send 'Authorization: Bearer TOKEN' (the token "
-                                 "'majiang tournament new' printed; a new one: 'majiang tournament token EVENT')")
-    repo = _repo(db)
-    try:
-        event = repo.load(event_id)
-    except EventNotFound as e:
-        raise HTTPException(404, str(e)) from None
-    if not is_organiser(event.extra, token):
-        raise HTTPException(403, f"not the organiser token of event {event_id!r}; issue a new one with "
-                                 f"'majiang tournament token {event_id}'")
-    return repo
-
-
 Organiser = Annotated[str | None, Header()]
 
 
