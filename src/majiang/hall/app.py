@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from majiang.hall.rooms import Room
-from majiang.hall.routes import accounts, calculator, hands, ops, review, shop, ws
+from majiang.hall.routes import accounts, calculator, hands, ops, players, review, shop, ws
 from majiang.hall.routes import rooms as rooms_routes
 from majiang.hall.service import Hall, HallError
 from majiang.hall.table import HandEndHook
@@ -78,7 +78,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         return response
 
     for router in (accounts.router, rooms_routes.router, shop.router, hands.router, review.router, calculator.router,
-                   ops.router, ws.router, *extra_routers):
+                   ops.router, players.router, ws.router, *extra_routers):
         app.include_router(router)
 
     # ---- the web client --------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 // A player's page: #player/<id> (or #player/me) — statistics and recent hands with replay links (and, on
-// your own page, review links: a review is for your own seat).
+// your own page, review links: a review is for your own seat, and the coin statement).
 
 import { api } from "./api.js";
 import { bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
+import { statementSection } from "./statement.js";
 
 export function mount(root, arg, app) {
   const box = h("section.player-page#player-page", h("p", "载入中… loading…"));
@@ -61,7 +62,8 @@ export function mount(root, arg, app) {
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
             h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
               mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null)))))
-        : h("p.empty", "还没有牌局 · No hands yet"));
+        : h("p.empty", "还没有牌局 · No hands yet"),
+      mine ? statementSection() : null);
   }
 
   load();
