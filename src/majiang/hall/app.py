@@ -14,6 +14,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.rooms import Room
 from majiang.hall.routes import accounts, calculator, hands, ops, players, review, shop, ws
 from majiang.hall.routes import rooms as rooms_routes
@@ -39,10 +40,12 @@ DOCS_CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data: https:
 def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bot_delay: tuple[float, float] = (
         0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
                redis_url: str | None = None, extra_routers: Sequence[APIRouter] = (),
-               hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = ()) -> FastAPI:
+               hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = (),
+               relief: ReliefPolicy | None = None) -> FastAPI:
     """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
     ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
-    competition table (the serve command wires the tournament's in: cli/serve_cmd.py)."""
+    competition table (the serve command wires the tournament's in: cli/serve_cmd.py); ``relief`` is
+    the hall's 救济金 policy (majiang.hall.relief; the defaults when None)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -59,6 +62,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
             h = Hall(db, rooms, bot_delay=bot_delay, cluster=cluster)
         h.hand_end_hooks.extend(make(h.db) for make in hand_end_hooks)
         app.state.hall = h
+        app.state.relief = Relief(h.db, relief or ReliefPolicy(), h.rooms.values())
         await h.start()
         yield
         await h.close()

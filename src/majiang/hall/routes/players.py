@@ -1,12 +1,14 @@
-"""Players' own pages over HTTP: the coin statement (and, with the ratings, the leaderboard)."""
+"""Players' own pages over HTTP: the coin statement, the daily relief grant (救济金)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 
+from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.routes.deps import Authed, HallDep
+from majiang.hall.service import Hall
 from majiang.hall.statement import statement
 
 router = APIRouter()
@@ -18,3 +20,29 @@ router = APIRouter()
 async def my_statement(p: Authed, h: HallDep, limit: Annotated[int, Query(ge=1, le=200)] = 50,
                        before: Annotated[int | None, Query(ge=1, le=2**63 - 1)] = None) -> dict[str, Any]:
     return await h.run_db(statement, h.db, p.account_id, limit, before)
+
+
+def _relief(h: Hall, request: Request) -> Relief:
+    r: Relief | None = getattr(request.app.state, "relief", None)
+    return r if r is not None else Relief(h.db, ReliefPolicy(), h.rooms.values())
+
+
+@router.get("/api/me/relief", summary="救济金: whether you may claim the daily relief grant now, its amount and "
+                                      "the balance it is for")
+async def relief_status(p: Authed, h: HallDep, request: Request) -> dict[str, Any]:
+    return await h.run_db(_relief(h, request).status, p.account_id)
+
+
+@router.post("/api/me/relief", summary="claim the daily relief grant (from the mint, through the ledger; "
+                                       "once per claim and day — 409 when not eligible, with the reason)")
+async def relief_claim(p: Authed, h: HallDep, request: Request) -> dict[str, Any]:
+    got = await h.run_db(_relief(h, request).claim, p.account_id)
+    if not got["paid"]:
+        raise HTTPException(409, {"reason": got["reason"], "message": REASONS.get(got["reason"], got["reason"]),
+                                  **{k: got[k] for k in ("below", "balance", "left_today", "amount")}})
+    return got
+
+
+REASONS = {"balance": "your balance is not below the cheapest room's minimum",
+           "used": "you have claimed today's relief already", "already": "this claim was just paid",
+           "off": "this hall gives no relief", "not_player": "only players and guests claim relief"}
