@@ -1,4 +1,5 @@
-"""Players' own pages over HTTP: the coin statement, the daily relief grant (救济金)."""
+"""Players' own pages over HTTP: the coin statement, the daily relief grant (救济金),
+the leaderboard and rating histories."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
+from majiang.hall import ratings
 from majiang.hall.relief import Relief, ReliefPolicy
-from majiang.hall.routes.deps import Authed, HallDep
+from majiang.hall.routes.deps import Authed, HallDep, RowId
 from majiang.hall.service import Hall
 from majiang.hall.statement import statement
 
@@ -46,3 +48,16 @@ async def relief_claim(p: Authed, h: HallDep, request: Request) -> dict[str, Any
 REASONS = {"balance": "your balance is not below the cheapest room's minimum",
            "used": "you have claimed today's relief already", "already": "this claim was just paid",
            "off": "this hall gives no relief", "not_player": "only players and guests claim relief"}
+
+
+@router.get("/api/leaderboard", summary="the ruleset's rated players and bots, best rating first (docs/ratings.md)")
+async def leaderboard(h: HallDep, rules: Annotated[str, Query(max_length=20)] = "gb",
+                      limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+    return {"rules": rules, "players": await h.run_db(ratings.leaderboard, h.db, rules, limit)}
+
+
+@router.get("/api/players/{account_id}/ratings",
+            summary="a player's rating per ruleset and its rating after each rated hand, oldest first")
+async def player_ratings(account_id: RowId, h: HallDep, rules: Annotated[str | None, Query(max_length=20)] = None,
+                         limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
+    return await h.run_db(ratings.history, h.db, account_id, rules, limit)

@@ -1,9 +1,10 @@
 // A player's page: #player/<id> (or #player/me) — statistics and recent hands with replay links (and, on
-// your own page, review links: a review is for your own seat, and the coin statement).
+// your own page, review links: a review is for your own seat, and the coin statement), the rating plot.
 
 import { api } from "./api.js";
 import { bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
 import { statementSection } from "./statement.js";
+import { ratingSection } from "./leaderboard.js";
 
 export function mount(root, arg, app) {
   const box = h("section.player-page#player-page", h("p", "载入中… loading…"));
@@ -47,6 +48,7 @@ export function mount(root, arg, app) {
         stat("输赢", "Coins won", signed(p.coins_won), "stat-coins-won"),
         stat("和牌", "Wins", fmtInt(p.wins), "stat-wins"),
         stat("总分", "Score", signed(p.score), "stat-score")),
+      ratingSection(p.id),
       h("h2.section-title", bi("最近的牌局", "Recent hands")),
       hands.length
         ? h("table.hands#recent-hands",
