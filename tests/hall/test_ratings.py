@@ -75,6 +75,16 @@ def test_two_humans_move_every_rating_zero_sum_and_once(db):
         assert {x.hands for x in s.scalars(select(Rating))} == {1}
 
 
+def test_one_bot_account_at_two_seats_is_one_rating(db):
+    p1, p2, bot = _accounts(db, ["player", "player", "bot"])
+    _play(HandStore(db), [p1, bot, p2, bot], [-8, 24, -8, -8], humans=2)
+    r = _ratings(db, [p1, p2, bot])
+    assert set(r) == {p1, p2, bot} and sum(v - START for v in r.values()) == pytest.approx(0)
+    with db.session() as s:
+        assert s.scalar(select(Rating.hands).where(Rating.account_id == bot)) == 1
+        assert s.scalar(select(func.count()).select_from(RatingChange)) == 3
+
+
 def test_one_human_moves_no_rating(db):
     accs = _accounts(db, ["player", "bot", "bot", "bot"])
     _play(HandStore(db), accs, [30, -10, -10, -10], humans=1)
@@ -140,3 +150,39 @@ def test_rated_on_postgresql():
             assert len(r) == 4 and r[accs[1]] > START and sum(v - START for v in r.values()) == pytest.approx(0)
         finally:
             pg.dispose()
+
+
+def test_a_real_table_with_two_humans_rates_the_hand(tmp_path):
+    import threading
+
+    from hall_helpers import FAST
+    from majiang.hall.rooms import Room
+
+    rooms = [Room(id="t", name="t", rules="gb", coefficient=10, fee=5, **{**FAST, "bot_fill_s": 300})]  # type: ignore[arg-type]
+    with make_client(tmp_path, rooms) as c:
+        a, b = register(c, "alice"), register(c, "bobby")
+        with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
+            wa.receive_json()
+            wb.receive_json()
+            wa.send_json({"type": "create", "room": "t", "private": True})
+            code = next(m for m in iter(wa.receive_json, None) if m["type"] == "table")["code"]
+            wb.send_json({"type": "join", "code": code})
+            next(m for m in iter(wb.receive_json, None) if m["type"] == "table")
+            wa.send_json({"type": "add_bots"})
+            seen: dict[str, list] = {}
+            threads = [threading.Thread(target=lambda n=n, ws=ws: seen.__setitem__(n, play_until(ws, hands=1)))
+                       for n, ws in (("a", wa), ("b", wb))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+        end = next(m for m in seen["a"] if m["type"] == "hand_end")
+        board = c.get("/api/leaderboard?rules=gb").json()["players"]
+        assert {p["name"] for p in board} >= {"alice", "bobby"} and len(board) >= 3  # the bots too
+        assert all(p["hands"] == 1 for p in board)
+        assert sum(p["rating"] - START for p in board) == pytest.approx(0, abs=0.3)
+        ids = {p["name"]: p["account"] for p in board}
+        changes = [c.get(f"/api/players/{ids[n]}/ratings").json()["history"] for n in ("alice", "bobby")]
+        assert all(len(h) == 1 and h[0]["hand"] == end["hand"] for h in changes)
+        if any(end["scores"]):
+            assert any(h[0]["delta"] != 0 for h in changes)

@@ -52,8 +52,9 @@ def elo_deltas(ratings: Sequence[float], scores: Sequence[int], k: float = K) ->
 def rate_hand(s: Session, hand_id: int, rules: str, accounts: Sequence[int], scores: Sequence[int],
               humans: int) -> list[float] | None:
     """Rate one hand in the caller's transaction: None (nothing written) with fewer than two humans
-    or if the hand was rated before; else each seat's change."""
-    if humans < MIN_HUMANS or len(set(accounts)) != len(accounts):
+    or if the hand was rated before; else each seat's change (an account at several seats — a bot
+    kind — gets their sum)."""
+    if humans < MIN_HUMANS:
         return None
     if s.scalar(select(RatingChange.hand_id).where(RatingChange.hand_id == hand_id).limit(1)) is not None:
         return None
@@ -63,15 +64,23 @@ def rate_hand(s: Session, hand_id: int, rules: str, accounts: Sequence[int], sco
         if a not in rows:
             rows[a] = Rating(account_id=a, rules=rules, rating=START, hands=0)
             s.add(rows[a])
-    before = [rows[a].rating for a in accounts]
-    deltas = elo_deltas(before, scores)
+    deltas = elo_deltas([rows[a].rating for a in accounts], scores)
+    # one bot account may fill several seats: its seats' changes add up (their game with each other
+    # cancels out, S + S' = 1 and E = E' = ½), and it is one row, one hand
+    net: dict[int, float] = {}
+    seat_scores: dict[int, int] = {}
+    for a, d, sc in zip(accounts, deltas, scores, strict=True):
+        net[a] = net.get(a, 0.0) + d
+        seat_scores[a] = seat_scores.get(a, 0) + sc
     at = datetime.now(UTC)
-    for a, b, d, sc in zip(accounts, before, deltas, scores, strict=True):
+    for a, d in net.items():
         r = rows[a]
+        b = r.rating
         r.rating = b + d
         r.hands = (r.hands or 0) + 1
         r.updated_at = at
-        s.add(RatingChange(hand_id=hand_id, account_id=a, rules=rules, before=b, after=b + d, score=sc, at=at))
+        s.add(RatingChange(hand_id=hand_id, account_id=a, rules=rules, before=b, after=b + d, score=seat_scores[a],
+                           at=at))
     s.flush()
     return deltas
 
