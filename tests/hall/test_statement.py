@@ -11,7 +11,18 @@ from majiang.store.models import LedgerEntry, LedgerTxn
 
 
 def test_statement_matches_the_ledger_one_to_one(tmp_path):
-    with make_client(tmp_path) as c:
+    _statement_flow(tmp_path, f"sqlite:///{tmp_path}/hall.db")
+
+
+def test_statement_on_postgresql(tmp_path):
+    from cluster_helpers import scratch_pg
+
+    with scratch_pg() as url:
+        _statement_flow(tmp_path, url)
+
+
+def _statement_flow(tmp_path, url):
+    with make_client(tmp_path, db_url=url) as c:
         assert c.get("/api/me/statement").status_code == 401
         tok = register(c)
         auth = {"Authorization": f"Bearer {tok}"}
@@ -34,7 +45,7 @@ def test_statement_matches_the_ledger_one_to_one(tmp_path):
         hands = {m["hand"] for m in seen if m["type"] == "hand_end"}
         assert {e["hand"] for e in entries if e["kind"] == "settle"} == hands
         # one to one with the ledger's rows of this account
-        db = Database(f"sqlite:///{tmp_path}/hall.db")
+        db = Database(url)
         with db.session() as s:
             rows = s.execute(select(LedgerEntry.id, LedgerEntry.amount, LedgerTxn.kind)
                              .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
