@@ -115,6 +115,7 @@ def test_leaderboard_order_and_history(tmp_path):
         assert sum(p["rating"] - START for p in board) == pytest.approx(0, abs=0.3)
         assert [p["hands"] for p in c.get("/api/leaderboard?rules=nanchang").json()["players"]] == [1] * 4
         h = c.get(f"/api/players/{accs[0]}/ratings?rules=gb").json()
+        assert all("hand" not in x and "score" not in x for x in h["history"])  # a hand history is private
         assert [x["rating"] for x in h["history"]][-1] == h["ratings"]["gb"]["rating"]
         assert len(h["history"]) == 3 and h["history"][0]["before"] == START
         assert all(a["rating"] == b["before"] for a, b in zip(h["history"], h["history"][1:], strict=False))
@@ -182,7 +183,10 @@ def test_a_real_table_with_two_humans_rates_the_hand(tmp_path):
         assert all(p["hands"] == 1 for p in board)
         assert sum(p["rating"] - START for p in board) == pytest.approx(0, abs=0.3)
         ids = {p["name"]: p["account"] for p in board}
-        changes = [c.get(f"/api/players/{ids[n]}/ratings").json()["history"] for n in ("alice", "bobby")]
+        changes = [c.get(f"/api/players/{ids[n]}/ratings", headers={"Authorization": f"Bearer {t}"}).json()["history"]
+                   for n, t in (("alice", a), ("bobby", b))]
+        other = c.get(f"/api/players/{ids['alice']}/ratings", headers={"Authorization": f"Bearer {b}"}).json()
+        assert "hand" not in other["history"][0] and other["history"][0]["rating"] == changes[0][0]["rating"]
         assert all(len(h) == 1 and h[0]["hand"] == end["hand"] for h in changes)
         if any(end["scores"]):
             assert any(h[0]["delta"] != 0 for h in changes)

@@ -96,8 +96,10 @@ def leaderboard(db: Database, rules: str, limit: int = 50) -> list[dict[str, Any
                  "hands": r.hands} for i, (r, a) in enumerate(rows)]
 
 
-def history(db: Database, account_id: int, rules: str | None = None, limit: int = 200) -> dict[str, Any]:
-    """An account's ratings (per ruleset) and its rating after each rated hand, oldest first."""
+def history(db: Database, account_id: int, rules: str | None = None, limit: int = 200,
+            owner: bool = False) -> dict[str, Any]:
+    """An account's ratings (per ruleset) and its rating after each rated hand, oldest first.  Only
+    the ``owner`` sees which hand, room and score each point was (a hand history is private)."""
     limit = max(1, min(limit, 1000))
     with db.session() as s:
         current = {r.rules: {"rating": round(r.rating, 1), "hands": r.hands}
@@ -107,7 +109,11 @@ def history(db: Database, account_id: int, rules: str | None = None, limit: int 
         if rules is not None:
             q = q.where(RatingChange.rules == rules)
         rows = list(reversed(s.execute(q.order_by(RatingChange.hand_id.desc()).limit(limit)).all()))
-        return {"account": account_id, "ratings": current,
-                "history": [{"hand": c.hand_id, "rules": c.rules, "room": room, "at": c.at.isoformat(),
-                             "before": round(c.before, 1), "rating": round(c.after, 1),
-                             "delta": round(c.after - c.before, 2), "score": c.score} for c, room in rows]}
+        points = []
+        for c, room in rows:
+            point: dict[str, Any] = {"rules": c.rules, "at": c.at.isoformat(), "before": round(c.before, 1),
+                                     "rating": round(c.after, 1), "delta": round(c.after - c.before, 2)}
+            if owner:
+                point.update(hand=c.hand_id, room=room, score=c.score)
+            points.append(point)
+        return {"account": account_id, "ratings": current, "history": points}

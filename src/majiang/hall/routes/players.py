@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 
 from majiang.hall import ratings
+from majiang.hall.accounts import AuthError
 from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.routes.deps import Authed, HallDep, RowId
 from majiang.hall.service import Hall
@@ -56,8 +57,22 @@ async def leaderboard(h: HallDep, rules: Annotated[str, Query(max_length=20)] = 
     return {"rules": rules, "players": await h.run_db(ratings.leaderboard, h.db, rules, limit)}
 
 
+def _viewer(h: Hall, authorization: str | None) -> int | None:
+    """The account behind an optional Bearer token (None without one, or for a bad one)."""
+    token = authorization.removeprefix("Bearer ").strip() if authorization else None
+    if not token:
+        return None
+    try:
+        return h.accounts.verify(token).account_id
+    except AuthError:
+        return None
+
+
 @router.get("/api/players/{account_id}/ratings",
-            summary="a player's rating per ruleset and its rating after each rated hand, oldest first")
+            summary="a player's rating per ruleset and its rating after each rated hand, oldest first (the hand, "
+                    "room and score of each point only for the player's own token)")
 async def player_ratings(account_id: RowId, h: HallDep, rules: Annotated[str | None, Query(max_length=20)] = None,
-                         limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> dict[str, Any]:
-    return await h.run_db(ratings.history, h.db, account_id, rules, limit)
+                         limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+                         authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    owner = _viewer(h, authorization) == account_id
+    return await h.run_db(ratings.history, h.db, account_id, rules, limit, owner)

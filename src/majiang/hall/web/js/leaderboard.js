@@ -80,7 +80,8 @@ export function ratingPlot(points, start) {
   el.append(svg("polyline", { points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: "line" }));
   ys.forEach((v, i) => {
     const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3, class: "dot", "data-rating": v.toFixed(1) });
-    dot.append(svg("title", {}, i ? `#${points[i - 1].hand}: ${v.toFixed(1)}` : `起始 start ${v.toFixed(1)}`));
+    const p = points[i - 1];
+    dot.append(svg("title", {}, i ? `${p.hand ? `#${p.hand}` : `${i}`}: ${v.toFixed(1)}` : `起始 start ${v.toFixed(1)}`));
     el.append(dot);
   });
   return el;
@@ -89,7 +90,7 @@ export function ratingPlot(points, start) {
 /** The player page's rating section: the current rating per ruleset and the plot of one ruleset. */
 export function ratingSection(accountId) {
   const section = h("section.ratings#ratings", h("h2.section-title", bi("等级分", "Rating")));
-  api(`/api/players/${accountId}/ratings`, { auth: false }).then((d) => {
+  api(`/api/players/${accountId}/ratings`).then((d) => {
     const names = Object.keys(d.ratings);
     if (!names.length) {
       section.append(h("p.empty", "还没有等级分（至少两位真人的牌局才计分）· Not rated yet (hands with two or more humans count)"));
