@@ -23,7 +23,8 @@ def register(sub: Any) -> None:
                         "needs a PostgreSQL --db shared by all of them")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--rooms", default=None, help="rooms file (TOML or JSON; default: the built-in rooms)")
+    p.add_argument("--rooms", default=None, help="rooms file (TOML or JSON; default: the built-in rooms); "
+                                                 "its [relief] table configures the daily relief grant")
     p.add_argument("--bot-delay", default="0.6,1.6",
                    help="seconds a bot waits before acting, 'min,max' (default 0.6,1.6; 0 = at once)")
     p.add_argument("--origin", action="append", default=None,
@@ -62,10 +63,12 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from majiang.hall.app import create_app
+    from majiang.hall.relief import load_relief
     from majiang.hall.rooms import load_rooms
 
     try:
         rooms = load_rooms(args.rooms)
+        relief = load_relief(args.rooms)
         parts = [float(x) for x in str(args.bot_delay).split(",")]
         delay = (parts[0], parts[-1])
     except (OSError, ValueError) as e:
@@ -83,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: listening on every address but answering only to {', '.join(hosts)}: "
               "add --allowed-hosts your.domain (docs/hardening.md)", file=sys.stderr)
     app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis,
-                     limits=limits, allowed_hosts=hosts, **tournament_features())
+                     limits=limits, allowed_hosts=hosts,
+                     relief=relief, **tournament_features())
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     if args.redis:
         db += f" + Redis {args.redis}"

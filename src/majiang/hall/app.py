@@ -16,8 +16,9 @@ from fastapi.staticfiles import StaticFiles
 
 from majiang.hall.hosts import AllowedHosts
 from majiang.hall.limits import HttpLimiter, Limits
+from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.rooms import Room
-from majiang.hall.routes import accounts, calculator, hands, ops, review, shop, ws
+from majiang.hall.routes import accounts, calculator, hands, ops, players, review, shop, ws
 from majiang.hall.routes import rooms as rooms_routes
 from majiang.hall.service import Hall, HallError
 from majiang.hall.table import HandEndHook
@@ -42,12 +43,14 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
                redis_url: str | None = None, extra_routers: Sequence[APIRouter] = (),
                hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = (),
-               limits: Limits | None = None, allowed_hosts: Sequence[str] | None = None) -> FastAPI:
+               limits: Limits | None = None, allowed_hosts: Sequence[str] | None = None,
+               relief: ReliefPolicy | None = None) -> FastAPI:
     """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
     ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
     competition table (the serve command wires the tournament's in: cli/serve_cmd.py); ``limits``: the
     HTTP rate limits and the password-hash pool (:class:`majiang.hall.limits.Limits`); ``allowed_hosts``:
-    the ``Host`` names served (others get 400, or 403 for a WebSocket: DNS rebinding); None: any."""
+    the ``Host`` names served (others get 400, or 403 for a WebSocket: DNS rebinding); None: any;
+    ``relief`` is the hall's 救济金 policy (majiang.hall.relief; the defaults when None)."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -66,6 +69,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         h.hand_end_hooks.extend(make(h.db) for make in hand_end_hooks)
         h.accounts.configure_hashing(limits.hash_workers, limits.hash_queue)
         app.state.hall = h
+        app.state.relief = Relief(h.db, relief or ReliefPolicy(), h.rooms.values())
         await h.start()
         yield
         await h.close()
@@ -89,7 +93,7 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         app.add_middleware(AllowedHosts, allowed=list(allowed_hosts))
 
     for router in (accounts.router, rooms_routes.router, shop.router, hands.router, review.router, calculator.router,
-                   ops.router, ws.router, *extra_routers):
+                   ops.router, players.router, ws.router, *extra_routers):
         app.include_router(router)
 
     # ---- the web client --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from sqlalchemy import insert, select
 from majiang.engine.view import tiles_to_json
 from majiang.hall.coins import CoinSettlement, settle_coins
 from majiang.hall.ledger import HOUSE, MINT, post, system_account
+from majiang.hall.ratings import rate_hand
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent, HandRow, PlayerHand
 
@@ -165,6 +166,7 @@ class HandStore:
                     s.merge(PlayerHand(hand_id=hand_id, **st,
                                        coins=coins.changes[st["seat"]]))
                 self._refill_bots(s, [a for a in accounts if a in accs and accs[a].kind == "bot"], hand_id)
+                rate_hand(s, hand_id, row.rules, accounts, score_deltas, humans=len(stats))  # docs/ratings.md
             return coins
 
     def _refill_bots(self, s: Any, bots: list[int], hand_id: int) -> None:

@@ -114,7 +114,8 @@ export function shopCard(app) {
       const buy = () => {
         const n = Math.max(1, Math.min(99, parseInt(count.value, 10) || 1));
         err.hidden = true;
-        conn.send({ type: "buy", item: it.item, count: n, id: `w-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
+        confirmPurchase(null, it, n, app.me ? app.me.balance : null, () =>
+          conn.send({ type: "buy", item: it.item, count: n, id: `w-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }));
       };
       list.append(h("div.shop-item", { dataset: { item: it.item } },
         h("div.shop-head",
@@ -152,6 +153,31 @@ export function shopCard(app) {
   loadShop().then((s) => { shop = s; render(); }).catch((e) => { err.textContent = e.message; err.hidden = false; });
   api("/api/inventory").then((d) => { inventory = d.inventory; render(); }).catch(() => {});
   return { el: card, off: () => offs.forEach((off) => off()) };
+}
+
+/** The confirmation before a purchase (#buy-confirm): the item, the count, the price and the balance
+ * after it; `ok` runs on 确定 only.  Too few coins is still the server's word (the button stays). */
+export function confirmPurchase(parent, it, n, balance, ok) {
+  for (const old of document.querySelectorAll("#buy-confirm")) old.remove();
+  const cost = it.price * n;
+  const after = balance === null || balance === undefined ? null : balance - cost;
+  const close = () => { box.remove(); document.removeEventListener("keydown", onKey); };
+  const onKey = (e) => { if (e.key === "Escape") close(); };
+  const box = h("div.confirm-overlay#buy-confirm", { role: "dialog", "aria-modal": "true", "aria-labelledby": "buy-confirm-title",
+    dataset: { item: it.item, count: n, cost, after: after === null ? "" : after } },
+  h("div.confirm-box",
+    h("h3#buy-confirm-title", bi("确认购买", "Confirm purchase")),
+    h("p.confirm-item#buy-confirm-item", `${it.zh} ${it.en} ×${n}`),
+    h("p.confirm-price#buy-confirm-price", `价格 Price: ${fmtInt(it.price)} × ${n} = ${fmtInt(cost)} 游戏币 coins`),
+    after === null ? null : h(`p.confirm-after${after < 0 ? ".neg" : ""}#buy-confirm-after`,
+      `购买后余额 Balance after: ${fmtInt(after)}${after < 0 ? " — 游戏币不足 · not enough coins" : ""}`),
+    h("div.row",
+      h("button.btn.small#buy-confirm-cancel", { on: { click: close } }, bi("取消", "Cancel")),
+      h("button.btn.small.primary#buy-confirm-ok", { on: { click: () => { close(); ok(); } } }, bi("确定购买", "Buy")))));
+  document.addEventListener("keydown", onKey);
+  (parent || document.body).append(box);
+  box.querySelector("#buy-confirm-ok").focus();
+  return box;
 }
 
 /** Tile picker buttons: `tiles` to choose from, `on` the chosen one; `pick(t)` on a click. */

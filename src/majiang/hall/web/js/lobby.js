@@ -6,6 +6,7 @@ import { bi, clear, fmtInt, h, timeText, toast } from "./util.js";
 import { rulesetName } from "./rulesets.js";
 import { session } from "./table.js";
 import { shopCard } from "./items.js";
+import { reliefCard } from "./relief.js";
 
 const TIMERS = { standard: ["标准", "standard"], relaxed: ["宽松", "relaxed"], fast: ["快速", "fast"], blitz: ["闪电", "blitz"] };
 
@@ -27,6 +28,7 @@ export function mount(root, _arg, app) {
   const balanceBox = h("div.balance-card#balance-card");
   const seatedBox = h("div#seated-banner");
   const shop = shopCard(app);
+  const relief = reliefCard(app);
 
   const sendChat = () => {
     const text = chatInput.value.trim();
@@ -54,6 +56,7 @@ export function mount(root, _arg, app) {
       tablesBox),
     h("aside.lobby-side",
       balanceBox,
+      relief.el,
       shop.el,
       h("div.card",
         h("h3", bi("好友房", "Join friends")),
@@ -322,6 +325,7 @@ export function mount(root, _arg, app) {
   return () => {
     clearInterval(poll);
     shop.off();
+    relief.off();
     offs.forEach((off) => off());
   };
 }

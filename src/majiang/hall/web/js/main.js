@@ -1,5 +1,5 @@
 // Boot, the hash router and the shared app context.
-//   #login  #lobby  #table  #calc  #replay/<handId>[/review]  #player/<id> (or #player/me)
+//   #login  #lobby  #table  #calc  #replay/<handId>[/review]  #player/<id> (or #player/me)  #leaderboard[/<rules>]
 
 import { api, getToken, setToken } from "./api.js";
 import { Connection } from "./conn.js";
@@ -10,6 +10,7 @@ import * as tablePage from "./table.js";
 import * as replayPage from "./replay.js";
 import * as calcPage from "./calc.js";
 import * as playerPage from "./player.js";
+import * as leaderboardPage from "./leaderboard.js";
 import { itemErrorText } from "./items.js";
 import { loadRulesets } from "./rulesets.js";
 import { LANGS, applyLang, getLang, nextLang, setLang } from "./i18n.js";
@@ -22,6 +23,7 @@ const PAGES = {
   calc: { mod: calcPage, auth: false },
   replay: { mod: replayPage, auth: false },
   player: { mod: playerPage, auth: false },
+  leaderboard: { mod: leaderboardPage, auth: false },
 };
 
 export const app = {

@@ -1,8 +1,10 @@
 // A player's page: #player/<id> (or #player/me) — statistics and recent hands with replay links (and, on
-// your own page, review links: a review is for your own seat).
+// your own page, review links: a review is for your own seat, and the coin statement), the rating plot.
 
 import { api } from "./api.js";
 import { WIND_EN, WIND_ZH, bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
+import { statementSection } from "./statement.js";
+import { ratingSection } from "./leaderboard.js";
 
 export function mount(root, arg, app) {
   const box = h("section.player-page#player-page", h("p", "载入中… loading…"));
@@ -48,6 +50,7 @@ export function mount(root, arg, app) {
         p.coins_won !== undefined ? stat("输赢", "Coins won", signed(p.coins_won), "stat-coins-won") : null,
         stat("和牌", "Wins", fmtInt(p.wins), "stat-wins"),
         stat("总分", "Score", signed(p.score), "stat-score")),
+      ratingSection(p.id),
       hands === null ? null : h("h2.section-title", bi("最近的牌局", "Recent hands")),
       hands === null ? h("p.small#private-note", "游戏币和牌局记录只有本人可见 · Coins and hand history are private")
       : hands.length
@@ -64,7 +67,8 @@ export function mount(root, arg, app) {
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
             h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
               mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null))))))
-        : h("p.empty", "还没有牌局 · No hands yet")].filter(Boolean));
+        : h("p.empty", "还没有牌局 · No hands yet"),
+      mine ? statementSection() : null].filter(Boolean));
   }
 
   load();

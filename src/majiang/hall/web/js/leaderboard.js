@@ -1,0 +1,109 @@
+// The leaderboard (#leaderboard[/<rules>], 排行榜): each ruleset's rated players and bots, best first
+// (GET /api/leaderboard?rules=…), and the rating plot of a player page (an inline SVG, no library).
+
+import { api } from "./api.js";
+import { bi, clear, h } from "./util.js";
+import { loadRulesets, rulesetName, rulesets } from "./rulesets.js";
+
+export function mount(root, arg, app) {
+  const box = h("section.leaderboard-page#leaderboard");
+  root.append(box);
+  let rules = arg || "gb";
+  const tabs = h("div.rules-tabs#leaderboard-rules");
+  const body = h("div#leaderboard-body", h("p", "载入中… loading…"));
+  box.append(h("div.page-head", h("h1", bi("排行榜", "Leaderboard")),
+    h("p.small", "等级分：每局按分数两两比较的 Elo（至少两位真人的牌桌）· rating: pairwise Elo by hand score, at tables with two or more humans")),
+  tabs, body);
+
+  function renderTabs() {
+    clear(tabs);
+    const names = rulesets().map((r) => r.name);
+    for (const name of names.length ? names : [rules]) {
+      const [zh, en] = rulesetName(name);
+      tabs.append(h(`a.btn.small${name === rules ? ".primary" : ""}`, { href: `#leaderboard/${name}`, dataset: { rules: name } }, bi(zh, en)));
+    }
+  }
+
+  async function load() {
+    try {
+      const d = await api(`/api/leaderboard?rules=${encodeURIComponent(rules)}&limit=100`, { auth: false });
+      clear(body);
+      if (!d.players.length) {
+        body.append(h("p.empty", "还没有等级分 · No rated hands yet"));
+        return;
+      }
+      body.append(h("table.hands.leaderboard-table#leaderboard-table",
+        h("thead", h("tr", h("th.num", "名次 Rank"), h("th", "玩家 Player"), h("th.num", "等级分 Rating"), h("th.num", "局数 Hands"))),
+        h("tbody", d.players.map((p) => h(`tr.rank-row${app.me && app.me.id === p.account ? ".me" : ""}`,
+          { dataset: { account: p.account, rating: p.rating, rank: p.rank } },
+          h("td.num", p.rank),
+          h("td", h("a.player-link", { href: `#player/${p.account}` }, p.name), p.kind === "bot" ? h("span.badge", " 机器人 bot") : null),
+          h("td.num.rating", p.rating.toFixed(1)),
+          h("td.num", p.hands))))));
+    } catch (e) {
+      clear(body).append(h("p.form-error", `无法载入排行榜 · Cannot load the leaderboard: ${e.message}`));
+    }
+  }
+
+  renderTabs();
+  loadRulesets().then(renderTabs).catch(() => {});
+  load();
+  return null;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, text = null) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== null) el.textContent = text;
+  return el;
+}
+
+/** The rating history as a line plot: `points` are {hand, rating} oldest first (the first one's
+ * `before` is where the line starts). */
+export function ratingPlot(points, start) {
+  const W = 640, H = 220, L = 48, R = 12, T = 12, B = 28;
+  const ys = [start, ...points.map((p) => p.rating)];
+  let lo = Math.min(...ys), hi = Math.max(...ys);
+  if (hi - lo < 20) { lo -= 10; hi += 10; }
+  const x = (i) => L + (W - L - R) * (ys.length > 1 ? i / (ys.length - 1) : 0.5);
+  const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
+  const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", id: "rating-plot", role: "img",
+    "aria-label": `等级分走势 rating history: ${ys.map((v) => v.toFixed(1)).join(", ")}`, "data-points": ys.length });
+  el.append(svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "frame" }));
+  for (const v of [lo, (lo + hi) / 2, hi]) {
+    el.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    el.append(svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toFixed(0)));
+  }
+  el.append(svg("text", { x: L, y: H - 8, class: "tick" }, "局 hands →"));
+  el.append(svg("polyline", { points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: "line" }));
+  ys.forEach((v, i) => {
+    const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3, class: "dot", "data-rating": v.toFixed(1) });
+    const p = points[i - 1];
+    dot.append(svg("title", {}, i ? `${p.hand ? `#${p.hand}` : `${i}`}: ${v.toFixed(1)}` : `起始 start ${v.toFixed(1)}`));
+    el.append(dot);
+  });
+  return el;
+}
+
+/** The player page's rating section: the current rating per ruleset and the plot of one ruleset. */
+export function ratingSection(accountId) {
+  const section = h("section.ratings#ratings", h("h2.section-title", bi("等级分", "Rating")));
+  api(`/api/players/${accountId}/ratings`).then((d) => {
+    const names = Object.keys(d.ratings);
+    if (!names.length) {
+      section.append(h("p.empty", "还没有等级分（至少两位真人的牌局才计分）· Not rated yet (hands with two or more humans count)"));
+      return;
+    }
+    const rules = names.includes("gb") ? "gb" : names[0];
+    section.append(h("div.stats", names.map((n) => {
+      const [zh, en] = rulesetName(n);
+      return h("div.stat", h("div.v", { id: `rating-${n}`, dataset: { rating: d.ratings[n].rating } }, d.ratings[n].rating.toFixed(1)),
+        h("div.l", bi(`${zh} · ${d.ratings[n].hands} 局`, `${en} · ${d.ratings[n].hands} hands`)));
+    })));
+    const pts = d.history.filter((c) => c.rules === rules);
+    if (pts.length) section.append(h("div.plot-box", ratingPlot(pts, pts[0].before)));
+  }).catch(() => {});
+  return section;
+}
