@@ -11,7 +11,9 @@ memory.  :class:`RedisCluster` shares it through Redis:
 * **messages** — every table listens on channel ``mj:t:<table>`` (its owner subscribes), every
   connection on ``mj:a:<account>`` (the process holding it subscribes).  A message published to a
   table nobody listens to means its owner is gone: the publishing process takes the table over;
-* **where people sit** — hash ``mj:where`` (account → table).
+* **where people sit** — hash ``mj:where`` (account → table);
+* **one seat per account** — ``mj:seat:<account>`` holds the one table the account has a seat at (or
+  is on its way to), set atomically (a compare-and-set script): a burst of joins gets one seat.
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ class Cluster(Protocol):
     # seating
     async def set_where(self, account: int, table_id: str | None) -> None: ...
     async def where(self, account: int) -> str | None: ...
+    async def hold_seat(self, account: int, table_id: str, expect: str | None = None) -> str | None: ...
+    async def free_seat(self, account: int, table_id: str) -> None: ...
+    async def seat(self, account: int) -> str | None: ...
 
     # lobby chat, seen by every process
     async def lobby_publish(self, msg: dict[str, Any]) -> None: ...
@@ -82,6 +87,7 @@ class LocalCluster:
         self._states: dict[str, dict[str, Any]] = {}
         self._codes: dict[str, str] = {}
         self._where: dict[int, str] = {}
+        self._seats: dict[int, str] = {}
         self._owned: set[str] = set()
         self._on_table: Deliver | None = None
         self._on_account: Deliver | None = None
@@ -150,6 +156,22 @@ class LocalCluster:
     async def where(self, account: int) -> str | None:
         return self._where.get(account)
 
+    async def hold_seat(self, account: int, table_id: str, expect: str | None = None) -> str | None:
+        """The account's seat is ``table_id`` now if it held ``expect`` (None: no seat); otherwise
+        the seat it holds is returned and nothing changes."""
+        held = self._seats.get(account)
+        if held != expect:
+            return held
+        self._seats[account] = table_id
+        return None
+
+    async def free_seat(self, account: int, table_id: str) -> None:
+        if self._seats.get(account) == table_id:
+            del self._seats[account]
+
+    async def seat(self, account: int) -> str | None:
+        return self._seats.get(account)
+
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
         if self._on_lobby is not None:
             r = self._on_lobby(msg)
@@ -165,6 +187,14 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
 end
 return 0
+"""
+_HOLD_SEAT = """
+local cur = redis.call('get', KEYS[1])
+if (cur == false and ARGV[2] == '') or cur == ARGV[2] then
+  redis.call('set', KEYS[1], ARGV[1])
+  return ''
+end
+return cur
 """
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -377,4 +407,15 @@ class RedisCluster:
 
     async def where(self, account: int) -> str | None:
         got = await self.redis.hget(f"{self.p}:where", str(account))
+        return str(got) if got is not None else None
+
+    async def hold_seat(self, account: int, table_id: str, expect: str | None = None) -> str | None:
+        got = await self.redis.eval(_HOLD_SEAT, 1, f"{self.p}:seat:{account}", table_id, expect or "")
+        return str(got) if got else None
+
+    async def free_seat(self, account: int, table_id: str) -> None:
+        await self.redis.eval(_RELEASE, 1, f"{self.p}:seat:{account}", table_id)
+
+    async def seat(self, account: int) -> str | None:
+        got = await self.redis.get(f"{self.p}:seat:{account}")
         return str(got) if got is not None else None

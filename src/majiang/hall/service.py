@@ -34,8 +34,18 @@ T = TypeVar("T")
 log = logging.getLogger("majiang.hall")
 
 
+PENDING = "?"  # a seat reserved, its table not yet picked (the marker holds the time)
+PENDING_S = 30.0  # a reservation left pending this long was abandoned (its process died)
+
+
 class HallError(ValueError):
     pass
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 class Hall:
@@ -262,7 +272,7 @@ class Hall:
         except KeyError:
             raise HallError(f"no room {room_id!r}; rooms: {', '.join(self.rooms)}") from None
 
-    async def create_table(self, room_id: str, private: bool = False) -> TableRunner:
+    async def create_table(self, room_id: str, private: bool = False, by: int | None = None) -> TableRunner:
         t = TableRunner(self, self.room(room_id), private=private)
         await self.cluster.claim(t.id)
         self.tables[t.id] = t
@@ -287,7 +297,7 @@ class Hall:
             return str(remote[0]["id"])
         return (await self.create_table(room.id)).id
 
-    async def find_table(self, table_id: str | None = None, code: str | None = None) -> str:
+    async def find_table(self, table_id: str | None = None, code: str | None = None, by: int | None = None) -> str:
         if code:
             found = await self.cluster.find_code(code)
             if found is None:
@@ -300,7 +310,89 @@ class Hall:
     async def where_of(self, account: int) -> str | None:
         if account in self.where and self.where[account] in self.tables:
             return self.where[account]
-        return await self.cluster.where(account)
+        found = await self.cluster.where(account)
+        if found is None:  # a seat on its way (the sit not yet taken): its table hears of a disconnect
+            held = await self.cluster.seat(account)
+            found = held if held and not held.startswith(PENDING) else None
+        return found
+
+    # ---- one seat per account (issue 14 #1) ---------------------------------------------------------
+    async def take_seat(self, account: int) -> str | None:
+        """Reserve the account's one seat (across the hall: an atomic compare-and-set in the cluster)
+        before a table is picked for it.  None when reserved; otherwise the seat it holds (a table id,
+        or a pending marker).  A seat whose table is gone, or a reservation abandoned half-way, is freed."""
+        expect: str | None = None
+        held: str | None = None
+        for _ in range(3):
+            held = await self.cluster.hold_seat(account, f"{PENDING}{time.time():.3f}", expect)
+            if held is None:
+                return None
+            if not await self._seat_stale(held):
+                return held
+            expect = held
+        return held
+
+    async def _seat_stale(self, held: str) -> bool:
+        if held.startswith(PENDING):
+            return time.time() - float(held[len(PENDING):] or 0) > PENDING_S
+        return held not in self.tables and held not in self._restoring and await self.cluster.table_info(held) is None
+
+    async def seat_at(self, account: int, table_id: str) -> None:
+        """The reserved seat is at ``table_id`` (its sit is on the way)."""
+        held = await self.cluster.seat(account)
+        if held is not None and held.startswith(PENDING):
+            await self.cluster.hold_seat(account, table_id, held)
+
+    async def sit_down(self, account: int, name: str, kind: str, msg: Any) -> tuple[str, str] | None:
+        """``quick_join``, ``create`` or ``join`` from a connection not at any table: one seat per
+        account — a second join while the first is on its way is refused.  Returns (code, message) of
+        a refusal, or None when the sit was sent to the table."""
+        held = await self.take_seat(account)
+        if held is not None:
+            if held.startswith(PENDING) or (kind == "join" and (msg.table not in (None, held) or msg.code)):
+                return "seated", "you have a seat already (or one on its way): leave it first (stand)"
+            self.route(held, "sit", account, name=name)
+            return None
+        try:
+            if kind != "join":  # no table is opened for a player the room would refuse
+                ok, why = await self.may_enter(account, self.room(msg.room))
+                if not ok:
+                    raise _Refused("balance", why)
+            if kind == "quick_join":
+                table_id = await self.quick_join_table(msg.room)
+            elif kind == "create":
+                table_id = (await self.create_table(msg.room, private=msg.private, by=account)).id
+            else:
+                table_id = await self.find_table(msg.table, msg.code, by=account)
+        except _Refused as e:
+            await self._free_pending(account)
+            return e.code, e.message
+        except BaseException:
+            await self._free_pending(account)
+            raise
+        await self.seat_at(account, table_id)
+        self.route(table_id, "sit", account, name=name, seat=getattr(msg, "seat", None))
+        return None
+
+    async def _free_pending(self, account: int) -> None:
+        held = await self.cluster.seat(account)
+        if held is not None and held.startswith(PENDING):
+            await self.cluster.free_seat(account, held)
+
+    async def seat_here(self, account: int, table: TableRunner) -> bool:
+        """At the table, before it seats the account: its one seat is this one (atomically)."""
+        for _ in range(3):
+            held = await self.cluster.hold_seat(account, table.id, None)
+            if held is None or held == table.id:
+                return True
+            if not await self._seat_stale(held):
+                return False
+            await self.cluster.hold_seat(account, table.id, held)
+        return await self.cluster.seat(account) == table.id
+
+    def sit_refused(self, account: int, table: TableRunner) -> None:
+        """The table did not seat the account (full, playing, its balance): its reservation goes."""
+        self.spawn(self.cluster.free_seat(account, table.id))
 
     def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None:
         self.where[account] = table.id
@@ -310,6 +402,7 @@ class Hall:
         if self.where.get(account) == table.id:
             del self.where[account]
         self.spawn(self.cluster.set_where(account, None))
+        self.spawn(self.cluster.free_seat(account, table.id))
 
     def table_changed(self, table: TableRunner) -> None:
         """Publish the table's seats and state (for every lobby) and its snapshot (for a takeover)."""
@@ -325,6 +418,9 @@ class Hall:
         for a, t in list(self.where.items()):
             if t == table.id:
                 del self.where[a]
+        for s in table.seats:
+            if s is not None and s.human:
+                self.spawn(self.cluster.free_seat(s.account_id, table.id))
         self.spawn(self.cluster.drop_table(table.id, table.code))
         self.lobby_changed()
 

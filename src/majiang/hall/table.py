@@ -61,6 +61,8 @@ class TableHost(Protocol):
     async def may_enter(self, account: int, room: Room, playing: bool = False) -> tuple[bool, str]: ...
     def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None: ...
     def left(self, account: int, table: TableRunner) -> None: ...
+    async def seat_here(self, account: int, table: TableRunner) -> bool: ...
+    def sit_refused(self, account: int, table: TableRunner) -> None: ...
     def table_changed(self, table: TableRunner) -> None: ...
     def table_ended(self, table: TableRunner) -> None: ...
     def route(self, table_id: str, kind: str, account: int = 0, **data: Any) -> None: ...
@@ -211,21 +213,24 @@ class TableRunner:
             await self.items.seated(acc)
             return
         if self.state not in ("waiting", "between"):
-            self.error(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
+            self.refuse_sit(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
             return
         seat = m.data.get("seat")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if seat is None:
             if not free:
-                self.error(acc, "full", "the table is full")
+                self.refuse_sit(acc, "full", "the table is full")
                 return
             seat = free[0]
         if not isinstance(seat, int) or seat not in range(4) or self.seats[seat] is not None:
-            self.error(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
+            self.refuse_sit(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
             return
         ok, why = await self.host.may_enter(acc, self.room)
         if not ok:
-            self.error(acc, "balance", why)
+            self.refuse_sit(acc, "balance", why)
+            return
+        if not await self.host.seat_here(acc, self):  # one seat per account, across the hall
+            self.error(acc, "seated", "you have a seat at another table: leave it first (stand)")
             return
         self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
         self.spectators.discard(acc)
@@ -236,6 +241,10 @@ class TableRunner:
         if self.free_seats() and self.fill_timer is None:
             self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
         await self.maybe_start()
+
+    def refuse_sit(self, account: int, code: str, message: str) -> None:
+        self.host.sit_refused(account, self)
+        self.error(account, code, message)
 
     async def on_fill(self, m: Msg) -> None:
         self.fill_timer = None
@@ -269,21 +278,26 @@ class TableRunner:
         assert info is not None
         self.items.left(seat)
         if self.state == "playing" and self.hand is not None and not self.hand.over:
-            # 逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand
-            info.escaped = True
-            info.auto = True
-            others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
-            paid, each = await self.host.run_db(self.host.store.escape, self.id, self.hand_id or 0, acc,
-                                                self.room.penalty(), others, self.room.compensation())
-            self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
-            if seat in self.prompts:
-                await self.act_for(seat, default=True)
+            await self.escape(seat)
         else:
             self.seats[seat] = None
         self.host.left(acc, self)
         self.broadcast_table()
         if not self.humans() and self.state in ("waiting", "between"):
             self.state = "ended"
+
+    async def escape(self, seat: int) -> None:
+        """逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand."""
+        info = self.seats[seat]
+        assert info is not None
+        info.escaped = True
+        info.auto = True
+        others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
+        paid, each = await self.host.run_db(self.host.store.escape, self.id, self.hand_id or 0, info.account_id,
+                                            self.room.penalty(), others, self.room.compensation())
+        self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
+        if seat in self.prompts:
+            await self.act_for(seat, default=True)
 
     async def on_spectate(self, m: Msg) -> None:
         if self.seat_of(m.account) is not None:
