@@ -14,7 +14,7 @@ from hardening_harness import Live, WSClosed, run_live
 from majiang.hall.rooms import Room
 
 ROOMS = [Room(id="i14", name="issue 14", rules="gb", bots="rand", bot_fill_s=600, next_hand_s=0.05, timers="relaxed",
-              spectate_delay_s=0.0)]
+              spectate_delay_s=0.0, reconnect_grace_s=0.3)]
 
 
 def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
@@ -53,8 +53,44 @@ def test_a_burst_of_joins_takes_one_seat(tmp_path: Any) -> None:
         playing = [t.id for t in live.hall.tables.values() if t.humans()]
         return seated, playing, len(live.hall.tables)
 
-    (seated, _playing, _n), errors = live_run(tmp_path, body)
+    (seated, playing, _n), errors = live_run(tmp_path, body)
     assert len(seated) == 1, f"one account seated at {len(seated)} tables"
+    assert not playing, f"{len(playing)} table(s) play on with nobody connected"
+    assert not errors, errors[0]
+
+
+def test_a_socket_closed_mid_hand_is_an_escape_after_the_grace(tmp_path: Any) -> None:
+    """Was (#14): closing the socket mid-hand put the seat in 托管 and the seat was given up at the hand's
+    end: no escape penalty, unlike 'stand'."""
+    async def body(live: Live) -> tuple[int, int, int]:
+        tok, acc = await live.guest()
+        ws = await live.connect(tok)
+        ws.send({"type": "create", "room": "i14"})
+        await ws.until(lambda m: m["type"] == "table")
+        ws.send({"type": "add_bots"})
+        await ws.until(lambda m: m["type"] == "prompt")
+        before = await balance(live, acc)
+        await ws.close()
+        await asyncio.sleep(0.8)
+        after = await balance(live, acc)
+        # a player back within the grace pays nothing
+        tok2, acc2 = await live.guest()
+        ws2 = await live.connect(tok2)
+        ws2.send({"type": "create", "room": "i14"})
+        await ws2.until(lambda m: m["type"] == "table")
+        ws2.send({"type": "add_bots"})
+        await ws2.until(lambda m: m["type"] == "prompt")
+        before2 = await balance(live, acc2)
+        await ws2.close()
+        ws3 = await live.connect(tok2)
+        await asyncio.sleep(0.6)
+        with_return = before2 - await balance(live, acc2)
+        await ws3.close()
+        return before - after, ROOMS[0].penalty(), with_return
+
+    (paid, penalty, with_return), errors = live_run(tmp_path, body)
+    assert paid == penalty, f"paid {paid}, the room's penalty is {penalty}"
+    assert with_return == 0
     assert not errors, errors[0]
 
 

@@ -35,6 +35,7 @@ class Room:
     escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
     escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
     next_hand_s: float = 5.0
+    reconnect_grace_s: float = 30.0  # a socket closed mid-hand and not back within this is an escape (逃跑)
     spectate_delay_s: float = 10.0
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
     competition: bool = False  # a competition room: no coins, no items, results go to the event

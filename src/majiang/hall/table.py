@@ -100,6 +100,7 @@ class SeatInfo:
     escaped: bool = False
     golden: bool = False  # 金手指: the discard marker is a golden finger while at this table
     online: bool = True  # the player's connection (on any process) is open
+    gone: int = 0  # counts disconnects: a reconnect-grace timer acts only on the disconnect it was set for
 
     @property
     def human(self) -> bool:
@@ -344,8 +345,12 @@ class TableRunner:
         info = self.seats[seat]
         assert info is not None
         info.online = False
+        info.gone += 1
         if self.state == "playing":
             info.auto = True  # 托管 until the player acts again
+            # not back within the grace: an escape, as if it had stood up (issue 14 #2)
+            asyncio.get_running_loop().call_later(self.room.reconnect_grace_s, partial(
+                self.put, "grace", m.account, gone=info.gone))
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
         elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
@@ -355,6 +360,22 @@ class TableRunner:
             if not self.humans():
                 self.state = "ended"
         self.broadcast_table()
+
+    async def on_grace(self, m: Msg) -> None:
+        """The reconnect grace of a disconnect has passed: a player still away from a running hand
+        escapes (the room's penalty); its seat plays on in 托管 and is freed when the hand ends."""
+        seat = self.seat_of(m.account)
+        if seat is None:
+            return
+        info = self.seats[seat]
+        assert info is not None
+        if info.online or info.escaped or info.gone != m.data.get("gone"):
+            return
+        if self.state == "playing" and self.hand is not None and not self.hand.over:
+            self.items.left(seat)
+            await self.escape(seat)
+            self.host.left(m.account, self)
+            self.broadcast_table()
 
     # ---- playing -------------------------------------------------------------------------------
     async def maybe_start(self) -> None:
