@@ -94,4 +94,79 @@ def test_a_socket_closed_mid_hand_is_an_escape_after_the_grace(tmp_path: Any) ->
     assert not errors, errors[0]
 
 
+def test_private_tables_are_reachable_only_with_their_code(tmp_path: Any, monkeypatch: Any) -> None:
+    """Was (#6/#12): a private table was joined and spectated by its id (no code), its hands served by
+    /api/hands/{id}; its code was 6 digits from ``random`` (collisions among live tables, the space swept
+    in minutes), tried without limit."""
+    from majiang.hall import service as service_module
+    from majiang.hall import table as table_module
+    from majiang.store.models import HandRow
+
+    picks = iter(["AAAAAAAA", "AAAAAAAA", "BBBBBBBB"])
+    real = table_module.new_code
+
+    async def body(live: Live) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        h = live.hall
+        monkeypatch.setattr(table_module, "new_code", lambda: next(picks))
+        monkeypatch.setattr(service_module, "new_code", lambda: next(picks))
+        t1, t2 = await h.create_table("i14", private=True), await h.create_table("i14", private=True)
+        out["forced"] = (t1.code, t2.code)
+        monkeypatch.setattr(table_module, "new_code", real)
+        monkeypatch.setattr(service_module, "new_code", real)
+        codes = [(await h.create_table("i14", private=True)).code for _ in range(300)]
+        out["codes"] = codes
+        tok_a, acc_a = await live.guest()
+        a = await live.connect(tok_a)
+        a.send({"type": "create", "room": "i14", "private": True})
+        mine = await a.until(lambda m: m["type"] == "table")
+        table_id, code = mine["table"]["id"], mine["code"]
+        tok_b, acc_b = await live.guest()
+        b = await live.connect(tok_b)
+        b.send({"type": "join", "table": table_id})
+        out["join_by_id"] = await b.recv()
+        b.send({"type": "spectate", "table": table_id})
+        out["spectate"] = await b.recv()
+        b.send({"type": "tables", "room": "i14"})
+        out["listed"] = [t["id"] for t in (await b.recv())["tables"]]
+        assert live.http is not None
+        out["counted"] = next(r["tables"] for r in (await live.http.get("/api/rooms")).json() if r["id"] == "i14")
+        b.send({"type": "join", "code": code.lower()})
+        out["join_by_code"] = await b.until(lambda m: m["type"] in ("table", "error"))
+        hid = await h.run_db(h.store.start_hand, table_id, "i14", 0, "gb", "x", [acc_a, acc_b, None, None])
+
+        def reveal() -> None:
+            with h.db.session() as s:
+                row = s.get(HandRow, hid)
+                row.seed, row.result = "00", {}
+
+        await h.run_db(reveal)
+        out["hand"] = (await live.http.get(f"/api/hands/{hid}")).status_code
+        out["player_hands"] = (await live.http.get(f"/api/players/{acc_a}/hands")).json()
+        tok_c, _ = await live.guest()
+        c = await live.connect(tok_c)
+        replies = []
+        for i in range(12):
+            c.send({"type": "join", "code": f"ZZZZZZ{i:02d}"})
+            replies.append((await c.recv())["message"])
+        c.send({"type": "join", "code": code})
+        replies.append((await c.recv())["message"])
+        out["tries"] = replies
+        return out
+
+    out, errors = live_run(tmp_path, body)
+    assert out["forced"] == ("AAAAAAAA", "BBBBBBBB"), "a code in use was given to a second table"
+    codes = out["codes"]
+    assert len(set(codes)) == len(codes)
+    assert all(len(c) >= 8 and set(c) <= set(table_module.CODE_ALPHABET) for c in codes)
+    assert not set("01OI") & set("".join(codes))
+    assert out["join_by_id"]["type"] == "error", out["join_by_id"]
+    assert out["spectate"]["type"] == "error", out["spectate"]
+    assert not out["listed"] and out["counted"] == 0
+    assert out["join_by_code"]["type"] == "table", out["join_by_code"]
+    assert out["hand"] == 404 and out["player_hands"] == []
+    assert sum("too many" in m for m in out["tries"]) == 3, out["tries"]
+    assert not errors, errors[0]
+
+
 __all__ = ["WSClosed"]

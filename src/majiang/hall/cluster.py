@@ -52,7 +52,7 @@ class Cluster(Protocol):
     async def table_info(self, table_id: str) -> dict[str, Any] | None: ...
     async def table_state(self, table_id: str) -> dict[str, Any] | None: ...
     async def find_code(self, code: str) -> str | None: ...
-    async def set_code(self, code: str, table_id: str) -> None: ...
+    async def set_code(self, code: str, table_id: str) -> bool: ...
 
     # ownership
     async def claim(self, table_id: str) -> bool: ...
@@ -122,8 +122,9 @@ class LocalCluster:
     async def find_code(self, code: str) -> str | None:
         return self._codes.get(code)
 
-    async def set_code(self, code: str, table_id: str) -> None:
-        self._codes[code] = table_id
+    async def set_code(self, code: str, table_id: str) -> bool:
+        """Map a private code to its table unless a live table has it already."""
+        return self._codes.setdefault(code, table_id) == table_id
 
     async def claim(self, table_id: str) -> bool:
         self._owned.add(table_id)
@@ -296,8 +297,10 @@ class RedisCluster:
         got = await self.redis.hget(f"{self.p}:codes", code)
         return str(got) if got is not None else None
 
-    async def set_code(self, code: str, table_id: str) -> None:
-        await self.redis.hset(f"{self.p}:codes", code, table_id)
+    async def set_code(self, code: str, table_id: str) -> bool:
+        if await self.redis.hsetnx(f"{self.p}:codes", code, table_id):
+            return True
+        return bool(await self.redis.hget(f"{self.p}:codes", code) == table_id)
 
     # ---- ownership -----------------------------------------------------------------------------
     async def claim(self, table_id: str) -> bool:

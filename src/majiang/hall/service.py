@@ -25,7 +25,7 @@ from majiang.hall.items import ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
-from majiang.hall.table import HandEndHook, Msg, TableRunner
+from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent
@@ -34,6 +34,7 @@ T = TypeVar("T")
 log = logging.getLogger("majiang.hall")
 
 
+CODE_ATTEMPTS = 10  # private codes an account may try a minute
 PENDING = "?"  # a seat reserved, its table not yet picked (the marker holds the time)
 PENDING_S = 30.0  # a reservation left pending this long was abandoned (its process died)
 
@@ -67,6 +68,7 @@ class Hall:
         self.where: dict[int, str] = {}  # cache: account → table id, for tables seen here
         self.mutes: dict[int, set[int]] = {}
         self.account_limits: dict[int, Any] = {}  # per-account rate limits (across connections)
+        self.code_attempts: dict[int, list[float]] = {}  # private codes tried, per account (the last minute)
         self.names: dict[int, str] = {}
         self._bot_accounts: dict[str, int] = {}
         self._bot_delay = bot_delay
@@ -250,7 +252,7 @@ class Hall:
         tables = await self.tables_info()
         out = []
         for r in self.rooms.values():
-            mine = [t for t in tables if t["room"] == r.id]
+            mine = [t for t in tables if t["room"] == r.id and not t.get("private")]  # private: unlisted
             d = r.to_dict()
             d["tables"] = len(mine)
             d["playing"] = sum(1 for t in mine if t["state"] == "playing")
@@ -274,10 +276,11 @@ class Hall:
 
     async def create_table(self, room_id: str, private: bool = False, by: int | None = None) -> TableRunner:
         t = TableRunner(self, self.room(room_id), private=private)
+        if t.code is not None:
+            while not await self.cluster.set_code(t.code, t.id):  # unique among live tables
+                t.code = new_code()
         await self.cluster.claim(t.id)
         self.tables[t.id] = t
-        if t.code:
-            await self.cluster.set_code(t.code, t.id)
         t.start()
         self.table_changed(t)
         return t
@@ -298,13 +301,25 @@ class Hall:
         return (await self.create_table(room.id)).id
 
     async def find_table(self, table_id: str | None = None, code: str | None = None, by: int | None = None) -> str:
+        """The table to join or watch: a private one only by its code (tried at most
+        ``CODE_ATTEMPTS`` times a minute per account); by id, only a public one."""
         if code:
-            found = await self.cluster.find_code(code)
+            if by is not None:
+                now = time.monotonic()
+                tries = [t for t in self.code_attempts.get(by, []) if now - t < 60.0]
+                if len(tries) >= CODE_ATTEMPTS:
+                    self.code_attempts[by] = tries
+                    raise HallError("too many private codes tried: wait a minute")
+                self.code_attempts[by] = [*tries, now]
+            found = await self.cluster.find_code(normal_code(code))
             if found is None:
-                raise HallError(f"no private table with code {code!r}")
+                raise HallError("no private table with that code")
             return found
-        if table_id and (table_id in self.tables or await self.cluster.table_info(table_id) is not None):
-            return table_id
+        if table_id and not is_private_id(table_id):
+            local = self.tables.get(table_id)
+            info = local.info() if local is not None else await self.cluster.table_info(table_id)
+            if info is not None and not info.get("private"):
+                return table_id
         raise HallError(f"no table {table_id!r}")
 
     async def where_of(self, account: int) -> str | None:

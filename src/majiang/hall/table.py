@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -90,6 +89,24 @@ class TableHost(Protocol):
     def hand_end_hooks(self) -> Sequence[HandEndHook]: ...
 
 
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no look-alikes: no 0/O, 1/I/L
+CODE_LENGTH = 8  # 32⁸ ≈ 1.1·10¹² codes
+
+
+def new_code() -> str:
+    """A private table's code for friends: 8 characters from ``secrets`` (40 bits)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(code: str) -> str:
+    """A code as typed: case, spaces and dashes do not matter."""
+    return "".join(c for c in code.upper() if c not in " -")
+
+
+def is_private_id(table_id: str) -> bool:
+    return table_id.startswith("p")
+
+
 @dataclass
 class SeatInfo:
     account_id: int
@@ -130,8 +147,9 @@ class TableRunner:
     def __init__(self, host: TableHost, room: Room, table_id: str | None = None, private: bool = False) -> None:
         self.host = host
         self.room = room
-        self.id = table_id or secrets.token_hex(4)
-        self.code = f"{random.randrange(10**5, 10**6)}" if private else None
+        # a private table's id says so ("p…", never hex): its hands stay unlisted after the table is gone
+        self.id = table_id or (f"p{secrets.token_hex(6)}" if private else secrets.token_hex(4))
+        self.code = new_code() if private else None
         self.private = private
         self.seats: list[SeatInfo | None] = [None, None, None, None]
         self.spectators: set[int] = set()

@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException
 from sqlalchemy import select
 
 from majiang.hall.routes.deps import HallDep, RowId
+from majiang.hall.table import is_private_id
 from majiang.store.models import HandEvent, HandRow
 
 router = APIRouter()
@@ -18,7 +19,7 @@ async def hand(hand_id: RowId, h: HallDep) -> dict[str, Any]:
     def load() -> dict[str, Any] | None:
         with h.db.session() as s:
             row = s.get(HandRow, hand_id)
-            if row is None or row.seed is None:
+            if row is None or row.seed is None or is_private_id(row.table_id):  # a private table's: unlisted
                 return None
             events = [e.event for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)
                                                  .order_by(HandEvent.seq))]
@@ -40,7 +41,8 @@ async def player_hands(account_id: RowId, h: HallDep, limit: int = 20) -> list[d
     def load() -> list[dict[str, Any]]:
         with h.db.session() as s:
             rows = s.execute(select(PlayerHand, HandRow).join(HandRow, HandRow.id == PlayerHand.hand_id)
-                             .where(PlayerHand.account_id == account_id).order_by(HandRow.id.desc())
+                             .where(PlayerHand.account_id == account_id, HandRow.table_id.not_like("p%"))
+                             .order_by(HandRow.id.desc())
                              .limit(limit)).all()
             return [{"hand": hr.id, "room": hr.room, "seat": ph.seat, "score": ph.score, "coins": ph.coins,
                      "won": ph.won, "fan": ph.fan, "at": hr.started_at.isoformat()} for ph, hr in rows]
