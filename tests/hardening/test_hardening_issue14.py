@@ -169,4 +169,56 @@ def test_private_tables_are_reachable_only_with_their_code(tmp_path: Any, monkey
     assert not errors, errors[0]
 
 
+async def my_turn(ws: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    """The next prompt for a turn of ours (claim windows passed)."""
+    while True:
+        m = await ws.until(lambda m: m["type"] == "prompt", seen=seen)
+        if m["view"]["phase"] == "turn":
+            return m
+        ws.send({"type": "action", "seq": m["seq"], "action": {"type": "pass"}})
+
+
+def test_one_false_win_a_turn_and_toguan_after_repeats(tmp_path: Any) -> None:
+    """Was (#7): each false win (诈和) in a turn got a fresh prompt with a fresh timer: a balance moved to the
+    others in seconds, one turn held for ever."""
+    async def body(live: Live) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        tok, _acc = await live.guest()
+        ws = await live.connect(tok)
+        ws.send({"type": "create", "room": "i14"})
+        await ws.until(lambda m: m["type"] == "table")
+        ws.send({"type": "add_bots"})
+        seen: list[dict[str, Any]] = []
+        p1 = await my_turn(ws, seen)
+        tile = p1["view"]["drawn"] or p1["view"]["hand"][0]
+        ws.send({"type": "action", "seq": p1["seq"], "action": {"type": "win", "tile": tile}})
+        p2 = await ws.until(lambda m: m["type"] == "prompt", seen=seen)
+        out["timers"] = (p1["timeout_ms"], p2["timeout_ms"])
+        for _ in range(5):
+            ws.send({"type": "action", "seq": p2["seq"], "action": {"type": "win", "tile": tile}})
+            out.setdefault("again", []).append((await ws.until(lambda m: m["type"] == "error", seen=seen))["code"])
+        discard = next(a for a in p2["legal"] if a["type"] == "discard")
+        ws.send({"type": "action", "seq": p2["seq"], "action": discard})
+        p3 = await my_turn(ws, seen)
+        tile = p3["view"]["drawn"] or p3["view"]["hand"][0]
+        ws.send({"type": "action", "seq": p3["seq"], "action": {"type": "win", "tile": tile}})
+        out["auto"] = await ws.until(lambda m: m["type"] == "auto", seen=seen)
+        rest = await ws.settle(0.3, 2)
+        seen += rest
+        out["after"] = [m for m in rest if m["type"] == "prompt"]
+        out["false_wins"] = sum(1 for m in seen if m["type"] == "events" for e in m["events"]
+                                if e["type"] == "false_win")
+        await ws.close()
+        return out
+
+    out, errors = live_run(tmp_path, body)
+    first, second = out["timers"]
+    assert second <= first, f"the false win renewed the turn's timer: {first} ms, then {second} ms"
+    assert out["again"] == ["illegal"] * 5, out["again"]
+    assert out["auto"]["on"] and out["auto"]["reason"] == "false_wins"
+    assert not out["after"], "a seat in 托管 for false wins was prompted again"
+    assert out["false_wins"] == 2
+    assert not errors, errors[0]
+
+
 __all__ = ["WSClosed"]

@@ -32,6 +32,7 @@ class Room:
     bots: str = "fan"  # the kind of bot that fills seats
     bot_fill_s: float = 15.0  # empty seats get bots after this wait (or at once on request)
     auto_after_timeouts: int = 2  # consecutive timeouts before 托管
+    auto_after_false_wins: int = 2  # false wins (诈和) in one hand before 托管 (at most one a turn)
     escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
     escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
     next_hand_s: float = 5.0

@@ -134,6 +134,7 @@ class Prompt:
     legal: list[Action]
     deadline: float
     timer: asyncio.TimerHandle | None = None
+    false_won: bool = False  # this turn's false win is spent (the prompt asked again keeps the flag)
 
 
 @dataclass
@@ -172,6 +173,8 @@ class TableRunner:
         self.spectator_sent = 0  # events of the current hand already released to spectators
         self.items = TableItems(self)  # 道具 (majiang.hall.items): only in rooms that allow them
         self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
+        self.keep_false_won: set[int] = set()  # … and after a false win, that the turn had one
+        self.false_wins: dict[int, int] = {}  # false wins of this hand, by seat
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -430,6 +433,7 @@ class TableRunner:
         self.hand = hand
         self.sent = 0
         self.spectator_sent = 0
+        self.false_wins = {}
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
         self.hand_id = await self.host.run_db(self.host.store.start_hand, self.id, self.room.id,
@@ -483,7 +487,8 @@ class TableRunner:
             kept = self.keep_deadline.pop(seat, None)
             if kept is not None:
                 timeout = max(0.5, kept - time.monotonic())
-            prompt = Prompt(self.seq, legal, time.monotonic() + timeout)
+            prompt = Prompt(self.seq, legal, time.monotonic() + timeout, false_won=seat in self.keep_false_won)
+            self.keep_false_won.discard(seat)
             self.prompts[seat] = prompt
             loop = asyncio.get_running_loop()
             if info.bot is not None:
@@ -492,7 +497,7 @@ class TableRunner:
                     self.put("bot", seat=seat, seq=prompt.seq)
                 else:
                     prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
-            elif info.auto or not info.online:
+            elif info.auto or not info.online or self.false_wins.get(seat, 0) >= self.room.auto_after_false_wins:
                 prompt.timer = loop.call_later(self.host.auto_delay_s,
                                                partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
             else:
@@ -513,6 +518,8 @@ class TableRunner:
             if p.timer is not None:
                 p.timer.cancel()
             self.keep_deadline[seat] = p.deadline
+            if p.false_won:
+                self.keep_false_won.add(seat)
 
     def _timeout_for(self, seat: int) -> float:
         hand = self.hand
@@ -561,6 +568,9 @@ class TableRunner:
             return
         p = self.prompts.get(seat)
         seq = m.data.get("seq")
+        if self.false_wins.get(seat, 0) >= self.room.auto_after_false_wins:
+            self.error(acc, "not_playing", "after repeated false wins your seat plays in 托管 to the end of the hand")
+            return
         if p is None or seq != p.seq:
             self.error(acc, "stale", f"no decision pending with seq {seq!r}; this reply was ignored",
                        seq=seq)
@@ -572,19 +582,47 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        false_win = action not in p.legal and action.type == "win"
         if action not in p.legal:
-            if action.type == "win":
-                pass  # the engine rules on a false win (错和/诈和)
+            if false_win:  # the engine rules on a false win (错和/诈和): one a turn, the turn's clock runs on
+                if p.false_won:
+                    self.error(acc, "illegal", "one false win a turn: this one was ignored", seq=seq,
+                               legal=[action_json(a) for a in p.legal])
+                    return
+                self.keep_deadline[seat] = p.deadline
+                self.keep_false_won.add(seat)
             else:
                 self.error(acc, "illegal", f"{action.type} is not a legal choice now", seq=seq,
                            legal=[action_json(a) for a in p.legal])
                 return
         info.timeouts = 0
-        if info.auto:
+        if info.auto and not false_win:
             info.auto = False
             self.send(acc, {"type": "auto", "on": False})
             self.broadcast_table()
+        before = len(self.hand.events)
         await self.apply(seat, action)
+        if false_win:
+            if seat not in self.prompts:  # not asked again: what was kept for it goes
+                self.keep_deadline.pop(seat, None)
+                self.keep_false_won.discard(seat)
+            if len(self.hand.events) > before and self.state == "playing":
+                await self.false_won(seat)
+
+    async def false_won(self, seat: int) -> None:
+        """After a false win: the seat's count for this hand; at the room's threshold, 托管."""
+        self.false_wins[seat] = n = self.false_wins.get(seat, 0) + 1
+        info = self.seats[seat]
+        assert info is not None
+        if n >= self.room.auto_after_false_wins and not info.auto:
+            info.auto = True
+            self.send(info.account_id, {"type": "auto", "on": True, "reason": "false_wins"})
+            self.broadcast_table()
+            if seat in self.prompts:
+                p = self.prompts.pop(seat)
+                if p.timer is not None:
+                    p.timer.cancel()
+                await self.prompt_all()  # asked again in 托管: the default after the auto delay
 
     async def apply(self, seat: int, action: Action) -> None:
         hand = self.hand
@@ -838,6 +876,7 @@ class TableRunner:
                 p.timer.cancel()
         self.prompts.clear()
         self.keep_deadline.clear()
+        self.keep_false_won.clear()
 
     def _cancel_timers(self) -> None:
         self._cancel_prompts()
