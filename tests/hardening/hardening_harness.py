@@ -319,7 +319,7 @@ def run_live(db_url: str, rooms: list[Room], body: Callable[[Live], Awaitable[T]
 # ---- what a well-formed server message looks like (docs/protocol.md) --------------------------------
 ERROR_CODES = {"auth", "bad_message", "rate_limited", "stale", "illegal", "bad_action", "not_seated", "not_playing",
                "seated", "full", "seat_taken", "busy", "balance", "not_found", "already",
-               "bad_item", "funds", "not_owned", "item_moment", "item_refused"}  # the items' codes
+               "bad_item", "funds", "not_owned", "item_moment", "item_refused", "stakes"}  # the items' codes
 SERVER_FIELDS: dict[str, dict[str, Any]] = {
     "welcome": {"account": dict, "table": (str, type(None))},
     "lobby": {"rooms": list},

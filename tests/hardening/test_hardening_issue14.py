@@ -221,4 +221,44 @@ def test_one_false_win_a_turn_and_toguan_after_repeats(tmp_path: Any) -> None:
     assert not errors, errors[0]
 
 
+def test_buying_mid_hand_does_not_lower_the_stakes(tmp_path: Any) -> None:
+    """Was (#8): items bought mid-hand lowered the balance, which caps what a loser pays and the escape
+    penalty: owed 1,205, paid 100."""
+    rooms = [Room(id="i14-items", name="items", rules="gb", bots="rand", bot_fill_s=600, timers="relaxed",
+                  items=True, escape_penalty=1205, escape_compensation=0)]
+
+    async def body(live: Live) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        tok, acc = await live.guest()
+        ws = await live.connect(tok)
+        ws.send({"type": "create", "room": "i14-items"})
+        await ws.until(lambda m: m["type"] == "table")
+        ws.send({"type": "add_bots"})
+        await ws.until(lambda m: m["type"] == "prompt")
+        start = await balance(live, acc)
+        out["start"] = start
+        ws.send({"type": "buy", "item": "shunfenger", "count": min(99, (start - 100) // 200)})
+        out["ws"] = await ws.until(lambda m: m["type"] in ("bought", "error"))
+        assert live.http is not None
+        r = await live.http.post("/api/shop/buy", json={"item": "shunfenger", "count": 40},
+                                 headers={"Authorization": f"Bearer {tok}"})
+        out["http"] = r.status_code
+        ws.send({"type": "stand"})
+        out["escape"] = await ws.until(lambda m: m["type"] == "escape")
+        out["paid"] = start - await balance(live, acc)
+        await asyncio.sleep(0.1)
+        r = await live.http.post("/api/shop/buy", json={"item": "shunfenger", "count": 1},
+                                 headers={"Authorization": f"Bearer {tok}"})
+        out["after"] = r.status_code  # off the table: the shop is open again
+        await ws.close()
+        return out
+
+    out, errors = run_live(f"sqlite:///{tmp_path}/i14.db", rooms, body, timeout=120)
+    assert out["ws"]["type"] == "error" and out["ws"]["code"] == "stakes", out["ws"]
+    assert out["http"] == 409
+    assert out["escape"]["penalty"] == 1205 and out["paid"] == 1205, out
+    assert out["after"] == 200
+    assert not errors, errors[0]
+
+
 __all__ = ["WSClosed"]

@@ -21,7 +21,7 @@ from majiang.engine.log import events_from_json
 from majiang.hall.accounts import Accounts
 from majiang.hall.cluster import Cluster, LocalCluster
 from majiang.hall.hub import Hub
-from majiang.hall.items import ItemStore
+from majiang.hall.items import ItemError, ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
@@ -135,6 +135,27 @@ class Hall:
 
     def muted(self, listener: int, speaker: int) -> bool:
         return speaker in self.mutes.get(listener, set())
+
+    async def in_hand(self, account: int) -> bool:
+        """Whether the account has a seat at a table playing a hand now (on any process)."""
+        table_id = await self.where_of(account)
+        if table_id is None:
+            return False
+        local = self.tables.get(table_id)
+        if local is not None:
+            return local.state == "playing" and any(s is not None and s.human and s.account_id == account
+                                                    for s in local.seats)
+        info = await self.cluster.table_info(table_id)
+        return bool(info and info.get("state") == "playing"
+                    and any(s and not s.get("bot") and s.get("account") == account for s in info["seats"]))
+
+    async def buy(self, account: int, item: str, count: int = 1, request_id: str | None = None) -> dict[str, Any]:
+        """A purchase, refused while the buyer plays a hand: the stakes are fixed for the hand — the
+        coins a loser pays and the escape penalty are capped by the balance, which a purchase lowers
+        (issue 14 #5)."""
+        if await self.in_hand(account):
+            raise ItemError("stakes", "the shop waits for the end of your hand: the stakes are fixed while it runs")
+        return await self.run_db(self.items.buy, account, item, count, request_id)
 
     async def may_enter(self, account: int, room: Room, playing: bool = False) -> tuple[bool, str]:
         bal = (await self.run_db(self.store.balances, [account]))[0]

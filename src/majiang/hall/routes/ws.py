@@ -146,7 +146,7 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         return
     if t == "buy":
         try:
-            got = await h.run_db(h.items.buy, acc, msg.item, msg.count, msg.id)
+            got = await h.buy(acc, msg.item, msg.count, msg.id)  # refused mid-hand (stakes fixed)
         except ItemError as e:
             conn.send({"type": "error", "code": e.code, "message": str(e), "item": msg.item})
             return
