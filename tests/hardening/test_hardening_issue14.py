@@ -261,4 +261,39 @@ def test_buying_mid_hand_does_not_lower_the_stakes(tmp_path: Any) -> None:
     assert not errors, errors[0]
 
 
+def test_tables_opened_per_account_are_limited_and_empty_ones_close(tmp_path: Any) -> None:
+    """Was (#10): POST /api/tables opened tables nobody sat at, without limit, never cleaned up (3,000
+    tables in 7.8 s)."""
+    rooms = [Room(id="i14-empty", name="empty", rules="gb", bots="rand", bot_fill_s=600, empty_close_s=0.3)]
+
+    async def body(live: Live) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        tok, _ = await live.guest()
+        auth = {"Authorization": f"Bearer {tok}"}
+        assert live.http is not None
+        codes = [(await live.http.post("/api/tables", json={"room": "i14-empty"}, headers=auth)).status_code
+                 for _ in range(50)]
+        out["burst"] = list(codes)
+        out["open"] = len(live.hall.tables)
+        await asyncio.sleep(0.6)
+        out["after_timeout"] = len(live.hall.tables)
+        for _ in range(6):  # one at a time, each left to close: the rate still holds
+            codes.append((await live.http.post("/api/tables", json={"room": "i14-empty"}, headers=auth)).status_code)
+            await asyncio.sleep(0.5)
+        out["later"] = codes[50:]
+        ws = await live.connect(tok)
+        ws.send({"type": "create", "room": "i14-empty"})
+        out["ws"] = await ws.recv()
+        await ws.close()
+        return out
+
+    out, errors = run_live(f"sqlite:///{tmp_path}/i14.db", rooms, body, timeout=120)
+    burst, later = out["burst"], out["later"]
+    assert burst[:2] == [200, 429] and set(burst) == {200, 429}, burst  # one open table at a time
+    assert out["open"] <= 1 and out["after_timeout"] == 0
+    assert (burst + later).count(200) == 5 and later[-1] == 429, (burst, later)  # 5 a minute
+    assert out["ws"]["type"] == "error" and out["ws"]["code"] == "rate_limited", out["ws"]
+    assert not errors, errors[0]
+
+
 __all__ = ["WSClosed"]

@@ -36,6 +36,7 @@ class Room:
     escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
     escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
     next_hand_s: float = 5.0
+    empty_close_s: float = 60.0  # a table nobody sat at closes after this
     reconnect_grace_s: float = 30.0  # a socket closed mid-hand and not back within this is an escape (逃跑)
     spectate_delay_s: float = 10.0
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)

@@ -34,6 +34,7 @@ T = TypeVar("T")
 log = logging.getLogger("majiang.hall")
 
 
+CREATE_RATE = 5  # tables an account may open a minute (and one open at a time)
 CODE_ATTEMPTS = 10  # private codes an account may try a minute
 PENDING = "?"  # a seat reserved, its table not yet picked (the marker holds the time)
 PENDING_S = 30.0  # a reservation left pending this long was abandoned (its process died)
@@ -41,6 +42,10 @@ PENDING_S = 30.0  # a reservation left pending this long was abandoned (its proc
 
 class HallError(ValueError):
     pass
+
+
+class TableLimit(HallError):
+    """An account opening tables past its limits (one open table, ``CREATE_RATE`` a minute)."""
 
 
 class _Refused(Exception):
@@ -68,6 +73,7 @@ class Hall:
         self.where: dict[int, str] = {}  # cache: account → table id, for tables seen here
         self.mutes: dict[int, set[int]] = {}
         self.account_limits: dict[int, Any] = {}  # per-account rate limits (across connections)
+        self.opened: dict[int, tuple[str, list[float]]] = {}  # account → its open table, its recent openings
         self.code_attempts: dict[int, list[float]] = {}  # private codes tried, per account (the last minute)
         self.names: dict[int, str] = {}
         self._bot_accounts: dict[str, int] = {}
@@ -296,7 +302,21 @@ class Hall:
             raise HallError(f"no room {room_id!r}; rooms: {', '.join(self.rooms)}") from None
 
     async def create_table(self, room_id: str, private: bool = False, by: int | None = None) -> TableRunner:
-        t = TableRunner(self, self.room(room_id), private=private)
+        """Open a table; ``by`` the account asking (None: the hall itself, an event), which has one
+        open table at a time and opens at most ``CREATE_RATE`` a minute (issue 14 #6)."""
+        room = self.room(room_id)
+        if by is not None:
+            now = time.monotonic()
+            mine, recent = self.opened.get(by, ("", []))
+            recent = [t for t in recent if now - t < 60.0]
+            open_one = self.tables.get(mine)
+            if open_one is not None and open_one.state != "ended":
+                raise TableLimit(f"you have an open table ({mine}): sit there or leave it first")
+            if len(recent) >= CREATE_RATE:
+                raise TableLimit("too many tables opened: wait a minute")
+        t = TableRunner(self, room, private=private)
+        if by is not None:
+            self.opened[by] = (t.id, [*recent, now])
         if t.code is not None:
             while not await self.cluster.set_code(t.code, t.id):  # unique among live tables
                 t.code = new_code()
@@ -403,6 +423,9 @@ class Hall:
         except _Refused as e:
             await self._free_pending(account)
             return e.code, e.message
+        except TableLimit as e:
+            await self._free_pending(account)
+            return "rate_limited", str(e)
         except BaseException:
             await self._free_pending(account)
             raise

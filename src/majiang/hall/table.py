@@ -179,6 +179,8 @@ class TableRunner:
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+        # a table nobody sits at closes (issue 14 #6)
+        asyncio.get_running_loop().call_later(self.room.empty_close_s, self.put, "empty_check")
 
     def put(self, kind: str, account: int = 0, **data: Any) -> None:
         self.inbox.put_nowait(Msg(kind, account, data))
@@ -267,6 +269,10 @@ class TableRunner:
     def refuse_sit(self, account: int, code: str, message: str) -> None:
         self.host.sit_refused(account, self)
         self.error(account, code, message)
+
+    async def on_empty_check(self, m: Msg) -> None:
+        if self.state == "waiting" and not self.humans() and not self.spectators and self.pending_sits <= 0:
+            self.state = "ended"
 
     async def on_fill(self, m: Msg) -> None:
         self.fill_timer = None
