@@ -159,7 +159,10 @@ class TableRunner:
         self.session: Session | None = None
         self.hand: Hand | None = None
         self.hand_id: int | None = None
-        self.sent = 0  # events of the current hand already persisted and sent
+        self.sent = 0  # events of the current hand already persisted
+        self.shown = 0  # … and sent to the seats (what follows a discard waits for its claim window)
+        self.release_at = 0.0  # the open claim window ends (monotonic)
+        self.release_timer: asyncio.TimerHandle | None = None
         self.seq = 0
         self.prompts: dict[int, Prompt] = {}
         self.chat_log: list[dict[str, Any]] = []
@@ -438,6 +441,8 @@ class TableRunner:
         hand = await self.items.before_hand(hand)  # 乾坤大挪移: the same hand, dealt with the item's swaps
         self.hand = hand
         self.sent = 0
+        self.shown = 0
+        self.release_at = 0.0
         self.spectator_sent = 0
         self.false_wins = {}
         self.state = "playing"
@@ -456,6 +461,30 @@ class TableRunner:
         first = self.sent
         self.sent = len(hand.events)
         await self.host.events.write(self.hand_id, first, new)
+        await self.deliver()
+
+    async def deliver(self) -> None:
+        """Send the events not yet shown, the same way whether or not anyone could claim (issue 14 #7):
+        each discard ends a message and opens a claim window of ``room.claim_window()`` for everyone;
+        what follows it (a claim, the next draw) is sent when the window ends, and only then is the
+        next seat asked.  Claimers are asked at once (their prompts are their own)."""
+        hand = self.hand
+        assert hand is not None and self.hand_id is not None
+        if self.release_timer is not None:
+            return  # a window is open: its end delivers
+        loop = asyncio.get_running_loop()
+        now = time.monotonic()
+        if now < self.release_at and self.shown < self.sent:
+            self.release_timer = loop.call_later(self.release_at - now, self.put, "release")
+            return
+        first, upto = self.shown, self.sent
+        window = False
+        for i in range(first, upto):
+            if hand.events[i].get("type") == "discard":
+                upto, window = i + 1, True
+                break
+        new = hand.events[first:upto]
+        self.shown = upto
         for seat, info in enumerate(self.seats):
             if info is None or not info.human:
                 continue
@@ -465,12 +494,25 @@ class TableRunner:
         # spectators see the same public events, delayed
         public = seat_events(new, -1)
         msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
-        asyncio.get_running_loop().call_later(self.room.spectate_delay_s, self._to_spectators, msg, self.sent)
+        loop.call_later(self.room.spectate_delay_s, self._to_spectators, msg, upto)
+        if window:
+            self.release_at = now + self.room.claim_window()
+            if self.shown < self.sent:  # nobody may claim: the engine went on; what came next waits
+                self.release_timer = loop.call_later(self.room.claim_window(), self.put, "release")
+                return
+        if self.shown < self.sent:
+            await self.deliver()
+            return
         if hand.over:
             await self.end_hand()
             return
         await self.prompt_all()
         self.items.changed()
+
+    async def on_release(self, m: Msg) -> None:
+        self.release_timer = None
+        if self.hand is not None and self.state == "playing":
+            await self.deliver()
 
     def _to_spectators(self, msg: dict[str, Any], upto: int) -> None:
         if msg["hand"] == self.hand_id:
@@ -817,7 +859,7 @@ class TableRunner:
         if t.state == "playing":
             if events:
                 t.hand = replay(events, from_header)
-                t.sent = len(t.hand.events)
+                t.sent = t.shown = len(t.hand.events)
             else:
                 t.state = "between"  # the hand never got its first event written: deal again
         return t
@@ -863,7 +905,7 @@ class TableRunner:
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = seat_events(self.hand.events[:self.sent], seat)
+            msg["events"] = seat_events(self.hand.events[:self.shown], seat)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
@@ -886,5 +928,8 @@ class TableRunner:
 
     def _cancel_timers(self) -> None:
         self._cancel_prompts()
+        if self.release_timer is not None:
+            self.release_timer.cancel()
+            self.release_timer = None
         if self.fill_timer is not None:
             self.fill_timer.cancel()
