@@ -142,6 +142,12 @@ def test_private_tables_are_reachable_only_with_their_code(tmp_path: Any, monkey
 
         await h.run_db(reveal)
         out["hand"] = (await live.http.get(f"/api/hands/{hid}")).status_code
+        out["hand_player"] = (await live.http.get(f"/api/hands/{hid}",
+                                                  headers={"Authorization": f"Bearer {tok_a}"})).status_code
+        tok_d, _ = await live.guest()
+        d = await live.connect(tok_d)
+        d.send({"type": "spectate", "code": code})
+        out["spectate_by_code"] = await d.until(lambda m: m["type"] in ("table", "error"))
         out["player_hands"] = (await live.http.get(f"/api/players/{acc_a}/hands")).json()
         tok_c, _ = await live.guest()
         c = await live.connect(tok_c)
@@ -165,6 +171,8 @@ def test_private_tables_are_reachable_only_with_their_code(tmp_path: Any, monkey
     assert not out["listed"] and out["counted"] == 0
     assert out["join_by_code"]["type"] == "table", out["join_by_code"]
     assert out["hand"] == 404 and out["player_hands"] == []
+    assert out["hand_player"] == 200  # for those who played it
+    assert out["spectate_by_code"]["type"] == "table" and out["spectate_by_code"]["spectator"]
     assert sum("too many" in m for m in out["tries"]) == 3, out["tries"]
     assert not errors, errors[0]
 

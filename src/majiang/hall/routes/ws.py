@@ -183,7 +183,7 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         if refused is not None:
             conn.send({"type": "error", "code": refused[0], "message": refused[1]})
     elif t == "spectate":
-        target = await h.find_table(msg.table)
+        target = await h.find_table(msg.table, msg.code, by=acc)  # a private one only by its code
         if current is None or current == target:
             h.route(target, "spectate", acc)
         else:  # the table the account is at decides: a spectator moves, a seated player is refused
