@@ -368,4 +368,59 @@ def test_an_observer_cannot_tell_claimable_discards(tmp_path: Any) -> None:
     assert not errors, errors[0]
 
 
+def test_forged_and_replayed_redis_messages_are_dropped() -> None:
+    """Was (#4): anything that could publish to Redis drove a table: a forged message made a victim stand
+    up and pay.  With the real Redis: a message relayed between two processes of one hall arrives; an
+    unsigned one, one signed with another key, and a replay of a genuine one are dropped."""
+    import secrets
+
+    import redis.asyncio as aioredis
+
+    from majiang.hall.cluster import RedisCluster
+
+    prefix = f"t{secrets.token_hex(4)}"
+    url = f"redis://127.0.0.1:6379/0?prefix={prefix}"
+
+    async def body() -> tuple[list[dict[str, Any]], int]:
+        got: list[dict[str, Any]] = []
+
+        async def nothing(_t: str) -> None:
+            return None
+
+        owner, other = RedisCluster(url, key=b"k" * 32), RedisCluster(url, key=b"k" * 32)
+        stranger = RedisCluster(url, key=b"x" * 32)
+        raw = aioredis.Redis.from_url("redis://127.0.0.1:6379/0", decode_responses=True)
+        try:
+            for c in (owner, other, stranger):
+                await c.start(got.append, lambda _d: None, nothing)
+            assert await owner.claim("T1")
+            spy = raw.pubsub(ignore_subscribe_messages=True)
+            await spy.subscribe(f"{prefix}:t:T1")
+            await other.to_table("T1", {"kind": "stand", "account": 7, "data": {}})
+            genuine = None
+            for _ in range(50):
+                m = await spy.get_message(timeout=0.1)
+                if m is not None:
+                    genuine = m["data"]
+                    break
+            assert genuine is not None
+            await raw.publish(f"{prefix}:t:T1", '{"to": "T1", "kind": "stand", "account": 8, "data": {}}')
+            await stranger.to_table("T1", {"kind": "stand", "account": 9, "data": {}})
+            await raw.publish(f"{prefix}:t:T1", genuine)  # a replay
+            await asyncio.sleep(0.5)
+            await spy.aclose()
+            return got, owner.dropped
+        finally:
+            for c in (owner, other, stranger):
+                await c.stop()
+            keys = await raw.keys(f"{prefix}:*")
+            if keys:
+                await raw.delete(*keys)
+            await raw.aclose()
+
+    got, dropped = asyncio.run(body())
+    assert [m["account"] for m in got] == [7], got
+    assert dropped == 3
+
+
 __all__ = ["WSClosed"]

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -32,6 +34,7 @@ log = logging.getLogger("majiang.cluster")
 LEASE_MS = 3000
 RENEW_S = 1.0
 SCAN_S = 1.0
+MAX_SKEW_S = 30.0  # a relayed message older (or newer) than this is dropped
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -210,10 +213,24 @@ class RedisCluster:
 
     multi = True
 
-    def __init__(self, url: str, lease_ms: int = LEASE_MS) -> None:
+    def __init__(self, url: str, lease_ms: int = LEASE_MS, key: bytes | None = None) -> None:
         """``url`` may end in ``?prefix=NAME`` to keep several halls apart on one Redis (keys and
-        channels start with the prefix; default ``mj``)."""
+        channels start with the prefix; default ``mj``).  ``key`` (default: the environment's
+        ``MAJIANG_CLUSTER_KEY``) authenticates every relayed message (HMAC-SHA256 over the channel,
+        a nonce, a timestamp and the message): a forged, stale or replayed one is dropped and logged.
+        Without a key the messages are signed with an empty key (a warning: no protection)."""
+        import os
+
         import redis.asyncio as aioredis
+
+        if key is None:
+            env = os.environ.get("MAJIANG_CLUSTER_KEY", "")
+            if not env:
+                log.warning("no MAJIANG_CLUSTER_KEY: messages relayed through Redis are not authenticated")
+            key = env.encode()
+        self.key = key
+        self._nonces: dict[str, float] = {}
+        self.dropped = 0
 
         self.url = url
         base, _, query = url.partition("?")
@@ -240,7 +257,46 @@ class RedisCluster:
         self._on_lobby = callback
 
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
-        await self.redis.publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
+        await self._publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
+
+    # ---- authenticated relays (issue 14 #8) ---------------------------------------------------------
+    def _sign(self, channel: str, body: str) -> str:
+        nonce, at = secrets.token_hex(12), f"{time.time():.3f}"
+        mac = hmac.new(self.key, "\n".join((channel, nonce, at, body)).encode(), hashlib.sha256).hexdigest()
+        return json.dumps({"n": nonce, "t": at, "m": body, "s": mac}, ensure_ascii=False)
+
+    async def _publish(self, channel: str, body: str) -> int:
+        return int(await self.redis.publish(channel, self._sign(channel, body)))
+
+    def _open(self, channel: str, raw: str) -> Any:
+        """The message of a signed envelope, or None (dropped and logged) when it is forged, stale
+        (more than ``MAX_SKEW_S`` off) or a replay of one already seen."""
+        try:
+            env = json.loads(raw)
+            nonce, at, body, mac = str(env["n"]), str(env["t"]), str(env["m"]), str(env["s"])
+        except (ValueError, KeyError, TypeError):
+            return self._drop(channel, "not a signed message")
+        want = hmac.new(self.key, "\n".join((channel, nonce, at, body)).encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(want, mac):
+            return self._drop(channel, "bad signature")
+        now = time.time()
+        try:
+            skew = abs(now - float(at))
+        except ValueError:
+            return self._drop(channel, "bad timestamp")
+        if skew > MAX_SKEW_S:
+            return self._drop(channel, "stale")
+        if nonce in self._nonces:
+            return self._drop(channel, "replayed")
+        self._nonces[nonce] = now
+        if len(self._nonces) > 10_000:
+            self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_SKEW_S}
+        return json.loads(body)
+
+    def _drop(self, channel: str, why: str) -> None:
+        self.dropped += 1
+        log.warning("dropped a message on %s: %s", channel, why)
+        return None
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
@@ -359,14 +415,14 @@ class RedisCluster:
 
     # ---- messages ------------------------------------------------------------------------------
     async def to_table(self, table_id: str, msg: dict[str, Any]) -> bool:
-        n = await self.redis.publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
+        n = await self._publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
         if n == 0 and self._on_orphan is not None:
             await self._on_orphan(table_id)  # its owner is gone: take it over, then deliver
-            n = await self.redis.publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
+            n = await self._publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
         return bool(n)
 
     async def to_account(self, account: int, msg: dict[str, Any]) -> None:
-        await self.redis.publish(f"{self.p}:a:{account}", json.dumps(msg, ensure_ascii=False))
+        await self._publish(f"{self.p}:a:{account}", json.dumps(msg, ensure_ascii=False))
 
     async def listen_account(self, account: int) -> None:
         await self._pubsub.subscribe(f"{self.p}:a:{account}")
@@ -386,7 +442,9 @@ class RedisCluster:
             if msg is None:
                 continue
             channel: str = msg["channel"]
-            data = json.loads(msg["data"])
+            data = self._open(channel, msg["data"])
+            if not isinstance(data, dict):
+                continue
             if channel == f"{self.p}:lobby":
                 target = self._on_lobby
             else:
