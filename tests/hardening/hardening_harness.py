@@ -396,6 +396,7 @@ bots = "rand"
 bot_fill_s = 600
 next_hand_s = 0.1
 timers = "relaxed"
+claim_window_s = 0.0  # each discard still sent alone, without the wait (test_hardening_issue14 tests the window)
 """
 
 
