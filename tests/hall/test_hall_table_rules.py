@@ -23,7 +23,7 @@ def test_private_code_reaches_the_player_and_a_friend_joins_with_it(tmp_path):
             wb.receive_json()
             wa.send_json({"type": "create", "room": "t", "private": True})
             snap = _until(wa, "table")
-            assert snap["code"] and len(snap["code"]) == 6
+            assert snap["code"] and len(snap["code"]) == 8
             public = c.get("/api/rooms/t/tables").json()
             assert public == []  # private tables are not listed, nor is their code anywhere public
             wb.send_json({"type": "join", "code": snap["code"]})

@@ -326,7 +326,7 @@ def run_live(db_url: str, rooms: list[Room], body: Callable[[Live], Awaitable[T]
 # ---- what a well-formed server message looks like (docs/protocol.md) --------------------------------
 ERROR_CODES = {"auth", "bad_message", "rate_limited", "stale", "illegal", "bad_action", "not_seated", "not_playing",
                "seated", "full", "seat_taken", "busy", "balance", "not_found", "already",
-               "bad_item", "funds", "not_owned", "item_moment", "item_refused"}  # the items' codes
+               "bad_item", "funds", "not_owned", "item_moment", "item_refused", "stakes"}  # the items' codes
 SERVER_FIELDS: dict[str, dict[str, Any]] = {
     "welcome": {"account": dict, "table": (str, type(None))},
     "lobby": {"rooms": list},
@@ -403,6 +403,7 @@ bots = "rand"
 bot_fill_s = 600
 next_hand_s = 0.1
 timers = "relaxed"
+claim_window_s = 0.0  # each discard still sent alone, without the wait (test_hardening_issue14 tests the window)
 """
 
 

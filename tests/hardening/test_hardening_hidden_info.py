@@ -152,7 +152,7 @@ async def run_table(live: Live, i: int, room: str, humans: int, spectator: bool,
         tok, acc = await live.guest()
         watcher = Player(live, tok, acc, rng, f"table {i} spectator")
         await watcher.connect()
-        watcher.ws.send({"type": "spectate", "table": table_id})
+        watcher.ws.send({"type": "spectate", "code": code})  # a private table: watched with its code
     if humans < 4:
         players[0].ws.send({"type": "add_bots"})
     await asyncio.gather(*(p.play(hands) for p in players))
@@ -202,8 +202,9 @@ def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int,
         ids = sorted({m["hand"] for t in tables for p in t["players"] for m in p.seen if m["type"] == "hand_end"})
         assert live.http is not None
         logs = {}
-        for h in ids:
-            r = await live.http.get(f"/api/hands/{h}")
+        played = {m["hand"]: p.token for t in tables for p in t["players"] for m in p.seen if m["type"] == "hand_end"}
+        for h in ids:  # a private table's hand: for those who played it
+            r = await live.http.get(f"/api/hands/{h}", headers={"Authorization": f"Bearer {played[h]}"})
             assert r.status_code == 200, r.text
             logs[h] = r.json()
         return tables, logs

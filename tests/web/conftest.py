@@ -35,6 +35,7 @@ rules = "gb"
 coefficient = 10
 fee = 5
 timers = "relaxed"
+claim_window_s = 0.0
 bots = "fan"
 bot_fill_s = 300
 next_hand_s = 6
@@ -66,6 +67,7 @@ rules = "nanchang"
 coefficient = 5
 fee = 2
 timers = "relaxed"
+claim_window_s = 0.0
 bots = "rand"
 bot_fill_s = 300
 """

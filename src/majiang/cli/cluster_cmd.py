@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -58,13 +60,16 @@ def run(args: argparse.Namespace) -> int:
               "start PostgreSQL or give --db postgresql://user@host:port/name", file=sys.stderr)
         return 2
     procs = []
+    # the processes authenticate what they relay through Redis with one key (cluster.RedisCluster)
+    env = {**os.environ}
+    env.setdefault("MAJIANG_CLUSTER_KEY", secrets.token_hex(32))
     for i in range(args.nodes):
         port = args.port + i
         cmd = [sys.executable, "-m", "majiang.cli", "serve", "--db", args.db, "--redis", args.redis,
                "--host", args.host, "--port", str(port), "--bot-delay", args.bot_delay]
         if args.rooms:
             cmd += ["--rooms", args.rooms]
-        procs.append(subprocess.Popen(cmd))
+        procs.append(subprocess.Popen(cmd, env=env))
     print(f"majiang cluster: {args.nodes} processes on {args.db} + {args.redis}", flush=True)
     for i in range(args.nodes):
         print(f"  node {i + 1}: http://{args.host}:{args.port + i}/", flush=True)

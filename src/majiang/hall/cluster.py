@@ -11,13 +11,17 @@ memory.  :class:`RedisCluster` shares it through Redis:
 * **messages** — every table listens on channel ``mj:t:<table>`` (its owner subscribes), every
   connection on ``mj:a:<account>`` (the process holding it subscribes).  A message published to a
   table nobody listens to means its owner is gone: the publishing process takes the table over;
-* **where people sit** — hash ``mj:where`` (account → table).
+* **where people sit** — hash ``mj:where`` (account → table);
+* **one seat per account** — ``mj:seat:<account>`` holds the one table the account has a seat at (or
+  is on its way to), set atomically (a compare-and-set script): a burst of joins gets one seat.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -30,6 +34,7 @@ log = logging.getLogger("majiang.cluster")
 LEASE_MS = 3000
 RENEW_S = 1.0
 SCAN_S = 1.0
+MAX_SKEW_S = 30.0  # a relayed message older (or newer) than this is dropped
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -50,7 +55,7 @@ class Cluster(Protocol):
     async def table_info(self, table_id: str) -> dict[str, Any] | None: ...
     async def table_state(self, table_id: str) -> dict[str, Any] | None: ...
     async def find_code(self, code: str) -> str | None: ...
-    async def set_code(self, code: str, table_id: str) -> None: ...
+    async def set_code(self, code: str, table_id: str) -> bool: ...
 
     # ownership
     async def claim(self, table_id: str) -> bool: ...
@@ -66,6 +71,9 @@ class Cluster(Protocol):
     # seating
     async def set_where(self, account: int, table_id: str | None) -> None: ...
     async def where(self, account: int) -> str | None: ...
+    async def hold_seat(self, account: int, table_id: str, expect: str | None = None) -> str | None: ...
+    async def free_seat(self, account: int, table_id: str) -> None: ...
+    async def seat(self, account: int) -> str | None: ...
 
     # lobby chat, seen by every process
     async def lobby_publish(self, msg: dict[str, Any]) -> None: ...
@@ -82,6 +90,7 @@ class LocalCluster:
         self._states: dict[str, dict[str, Any]] = {}
         self._codes: dict[str, str] = {}
         self._where: dict[int, str] = {}
+        self._seats: dict[int, str] = {}
         self._owned: set[str] = set()
         self._on_table: Deliver | None = None
         self._on_account: Deliver | None = None
@@ -116,8 +125,9 @@ class LocalCluster:
     async def find_code(self, code: str) -> str | None:
         return self._codes.get(code)
 
-    async def set_code(self, code: str, table_id: str) -> None:
-        self._codes[code] = table_id
+    async def set_code(self, code: str, table_id: str) -> bool:
+        """Map a private code to its table unless a live table has it already."""
+        return self._codes.setdefault(code, table_id) == table_id
 
     async def claim(self, table_id: str) -> bool:
         self._owned.add(table_id)
@@ -150,6 +160,22 @@ class LocalCluster:
     async def where(self, account: int) -> str | None:
         return self._where.get(account)
 
+    async def hold_seat(self, account: int, table_id: str, expect: str | None = None) -> str | None:
+        """The account's seat is ``table_id`` now if it held ``expect`` (None: no seat); otherwise
+        the seat it holds is returned and nothing changes."""
+        held = self._seats.get(account)
+        if held != expect:
+            return held
+        self._seats[account] = table_id
+        return None
+
+    async def free_seat(self, account: int, table_id: str) -> None:
+        if self._seats.get(account) == table_id:
+            del self._seats[account]
+
+    async def seat(self, account: int) -> str | None:
+        return self._seats.get(account)
+
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
         if self._on_lobby is not None:
             r = self._on_lobby(msg)
@@ -166,6 +192,14 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+_HOLD_SEAT = """
+local cur = redis.call('get', KEYS[1])
+if (cur == false and ARGV[2] == '') or cur == ARGV[2] then
+  redis.call('set', KEYS[1], ARGV[1])
+  return ''
+end
+return cur
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -179,10 +213,24 @@ class RedisCluster:
 
     multi = True
 
-    def __init__(self, url: str, lease_ms: int = LEASE_MS) -> None:
+    def __init__(self, url: str, lease_ms: int = LEASE_MS, key: bytes | None = None) -> None:
         """``url`` may end in ``?prefix=NAME`` to keep several halls apart on one Redis (keys and
-        channels start with the prefix; default ``mj``)."""
+        channels start with the prefix; default ``mj``).  ``key`` (default: the environment's
+        ``MAJIANG_CLUSTER_KEY``) authenticates every relayed message (HMAC-SHA256 over the channel,
+        a nonce, a timestamp and the message): a forged, stale or replayed one is dropped and logged.
+        Without a key the messages are signed with an empty key (a warning: no protection)."""
+        import os
+
         import redis.asyncio as aioredis
+
+        if key is None:
+            env = os.environ.get("MAJIANG_CLUSTER_KEY", "")
+            if not env:
+                log.warning("no MAJIANG_CLUSTER_KEY: messages relayed through Redis are not authenticated")
+            key = env.encode()
+        self.key = key
+        self._nonces: dict[str, float] = {}
+        self.dropped = 0
 
         self.url = url
         base, _, query = url.partition("?")
@@ -209,7 +257,46 @@ class RedisCluster:
         self._on_lobby = callback
 
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
-        await self.redis.publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
+        await self._publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
+
+    # ---- authenticated relays (issue 14 #8) ---------------------------------------------------------
+    def _sign(self, channel: str, body: str) -> str:
+        nonce, at = secrets.token_hex(12), f"{time.time():.3f}"
+        mac = hmac.new(self.key, "\n".join((channel, nonce, at, body)).encode(), hashlib.sha256).hexdigest()
+        return json.dumps({"n": nonce, "t": at, "m": body, "s": mac}, ensure_ascii=False)
+
+    async def _publish(self, channel: str, body: str) -> int:
+        return int(await self.redis.publish(channel, self._sign(channel, body)))
+
+    def _open(self, channel: str, raw: str) -> Any:
+        """The message of a signed envelope, or None (dropped and logged) when it is forged, stale
+        (more than ``MAX_SKEW_S`` off) or a replay of one already seen."""
+        try:
+            env = json.loads(raw)
+            nonce, at, body, mac = str(env["n"]), str(env["t"]), str(env["m"]), str(env["s"])
+        except (ValueError, KeyError, TypeError):
+            return self._drop(channel, "not a signed message")
+        want = hmac.new(self.key, "\n".join((channel, nonce, at, body)).encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(want, mac):
+            return self._drop(channel, "bad signature")
+        now = time.time()
+        try:
+            skew = abs(now - float(at))
+        except ValueError:
+            return self._drop(channel, "bad timestamp")
+        if skew > MAX_SKEW_S:
+            return self._drop(channel, "stale")
+        if nonce in self._nonces:
+            return self._drop(channel, "replayed")
+        self._nonces[nonce] = now
+        if len(self._nonces) > 10_000:
+            self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_SKEW_S}
+        return json.loads(body)
+
+    def _drop(self, channel: str, why: str) -> None:
+        self.dropped += 1
+        log.warning("dropped a message on %s: %s", channel, why)
+        return None
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
@@ -266,8 +353,10 @@ class RedisCluster:
         got = await self.redis.hget(f"{self.p}:codes", code)
         return str(got) if got is not None else None
 
-    async def set_code(self, code: str, table_id: str) -> None:
-        await self.redis.hset(f"{self.p}:codes", code, table_id)
+    async def set_code(self, code: str, table_id: str) -> bool:
+        if await self.redis.hsetnx(f"{self.p}:codes", code, table_id):
+            return True
+        return bool(await self.redis.hget(f"{self.p}:codes", code) == table_id)
 
     # ---- ownership -----------------------------------------------------------------------------
     async def claim(self, table_id: str) -> bool:
@@ -326,14 +415,14 @@ class RedisCluster:
 
     # ---- messages ------------------------------------------------------------------------------
     async def to_table(self, table_id: str, msg: dict[str, Any]) -> bool:
-        n = await self.redis.publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
+        n = await self._publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
         if n == 0 and self._on_orphan is not None:
             await self._on_orphan(table_id)  # its owner is gone: take it over, then deliver
-            n = await self.redis.publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
+            n = await self._publish(f"{self.p}:t:{table_id}", json.dumps({"to": table_id, **msg}))
         return bool(n)
 
     async def to_account(self, account: int, msg: dict[str, Any]) -> None:
-        await self.redis.publish(f"{self.p}:a:{account}", json.dumps(msg, ensure_ascii=False))
+        await self._publish(f"{self.p}:a:{account}", json.dumps(msg, ensure_ascii=False))
 
     async def listen_account(self, account: int) -> None:
         await self._pubsub.subscribe(f"{self.p}:a:{account}")
@@ -353,7 +442,9 @@ class RedisCluster:
             if msg is None:
                 continue
             channel: str = msg["channel"]
-            data = json.loads(msg["data"])
+            data = self._open(channel, msg["data"])
+            if not isinstance(data, dict):
+                continue
             if channel == f"{self.p}:lobby":
                 target = self._on_lobby
             else:
@@ -377,4 +468,15 @@ class RedisCluster:
 
     async def where(self, account: int) -> str | None:
         got = await self.redis.hget(f"{self.p}:where", str(account))
+        return str(got) if got is not None else None
+
+    async def hold_seat(self, account: int, table_id: str, expect: str | None = None) -> str | None:
+        got = await self.redis.eval(_HOLD_SEAT, 1, f"{self.p}:seat:{account}", table_id, expect or "")
+        return str(got) if got else None
+
+    async def free_seat(self, account: int, table_id: str) -> None:
+        await self.redis.eval(_RELEASE, 1, f"{self.p}:seat:{account}", table_id)
+
+    async def seat(self, account: int) -> str | None:
+        got = await self.redis.get(f"{self.p}:seat:{account}")
         return str(got) if got is not None else None

@@ -49,7 +49,8 @@ class Join(_M):
 
 class Spectate(_M):
     type: Literal["spectate"]
-    table: str = Field(max_length=40)
+    table: str | None = Field(default=None, max_length=40)
+    code: str | None = Field(default=None, max_length=12)  # a private table is watched only with its code
 
 
 class Stand(_M):

@@ -32,9 +32,15 @@ class Room:
     bots: str = "fan"  # the kind of bot that fills seats
     bot_fill_s: float = 15.0  # empty seats get bots after this wait (or at once on request)
     auto_after_timeouts: int = 2  # consecutive timeouts before 托管
+    auto_after_false_wins: int = 2  # false wins (诈和) in one hand before 托管 (at most one a turn)
     escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
     escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
     next_hand_s: float = 5.0
+    empty_close_s: float = 60.0  # a table nobody sat at closes after this
+    # every discard opens a claim window this long for everyone, claimable or not (None: the claim timer,
+    # the default of rooms from a config file; 0: each discard still sent alone, no wait)
+    claim_window_s: float | None = 0.0
+    reconnect_grace_s: float = 30.0  # a socket closed mid-hand and not back within this is an escape (逃跑)
     spectate_delay_s: float = 10.0
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
     competition: bool = False  # a competition room: no coins, no items, results go to the event
@@ -42,6 +48,12 @@ class Room:
 
     def timer(self, name: str) -> float:
         return TIMER_PRESETS[self.timers][name]
+
+    def claim_window(self) -> float:
+        """How long what follows a discard is held back: the same whether or not a seat could claim it
+        (no side channel in message grouping or timing); at least the claim timer, so that a claim
+        decided in time never shows."""
+        return self.timer("claim") if self.claim_window_s is None else self.claim_window_s
 
     def penalty(self) -> int:
         """What an escape (逃跑) costs; nothing at a competition table, where no coins move."""
@@ -69,7 +81,7 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {d.get('id')!r}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")
     if "id" not in d or "name" not in d:
         raise ValueError(f"every room needs an id and a name: {d}")
-    room = Room(**d)
+    room = Room(**{"claim_window_s": None, **d})  # a configured room hides who could claim, exactly
     if room.timers not in TIMER_PRESETS:
         raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
     if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0 or room.penalty() < 0 or room.compensation() < 0:

@@ -21,11 +21,11 @@ from majiang.engine.log import events_from_json
 from majiang.hall.accounts import Accounts
 from majiang.hall.cluster import Cluster, LocalCluster
 from majiang.hall.hub import Hub
-from majiang.hall.items import ItemStore
+from majiang.hall.items import ItemError, ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
-from majiang.hall.table import HandEndHook, Msg, TableRunner
+from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent
@@ -34,8 +34,24 @@ T = TypeVar("T")
 log = logging.getLogger("majiang.hall")
 
 
+CREATE_RATE = 5  # tables an account may open a minute (and one open at a time)
+CODE_ATTEMPTS = 10  # private codes an account may try a minute
+PENDING = "?"  # a seat reserved, its table not yet picked (the marker holds the time)
+PENDING_S = 30.0  # a reservation left pending this long was abandoned (its process died)
+
+
 class HallError(ValueError):
     pass
+
+
+class TableLimit(HallError):
+    """An account opening tables past its limits (one open table, ``CREATE_RATE`` a minute)."""
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 class Hall:
@@ -57,6 +73,8 @@ class Hall:
         self.where: dict[int, str] = {}  # cache: account → table id, for tables seen here
         self.mutes: dict[int, set[int]] = {}
         self.account_limits: dict[int, Any] = {}  # per-account rate limits (across connections)
+        self.opened: dict[int, tuple[str, list[float]]] = {}  # account → its open table, its recent openings
+        self.code_attempts: dict[int, list[float]] = {}  # private codes tried, per account (the last minute)
         self.names: dict[int, str] = {}
         self._bot_accounts: dict[str, int] = {}
         self._bot_delay = bot_delay
@@ -123,6 +141,27 @@ class Hall:
 
     def muted(self, listener: int, speaker: int) -> bool:
         return speaker in self.mutes.get(listener, set())
+
+    async def in_hand(self, account: int) -> bool:
+        """Whether the account has a seat at a table playing a hand now (on any process)."""
+        table_id = await self.where_of(account)
+        if table_id is None:
+            return False
+        local = self.tables.get(table_id)
+        if local is not None:
+            return local.state == "playing" and any(s is not None and s.human and s.account_id == account
+                                                    for s in local.seats)
+        info = await self.cluster.table_info(table_id)
+        return bool(info and info.get("state") == "playing"
+                    and any(s and not s.get("bot") and s.get("account") == account for s in info["seats"]))
+
+    async def buy(self, account: int, item: str, count: int = 1, request_id: str | None = None) -> dict[str, Any]:
+        """A purchase, refused while the buyer plays a hand: the stakes are fixed for the hand — the
+        coins a loser pays and the escape penalty are capped by the balance, which a purchase lowers
+        (issue 14 #5)."""
+        if await self.in_hand(account):
+            raise ItemError("stakes", "the shop waits for the end of your hand: the stakes are fixed while it runs")
+        return await self.run_db(self.items.buy, account, item, count, request_id)
 
     async def may_enter(self, account: int, room: Room, playing: bool = False) -> tuple[bool, str]:
         if not room.guests and (acc := await self.run_db(self.accounts.get, account)) and acc.kind == "guest":
@@ -242,7 +281,7 @@ class Hall:
         tables = await self.tables_info()
         out = []
         for r in self.rooms.values():
-            mine = [t for t in tables if t["room"] == r.id]
+            mine = [t for t in tables if t["room"] == r.id and not t.get("private")]  # private: unlisted
             d = r.to_dict()
             d["tables"] = len(mine)
             d["playing"] = sum(1 for t in mine if t["state"] == "playing")
@@ -264,12 +303,27 @@ class Hall:
         except KeyError:
             raise HallError(f"no room {room_id!r}; rooms: {', '.join(self.rooms)}") from None
 
-    async def create_table(self, room_id: str, private: bool = False) -> TableRunner:
-        t = TableRunner(self, self.room(room_id), private=private)
+    async def create_table(self, room_id: str, private: bool = False, by: int | None = None) -> TableRunner:
+        """Open a table; ``by`` the account asking (None: the hall itself, an event), which has one
+        open table at a time and opens at most ``CREATE_RATE`` a minute (issue 14 #6)."""
+        room = self.room(room_id)
+        if by is not None:
+            now = time.monotonic()
+            mine, recent = self.opened.get(by, ("", []))
+            recent = [t for t in recent if now - t < 60.0]
+            open_one = self.tables.get(mine)
+            if open_one is not None and open_one.state != "ended":
+                raise TableLimit(f"you have an open table ({mine}): sit there or leave it first")
+            if len(recent) >= CREATE_RATE:
+                raise TableLimit("too many tables opened: wait a minute")
+        t = TableRunner(self, room, private=private)
+        if by is not None:
+            self.opened[by] = (t.id, [*recent, now])
+        if t.code is not None:
+            while not await self.cluster.set_code(t.code, t.id):  # unique among live tables
+                t.code = new_code()
         await self.cluster.claim(t.id)
         self.tables[t.id] = t
-        if t.code:
-            await self.cluster.set_code(t.code, t.id)
         t.start()
         self.table_changed(t)
         return t
@@ -289,20 +343,117 @@ class Hall:
             return str(remote[0]["id"])
         return (await self.create_table(room.id)).id
 
-    async def find_table(self, table_id: str | None = None, code: str | None = None) -> str:
+    async def find_table(self, table_id: str | None = None, code: str | None = None, by: int | None = None) -> str:
+        """The table to join or watch: a private one only by its code (tried at most
+        ``CODE_ATTEMPTS`` times a minute per account); by id, only a public one."""
         if code:
-            found = await self.cluster.find_code(code)
+            if by is not None:
+                now = time.monotonic()
+                tries = [t for t in self.code_attempts.get(by, []) if now - t < 60.0]
+                if len(tries) >= CODE_ATTEMPTS:
+                    self.code_attempts[by] = tries
+                    raise HallError("too many private codes tried: wait a minute")
+                self.code_attempts[by] = [*tries, now]
+            found = await self.cluster.find_code(normal_code(code))
             if found is None:
-                raise HallError(f"no private table with code {code!r}")
+                raise HallError("no private table with that code")
             return found
-        if table_id and (table_id in self.tables or await self.cluster.table_info(table_id) is not None):
-            return table_id
+        if table_id and not is_private_id(table_id):
+            local = self.tables.get(table_id)
+            info = local.info() if local is not None else await self.cluster.table_info(table_id)
+            if info is not None and not info.get("private"):
+                return table_id
         raise HallError(f"no table {table_id!r}")
 
     async def where_of(self, account: int) -> str | None:
         if account in self.where and self.where[account] in self.tables:
             return self.where[account]
-        return await self.cluster.where(account)
+        found = await self.cluster.where(account)
+        if found is None:  # a seat on its way (the sit not yet taken): its table hears of a disconnect
+            held = await self.cluster.seat(account)
+            found = held if held and not held.startswith(PENDING) else None
+        return found
+
+    # ---- one seat per account (issue 14 #1) ---------------------------------------------------------
+    async def take_seat(self, account: int) -> str | None:
+        """Reserve the account's one seat (across the hall: an atomic compare-and-set in the cluster)
+        before a table is picked for it.  None when reserved; otherwise the seat it holds (a table id,
+        or a pending marker).  A seat whose table is gone, or a reservation abandoned half-way, is freed."""
+        expect: str | None = None
+        held: str | None = None
+        for _ in range(3):
+            held = await self.cluster.hold_seat(account, f"{PENDING}{time.time():.3f}", expect)
+            if held is None:
+                return None
+            if not await self._seat_stale(held):
+                return held
+            expect = held
+        return held
+
+    async def _seat_stale(self, held: str) -> bool:
+        if held.startswith(PENDING):
+            return time.time() - float(held[len(PENDING):] or 0) > PENDING_S
+        return held not in self.tables and held not in self._restoring and await self.cluster.table_info(held) is None
+
+    async def seat_at(self, account: int, table_id: str) -> None:
+        """The reserved seat is at ``table_id`` (its sit is on the way)."""
+        held = await self.cluster.seat(account)
+        if held is not None and held.startswith(PENDING):
+            await self.cluster.hold_seat(account, table_id, held)
+
+    async def sit_down(self, account: int, name: str, kind: str, msg: Any) -> tuple[str, str] | None:
+        """``quick_join``, ``create`` or ``join`` from a connection not at any table: one seat per
+        account — a second join while the first is on its way is refused.  Returns (code, message) of
+        a refusal, or None when the sit was sent to the table."""
+        held = await self.take_seat(account)
+        if held is not None:
+            if held.startswith(PENDING) or (kind == "join" and (msg.table not in (None, held) or msg.code)):
+                return "seated", "you have a seat already (or one on its way): leave it first (stand)"
+            self.route(held, "sit", account, name=name)
+            return None
+        try:
+            if kind != "join":  # no table is opened for a player the room would refuse
+                ok, why = await self.may_enter(account, self.room(msg.room))
+                if not ok:
+                    raise _Refused("balance", why)
+            if kind == "quick_join":
+                table_id = await self.quick_join_table(msg.room)
+            elif kind == "create":
+                table_id = (await self.create_table(msg.room, private=msg.private, by=account)).id
+            else:
+                table_id = await self.find_table(msg.table, msg.code, by=account)
+        except _Refused as e:
+            await self._free_pending(account)
+            return e.code, e.message
+        except TableLimit as e:
+            await self._free_pending(account)
+            return "rate_limited", str(e)
+        except BaseException:
+            await self._free_pending(account)
+            raise
+        await self.seat_at(account, table_id)
+        self.route(table_id, "sit", account, name=name, seat=getattr(msg, "seat", None))
+        return None
+
+    async def _free_pending(self, account: int) -> None:
+        held = await self.cluster.seat(account)
+        if held is not None and held.startswith(PENDING):
+            await self.cluster.free_seat(account, held)
+
+    async def seat_here(self, account: int, table: TableRunner) -> bool:
+        """At the table, before it seats the account: its one seat is this one (atomically)."""
+        for _ in range(3):
+            held = await self.cluster.hold_seat(account, table.id, None)
+            if held is None or held == table.id:
+                return True
+            if not await self._seat_stale(held):
+                return False
+            await self.cluster.hold_seat(account, table.id, held)
+        return await self.cluster.seat(account) == table.id
+
+    def sit_refused(self, account: int, table: TableRunner) -> None:
+        """The table did not seat the account (full, playing, its balance): its reservation goes."""
+        self.spawn(self.cluster.free_seat(account, table.id))
 
     def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None:
         self.where[account] = table.id
@@ -312,6 +463,7 @@ class Hall:
         if self.where.get(account) == table.id:
             del self.where[account]
         self.spawn(self.cluster.set_where(account, None))
+        self.spawn(self.cluster.free_seat(account, table.id))
 
     def table_changed(self, table: TableRunner) -> None:
         """Publish the table's seats and state (for every lobby) and its snapshot (for a takeover)."""
@@ -327,6 +479,9 @@ class Hall:
         for a, t in list(self.where.items()):
             if t == table.id:
                 del self.where[a]
+        for s in table.seats:
+            if s is not None and s.human:
+                self.spawn(self.cluster.free_seat(s.account_id, table.id))
         self.spawn(self.cluster.drop_table(table.id, table.code))
         self.lobby_changed()
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +60,8 @@ class TableHost(Protocol):
     async def may_enter(self, account: int, room: Room, playing: bool = False) -> tuple[bool, str]: ...
     def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None: ...
     def left(self, account: int, table: TableRunner) -> None: ...
+    async def seat_here(self, account: int, table: TableRunner) -> bool: ...
+    def sit_refused(self, account: int, table: TableRunner) -> None: ...
     def table_changed(self, table: TableRunner) -> None: ...
     def table_ended(self, table: TableRunner) -> None: ...
     def route(self, table_id: str, kind: str, account: int = 0, **data: Any) -> None: ...
@@ -88,6 +89,24 @@ class TableHost(Protocol):
     def hand_end_hooks(self) -> Sequence[HandEndHook]: ...
 
 
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no look-alikes: no 0/O, 1/I/L
+CODE_LENGTH = 8  # 32⁸ ≈ 1.1·10¹² codes
+
+
+def new_code() -> str:
+    """A private table's code for friends: 8 characters from ``secrets`` (40 bits)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(code: str) -> str:
+    """A code as typed: case, spaces and dashes do not matter."""
+    return "".join(c for c in code.upper() if c not in " -")
+
+
+def is_private_id(table_id: str) -> bool:
+    return table_id.startswith("p")
+
+
 @dataclass
 class SeatInfo:
     account_id: int
@@ -98,6 +117,7 @@ class SeatInfo:
     escaped: bool = False
     golden: bool = False  # 金手指: the discard marker is a golden finger while at this table
     online: bool = True  # the player's connection (on any process) is open
+    gone: int = 0  # counts disconnects: a reconnect-grace timer acts only on the disconnect it was set for
 
     @property
     def human(self) -> bool:
@@ -114,6 +134,7 @@ class Prompt:
     legal: list[Action]
     deadline: float
     timer: asyncio.TimerHandle | None = None
+    false_won: bool = False  # this turn's false win is spent (the prompt asked again keeps the flag)
 
 
 @dataclass
@@ -127,8 +148,9 @@ class TableRunner:
     def __init__(self, host: TableHost, room: Room, table_id: str | None = None, private: bool = False) -> None:
         self.host = host
         self.room = room
-        self.id = table_id or secrets.token_hex(4)
-        self.code = f"{random.randrange(10**5, 10**6)}" if private else None
+        # a private table's id says so ("p…", never hex): its hands stay unlisted after the table is gone
+        self.id = table_id or (f"p{secrets.token_hex(6)}" if private else secrets.token_hex(4))
+        self.code = new_code() if private else None
         self.private = private
         self.seats: list[SeatInfo | None] = [None, None, None, None]
         self.spectators: set[int] = set()
@@ -137,7 +159,10 @@ class TableRunner:
         self.session: Session | None = None
         self.hand: Hand | None = None
         self.hand_id: int | None = None
-        self.sent = 0  # events of the current hand already persisted and sent
+        self.sent = 0  # events of the current hand already persisted
+        self.shown = 0  # … and sent to the seats (what follows a discard waits for its claim window)
+        self.release_at = 0.0  # the open claim window ends (monotonic)
+        self.release_timer: asyncio.TimerHandle | None = None
         self.seq = 0
         self.prompts: dict[int, Prompt] = {}
         self.chat_log: list[dict[str, Any]] = []
@@ -151,10 +176,14 @@ class TableRunner:
         self.spectator_sent = 0  # events of the current hand already released to spectators
         self.items = TableItems(self)  # 道具 (majiang.hall.items): only in rooms that allow them
         self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
+        self.keep_false_won: set[int] = set()  # … and after a false win, that the turn had one
+        self.false_wins: dict[int, int] = {}  # false wins of this hand, by seat
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+        # a table nobody sits at closes (issue 14 #6)
+        asyncio.get_running_loop().call_later(self.room.empty_close_s, self.put, "empty_check")
 
     def put(self, kind: str, account: int = 0, **data: Any) -> None:
         self.inbox.put_nowait(Msg(kind, account, data))
@@ -211,21 +240,24 @@ class TableRunner:
             await self.items.seated(acc)
             return
         if self.state not in ("waiting", "between"):
-            self.error(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
+            self.refuse_sit(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
             return
         seat = m.data.get("seat")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if seat is None:
             if not free:
-                self.error(acc, "full", "the table is full")
+                self.refuse_sit(acc, "full", "the table is full")
                 return
             seat = free[0]
         if not isinstance(seat, int) or seat not in range(4) or self.seats[seat] is not None:
-            self.error(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
+            self.refuse_sit(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
             return
         ok, why = await self.host.may_enter(acc, self.room)
         if not ok:
-            self.error(acc, "balance", why)
+            self.refuse_sit(acc, "balance", why)
+            return
+        if not await self.host.seat_here(acc, self):  # one seat per account, across the hall
+            self.error(acc, "seated", "you have a seat at another table: leave it first (stand)")
             return
         self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
         self.spectators.discard(acc)
@@ -236,6 +268,14 @@ class TableRunner:
         if self.free_seats() and self.fill_timer is None:
             self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
         await self.maybe_start()
+
+    def refuse_sit(self, account: int, code: str, message: str) -> None:
+        self.host.sit_refused(account, self)
+        self.error(account, code, message)
+
+    async def on_empty_check(self, m: Msg) -> None:
+        if self.state == "waiting" and not self.humans() and not self.spectators and self.pending_sits <= 0:
+            self.state = "ended"
 
     async def on_fill(self, m: Msg) -> None:
         self.fill_timer = None
@@ -269,21 +309,26 @@ class TableRunner:
         assert info is not None
         self.items.left(seat)
         if self.state == "playing" and self.hand is not None and not self.hand.over:
-            # 逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand
-            info.escaped = True
-            info.auto = True
-            others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
-            paid, each = await self.host.run_db(self.host.store.escape, self.id, self.hand_id or 0, acc,
-                                                self.room.penalty(), others, self.room.compensation())
-            self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
-            if seat in self.prompts:
-                await self.act_for(seat, default=True)
+            await self.escape(seat)
         else:
             self.seats[seat] = None
         self.host.left(acc, self)
         self.broadcast_table()
         if not self.humans() and self.state in ("waiting", "between"):
             self.state = "ended"
+
+    async def escape(self, seat: int) -> None:
+        """逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand."""
+        info = self.seats[seat]
+        assert info is not None
+        info.escaped = True
+        info.auto = True
+        others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
+        paid, each = await self.host.run_db(self.host.store.escape, self.id, self.hand_id or 0, info.account_id,
+                                            self.room.penalty(), others, self.room.compensation())
+        self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
+        if seat in self.prompts:
+            await self.act_for(seat, default=True)
 
     async def on_spectate(self, m: Msg) -> None:
         if self.seat_of(m.account) is not None:
@@ -330,8 +375,12 @@ class TableRunner:
         info = self.seats[seat]
         assert info is not None
         info.online = False
+        info.gone += 1
         if self.state == "playing":
             info.auto = True  # 托管 until the player acts again
+            # not back within the grace: an escape, as if it had stood up (issue 14 #2)
+            asyncio.get_running_loop().call_later(self.room.reconnect_grace_s, partial(
+                self.put, "grace", m.account, gone=info.gone))
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
         elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
@@ -341,6 +390,22 @@ class TableRunner:
             if not self.humans():
                 self.state = "ended"
         self.broadcast_table()
+
+    async def on_grace(self, m: Msg) -> None:
+        """The reconnect grace of a disconnect has passed: a player still away from a running hand
+        escapes (the room's penalty); its seat plays on in 托管 and is freed when the hand ends."""
+        seat = self.seat_of(m.account)
+        if seat is None:
+            return
+        info = self.seats[seat]
+        assert info is not None
+        if info.online or info.escaped or info.gone != m.data.get("gone"):
+            return
+        if self.state == "playing" and self.hand is not None and not self.hand.over:
+            self.items.left(seat)
+            await self.escape(seat)
+            self.host.left(m.account, self)
+            self.broadcast_table()
 
     # ---- playing -------------------------------------------------------------------------------
     async def maybe_start(self) -> None:
@@ -376,7 +441,10 @@ class TableRunner:
         hand = await self.items.before_hand(hand)  # 乾坤大挪移: the same hand, dealt with the item's swaps
         self.hand = hand
         self.sent = 0
+        self.shown = 0
+        self.release_at = 0.0
         self.spectator_sent = 0
+        self.false_wins = {}
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
         self.hand_id = await self.host.run_db(self.host.store.start_hand, self.id, self.room.id,
@@ -393,6 +461,30 @@ class TableRunner:
         first = self.sent
         self.sent = len(hand.events)
         await self.host.events.write(self.hand_id, first, new)
+        await self.deliver()
+
+    async def deliver(self) -> None:
+        """Send the events not yet shown, the same way whether or not anyone could claim (issue 14 #7):
+        each discard ends a message and opens a claim window of ``room.claim_window()`` for everyone;
+        what follows it (a claim, the next draw) is sent when the window ends, and only then is the
+        next seat asked.  Claimers are asked at once (their prompts are their own)."""
+        hand = self.hand
+        assert hand is not None and self.hand_id is not None
+        if self.release_timer is not None:
+            return  # a window is open: its end delivers
+        loop = asyncio.get_running_loop()
+        now = time.monotonic()
+        if now < self.release_at and self.shown < self.sent:
+            self.release_timer = loop.call_later(self.release_at - now, self.put, "release")
+            return
+        first, upto = self.shown, self.sent
+        window = False
+        for i in range(first, upto):
+            if hand.events[i].get("type") == "discard":
+                upto, window = i + 1, True
+                break
+        new = hand.events[first:upto]
+        self.shown = upto
         for seat, info in enumerate(self.seats):
             if info is None or not info.human:
                 continue
@@ -402,12 +494,25 @@ class TableRunner:
         # spectators see the same public events, delayed
         public = seat_events(new, -1)
         msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
-        asyncio.get_running_loop().call_later(self.room.spectate_delay_s, self._to_spectators, msg, self.sent)
+        loop.call_later(self.room.spectate_delay_s, self._to_spectators, msg, upto)
+        if window:
+            self.release_at = now + self.room.claim_window()
+            if self.shown < self.sent:  # nobody may claim: the engine went on; what came next waits
+                self.release_timer = loop.call_later(self.room.claim_window(), self.put, "release")
+                return
+        if self.shown < self.sent:
+            await self.deliver()
+            return
         if hand.over:
             await self.end_hand()
             return
         await self.prompt_all()
         self.items.changed()
+
+    async def on_release(self, m: Msg) -> None:
+        self.release_timer = None
+        if self.hand is not None and self.state == "playing":
+            await self.deliver()
 
     def _to_spectators(self, msg: dict[str, Any], upto: int) -> None:
         if msg["hand"] == self.hand_id:
@@ -430,7 +535,8 @@ class TableRunner:
             kept = self.keep_deadline.pop(seat, None)
             if kept is not None:
                 timeout = max(0.5, kept - time.monotonic())
-            prompt = Prompt(self.seq, legal, time.monotonic() + timeout)
+            prompt = Prompt(self.seq, legal, time.monotonic() + timeout, false_won=seat in self.keep_false_won)
+            self.keep_false_won.discard(seat)
             self.prompts[seat] = prompt
             loop = asyncio.get_running_loop()
             if info.bot is not None:
@@ -439,7 +545,7 @@ class TableRunner:
                     self.put("bot", seat=seat, seq=prompt.seq)
                 else:
                     prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
-            elif info.auto or not info.online:
+            elif info.auto or not info.online or self.false_wins.get(seat, 0) >= self.room.auto_after_false_wins:
                 prompt.timer = loop.call_later(self.host.auto_delay_s,
                                                partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
             else:
@@ -460,6 +566,8 @@ class TableRunner:
             if p.timer is not None:
                 p.timer.cancel()
             self.keep_deadline[seat] = p.deadline
+            if p.false_won:
+                self.keep_false_won.add(seat)
 
     def _timeout_for(self, seat: int) -> float:
         hand = self.hand
@@ -508,6 +616,9 @@ class TableRunner:
             return
         p = self.prompts.get(seat)
         seq = m.data.get("seq")
+        if self.false_wins.get(seat, 0) >= self.room.auto_after_false_wins:
+            self.error(acc, "not_playing", "after repeated false wins your seat plays in 托管 to the end of the hand")
+            return
         if p is None or seq != p.seq:
             self.error(acc, "stale", f"no decision pending with seq {seq!r}; this reply was ignored",
                        seq=seq)
@@ -519,19 +630,47 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        false_win = action not in p.legal and action.type == "win"
         if action not in p.legal:
-            if action.type == "win":
-                pass  # the engine rules on a false win (错和/诈和)
+            if false_win:  # the engine rules on a false win (错和/诈和): one a turn, the turn's clock runs on
+                if p.false_won:
+                    self.error(acc, "illegal", "one false win a turn: this one was ignored", seq=seq,
+                               legal=[action_json(a) for a in p.legal])
+                    return
+                self.keep_deadline[seat] = p.deadline
+                self.keep_false_won.add(seat)
             else:
                 self.error(acc, "illegal", f"{action.type} is not a legal choice now", seq=seq,
                            legal=[action_json(a) for a in p.legal])
                 return
         info.timeouts = 0
-        if info.auto:
+        if info.auto and not false_win:
             info.auto = False
             self.send(acc, {"type": "auto", "on": False})
             self.broadcast_table()
+        before = len(self.hand.events)
         await self.apply(seat, action)
+        if false_win:
+            if seat not in self.prompts:  # not asked again: what was kept for it goes
+                self.keep_deadline.pop(seat, None)
+                self.keep_false_won.discard(seat)
+            if len(self.hand.events) > before and self.state == "playing":
+                await self.false_won(seat)
+
+    async def false_won(self, seat: int) -> None:
+        """After a false win: the seat's count for this hand; at the room's threshold, 托管."""
+        self.false_wins[seat] = n = self.false_wins.get(seat, 0) + 1
+        info = self.seats[seat]
+        assert info is not None
+        if n >= self.room.auto_after_false_wins and not info.auto:
+            info.auto = True
+            self.send(info.account_id, {"type": "auto", "on": True, "reason": "false_wins"})
+            self.broadcast_table()
+            if seat in self.prompts:
+                p = self.prompts.pop(seat)
+                if p.timer is not None:
+                    p.timer.cancel()
+                await self.prompt_all()  # asked again in 托管: the default after the auto delay
 
     async def apply(self, seat: int, action: Action) -> None:
         hand = self.hand
@@ -720,7 +859,7 @@ class TableRunner:
         if t.state == "playing":
             if events:
                 t.hand = replay(events, from_header)
-                t.sent = len(t.hand.events)
+                t.sent = t.shown = len(t.hand.events)
             else:
                 t.state = "between"  # the hand never got its first event written: deal again
         return t
@@ -766,7 +905,7 @@ class TableRunner:
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = seat_events(self.hand.events[:self.sent], seat)
+            msg["events"] = seat_events(self.hand.events[:self.shown], seat)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
@@ -785,8 +924,12 @@ class TableRunner:
                 p.timer.cancel()
         self.prompts.clear()
         self.keep_deadline.clear()
+        self.keep_false_won.clear()
 
     def _cancel_timers(self) -> None:
         self._cancel_prompts()
+        if self.release_timer is not None:
+            self.release_timer.cancel()
+            self.release_timer = None
         if self.fill_timer is not None:
             self.fill_timer.cancel()

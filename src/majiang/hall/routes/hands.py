@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, Header, HTTPException
 from sqlalchemy import select
 
+from majiang.hall.accounts import AuthError
 from majiang.hall.routes.deps import Authed, HallDep, RowId
+from majiang.hall.table import is_private_id
 from majiang.store.models import HandEvent, HandRow
 
 router = APIRouter()
 
 
 @router.get("/api/hands/{hand_id}", summary="a finished hand: its log (JSON events) and result")
-async def hand(hand_id: RowId, h: HallDep) -> dict[str, Any]:
+async def hand(hand_id: RowId, h: HallDep, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    """A private table's hand only for those who played it (``Authorization: Bearer TOKEN``)."""
     def load() -> dict[str, Any] | None:
+        who = _account(h, authorization) if authorization else None  # before the session (SQLite: one writer)
         with h.db.session() as s:
             row = s.get(HandRow, hand_id)
             if row is None or row.seed is None:
                 return None
+            if is_private_id(row.table_id) and (who is None or who not in (row.players or [])):
+                return None  # a private table's: unlisted
             events = [e.event for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)
                                                  .order_by(HandEvent.seq))]
             return {"id": row.id, "table": row.table_id, "room": row.room, "rules": row.rules,
@@ -30,6 +36,15 @@ async def hand(hand_id: RowId, h: HallDep) -> dict[str, Any]:
     if d is None:
         raise HTTPException(404, f"no finished hand {hand_id} (a hand in play is not public)")
     return d
+
+
+def _account(h: Any, authorization: str | None) -> int | None:
+    token = authorization.removeprefix("Bearer ").strip() if authorization else None
+    try:
+        return int(h.accounts.verify(token).account_id)
+    except AuthError:
+        return None
+
 
 @router.get("/api/players/{account_id}/hands", summary="your recent hands (only your own: 403 for another's)")
 async def player_hands(account_id: RowId, h: HallDep, p: Authed, limit: int = 20) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Query, Response
 
 from majiang.hall.messages import NewTable
 from majiang.hall.routes.deps import Authed, HallDep, paginate
-from majiang.hall.service import HallError
+from majiang.hall.service import HallError, TableLimit
 
 router = APIRouter()
 
@@ -36,7 +36,9 @@ async def tables(room_id: str, h: HallDep, response: Response, limit: Annotated[
 @router.post("/api/tables", summary="open a table (private tables get a code for friends)")
 async def new_table(body: NewTable, p: Authed, h: HallDep) -> dict[str, Any]:
     try:
-        t = await h.create_table(body.room, private=body.private)
+        t = await h.create_table(body.room, private=body.private, by=p.account_id)
+    except TableLimit as e:
+        raise HTTPException(429, str(e)) from None
     except HallError as e:
         raise HTTPException(404, str(e)) from None
     return {"table": t.id, "code": t.code}

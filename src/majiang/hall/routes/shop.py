@@ -27,9 +27,9 @@ async def inventory(p: Authed, h: HallDep) -> dict[str, Any]:
 @router.post("/api/shop/buy", summary="buy items with coins (paid to the house through the ledger)")
 async def buy(body: Purchase, p: Authed, h: HallDep) -> dict[str, Any]:
     try:
-        got = await h.run_db(h.items.buy, p.account_id, body.item, body.count, body.id)
+        got = await h.buy(p.account_id, body.item, body.count, body.id)
     except ItemError as e:
-        raise HTTPException(402 if e.code == "funds" else 400, str(e)) from None
+        raise HTTPException({"funds": 402, "stakes": 409}.get(e.code, 400), str(e)) from None
     await items_changed(h, p.account_id)
     return got
 

@@ -148,7 +148,7 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         return
     if t == "buy":
         try:
-            got = await h.run_db(h.items.buy, acc, msg.item, msg.count, msg.id)
+            got = await h.buy(acc, msg.item, msg.count, msg.id)  # refused mid-hand (stakes fixed)
         except ItemError as e:
             conn.send({"type": "error", "code": e.code, "message": str(e), "item": msg.item})
             return
@@ -195,20 +195,11 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
                 return
             h.route(current, "sit", acc, name=p.username)
             return
-        if t != "join":  # no table is opened for a player the room would refuse
-            ok, why = await h.may_enter(acc, h.room(msg.room))
-            if not ok:
-                conn.send({"type": "error", "code": "balance", "message": why})
-                return
-        if t == "quick_join":
-            table_id = await h.quick_join_table(msg.room)
-        elif t == "create":
-            table_id = (await h.create_table(msg.room, private=msg.private)).id
-        else:
-            table_id = await h.find_table(msg.table, msg.code)
-        h.route(table_id, "sit", acc, name=p.username, seat=getattr(msg, "seat", None))
+        refused = await h.sit_down(acc, p.username, t, msg)  # one seat per account (Hall.take_seat)
+        if refused is not None:
+            conn.send({"type": "error", "code": refused[0], "message": refused[1]})
     elif t == "spectate":
-        target = await h.find_table(msg.table)
+        target = await h.find_table(msg.table, msg.code, by=acc)  # a private one only by its code
         if current is None or current == target:
             h.route(target, "spectate", acc)
         else:  # the table the account is at decides: a spectator moves, a seated player is refused
