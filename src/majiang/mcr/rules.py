@@ -1,8 +1,10 @@
 """Rule profiles: the disputed MCR rulings as named switches (data, not code forks).
 
 ``gb`` (default) is the seeds' 81 fans as the community-standard calculators read them;
-``botzone`` is exactly what the Botzone judge / PyMahjongGB 1.4 compute.  The only scoring
-difference is 明暗杠; the false-win policy differs too (mcr.md §6).
+``botzone`` is exactly what the Botzone judge's fan calculator computes (ailab-pku's
+Chinese-Standard-Mahjong ``judge/main.cpp``): 明暗杠, and no 边张/坎张/单钓将 for a winning tile
+inside the 组合龙; the false-win policy differs too (mcr.md §6).  ``pymahjonggb`` is what
+PyMahjongGB 1.4 computes: the ``botzone`` profile with the other 组合龙 wait reading.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ class Rules:
     name: str = "gb"
     #: One concealed + one melded kong scores 明暗杠 (5) instead of 暗杠 (2) + 明杠 (1).
     concealed_and_melded_kong: bool = False
-    #: A winning tile inside a 组合龙 may also be read as 边张/坎张/单钓将 (mcr.md §5).
+    #: A winning tile inside a 组合龙 may also be read as 边张/坎张/单钓将 (mcr.md §5).  True: the
+    #: community calculators and PyMahjongGB 1.4; False: the Botzone judge's fan calculator.
     knitted_straight_wait_fans: bool = True
     #: A tile of which the hand already holds all four still counts as a wait (so no unique-wait fan).
     exhausted_tile_is_wait: bool = True
@@ -43,7 +46,9 @@ class Rules:
 
 PROFILES: dict[str, Rules] = {
     "gb": Rules(name="gb"),
-    "botzone": Rules(name="botzone", concealed_and_melded_kong=True, false_win="end_hand"),
+    "botzone": Rules(name="botzone", concealed_and_melded_kong=True, knitted_straight_wait_fans=False,
+                     false_win="end_hand"),
+    "pymahjonggb": Rules(name="pymahjonggb", concealed_and_melded_kong=True, false_win="end_hand"),
 }
 
 
