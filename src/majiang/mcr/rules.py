@@ -36,11 +36,23 @@ class Rules:
     false_win: FalseWinPolicy = "play_on"
 
     def with_switches(self, **switches: Any) -> Rules:
-        """A copy with some switches changed; unknown names are a clear error."""
-        known = {f.name for f in fields(self)}
+        """A copy with some switches changed; an unknown name or a value of the wrong kind is a clear
+        error."""
+        known = {f.name for f in fields(self)} - {"name"}
         unknown = set(switches) - known
         if unknown:
-            raise ValueError(f"unknown rule switch(es) {sorted(unknown)}; known: {sorted(known - {'name'})}")
+            raise ValueError(f"unknown rule switch(es) {sorted(unknown)}; known: {sorted(known)}")
+        for name, value in switches.items():
+            default = getattr(self, name)
+            if name == "false_win":
+                ok = value in ("play_on", "end_hand")
+            elif isinstance(default, bool):
+                ok = isinstance(value, bool)
+            else:
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            if not ok:
+                want = "'play_on' or 'end_hand'" if name == "false_win" else type(default).__name__
+                raise ValueError(f"rule switch {name!r} takes {want}, got {value!r}")
         return replace(self, **switches)
 
 
