@@ -421,6 +421,8 @@ def compare(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[str]:
     """The differences between two results (action, player, fanCnt, score)."""
     out = []
     for key in ("action", "player", "fanCnt", "score"):
+        if key == "fanCnt" and theirs.get("action") != "HU":
+            continue  # the judge shows the fans it counted for a false win too
         if key in theirs and ours.get(key) != theirs.get(key):
             out.append(f"{key}: majiang {ours.get(key)!r}, record {theirs.get(key)!r}")
     return out
