@@ -15,8 +15,14 @@ from majiang.engine.hand import IllegalAction, Phase
 from majiang.engine.log import verify
 from majiang.engine.protocol import Action
 from majiang.rulesets import from_header, info, make_ruleset
-from majiang.rulesets.botzone import compare, export_record, hand_from_walltiles, hand_result, import_record, \
-    record_result
+from majiang.rulesets.botzone import (
+    compare,
+    export_record,
+    hand_from_walltiles,
+    hand_result,
+    import_record,
+    record_result,
+)
 from majiang.sim import play_hand
 from majiang.tiles import parse_tile as T
 
@@ -284,3 +290,28 @@ def test_replay_command_reads_a_match_record(tmp_path, capsys):
     rec["log"][-1]["output"]["content"]["0"] = -7
     path.write_text(json.dumps(rec))
     assert run(Namespace(file=str(path), verify=True, botzone=None, json=False)) == 1
+
+
+# records the judge itself wrote (its outputs turn by turn, the players' responses from majiang's bots):
+# benchmarks/botzone_judge.py --strict N --judge-records DIR, and the robbed kong above
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize(("name", "action", "scores"), [
+    ("botzone_judge_rob.json", "HU", [-8, -37, -8, 53]),
+    ("botzone_judge_hu.json", "HU", [35, -19, -8, -8]),
+    ("botzone_judge_huang.json", "HUANG", [0, 0, 0, 0]),
+])
+def test_records_written_by_the_judge_replay_to_its_result(name, action, scores, capsys):
+    from majiang.cli.replay_cmd import run
+
+    rec = json.loads((DATA / name).read_text())
+    assert record_result(rec)["action"] == action and record_result(rec)["score"] == scores
+    hand = import_record(rec)
+    assert compare(hand_result(hand), record_result(rec)) == []
+    # the judge's requests are the ones majiang's export writes for the same hand
+    ours = export_record(hand.events)
+    assert [e["output"]["content"] for e in ours["log"][2::2]] == [e["output"]["content"] for e in rec["log"][2::2]]
+    assert [e for e in ours["log"][1::2]] == [e for e in rec["log"][1::2]]
+    assert run(Namespace(file=str(DATA / name), verify=True, botzone=None, json=True)) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == scores

@@ -25,6 +25,7 @@ and as the judge reads them back; ``scores`` is in Botzone player order.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -361,6 +362,8 @@ def import_record(record: Mapping[str, Any]) -> Hand:
     """Replay a match record (this module's export, or one the judge wrote) on the botzone ruleset.
     The hand's seats are Botzone's players (player 0 deals)."""
     init = record.get("initdata") or {}
+    if isinstance(init, str):  # Botzone stores a match's initdata as a JSON string
+        init = json.loads(init)
     text = init.get("walltiles")
     if not isinstance(text, str) or not text.strip():
         raise ValueError("the record's initdata has no walltiles (the judge deals its own wall then)")
