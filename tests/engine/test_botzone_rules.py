@@ -315,3 +315,17 @@ def test_records_written_by_the_judge_replay_to_its_result(name, action, scores,
     assert [e for e in ours["log"][1::2]] == [e for e in rec["log"][1::2]]
     assert run(Namespace(file=str(DATA / name), verify=True, botzone=None, json=True)) == 0
     assert json.loads(capsys.readouterr().out)["scores"] == scores
+
+
+def test_a_bot_s_illegal_choice_is_a_wrong_answer_in_botzone_s_game():
+    class Wrong:
+        name = "wrong"
+
+        def choose(self, view, legal):
+            return Action("discard", 99)
+
+    h = Hand(make_ruleset("botzone"), bytes(32), dealer=1)
+    seen = []
+    play_hand(h, [RandomBot(1), Wrong(), RandomBot(2), RandomBot(3)], seen.append)
+    assert seen == [1] and h.events[-1]["result"] == "fault" and h.deltas == [10, -30, 10, 10]
+    assert export_record(h.events)["scores"] == [-30, 10, 10, 10]  # player 0 is the dealer, seat 1
