@@ -38,13 +38,15 @@ class Rules:
     def with_switches(self, **switches: Any) -> Rules:
         """A copy with some switches changed; an unknown name or a value of the wrong kind is a clear
         error."""
-        known = {f.name for f in fields(self)} - {"name"}
+        known = {f.name for f in fields(self)}
         unknown = set(switches) - known
         if unknown:
-            raise ValueError(f"unknown rule switch(es) {sorted(unknown)}; known: {sorted(known)}")
+            raise ValueError(f"unknown rule switch(es) {sorted(unknown)}; known: {sorted(known - {'name'})}")
         for name, value in switches.items():
             default = getattr(self, name)
-            if name == "false_win":
+            if name == "name":
+                ok = isinstance(value, str)
+            elif name == "false_win":
                 ok = value in ("play_on", "end_hand")
             elif isinstance(default, bool):
                 ok = isinstance(value, bool)
