@@ -1,6 +1,6 @@
 """Benchmark: majiang's MCR fan calculator against PyMahjongGB 1.4 (compiled C++, the Botzone judge).
 
-On the same random winning hands (``majiang.mcr.generate.random_winning_hand``, botzone profile, so
+On the same random winning hands (``majiang.mcr.generate.random_winning_hand``, pymahjonggb profile, so
 both calculators apply the same rules) it times
 
 (a) majiang ``score`` on pre-parsed WinningHand objects, one by one and with ``score_many``;
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
     n, repeat = args.hands, args.repeat
     rng = random.Random(args.seed)
-    hands: list[WinningHand] = [random_winning_hand(rng, "botzone") for _ in range(n)]
+    hands: list[WinningHand] = [random_winning_hand(rng, "pymahjonggb") for _ in range(n)]
     dicts = [h.to_dict() for h in hands]
     verbose_args = [pmgb_jsonl._args(d) for d in dicts]  # (..., verbose=True)
     plain_args = [a[:-1] for a in verbose_args]  # PyMahjongGB's default, cheapest return format
@@ -205,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     head = (f"majiang MCR fan calculator vs PyMahjongGB {getattr(MahjongGB, '__version__', '1.4')} — "
-            f"{n} random winning hands (botzone profile), seed {args.seed}, best of {repeat}")
+            f"{n} random winning hands (pymahjonggb profile), seed {args.seed}, best of {repeat}")
     machine = (f"{cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
                f"Python {platform.python_version()}; {now}")
     checks = (f"same fans as PyMahjongGB on {agree}/{n} hands; same totals in the --jsonl outputs on "

@@ -1,10 +1,11 @@
 """合法听 (majiang.shanten.legal): the waits' fans and the legal waits equal PyMahjongGB 1.4 scoring all 34
 tiles one by one, on random ready hands; concrete hands; the fan-aware shanten; the query and the CLI.
 
-Oracle and profiles: PyMahjongGB is exactly the ``botzone`` profile (tests/test_oracle.py), so that
-profile is compared on every hand.  ``gb`` differs from it only by 明暗杠 (a concealed and a melded
-kong in the same hand), which a ready hand's win cannot create, so ``gb`` is compared on every hand
-whose melds are not one concealed and one exposed kong.  Flowers are never counted (flowerCount=0)."""
+Oracle and profiles: PyMahjongGB is exactly the ``pymahjonggb`` profile (tests/test_oracle.py; the
+``botzone`` profile is the judge's, which differs on the 组合龙 wait), so that profile is compared on
+every hand.  ``gb`` differs from it only by 明暗杠 (a concealed and a melded kong in the same hand),
+which a ready hand's win cannot create, so ``gb`` is compared on every hand whose melds are not one
+concealed and one exposed kong.  Flowers are never counted (flowerCount=0)."""
 
 import doctest
 import io
@@ -79,7 +80,7 @@ def _mixed_kongs(melds) -> bool:
     return any(m.concealed for m in kongs) and any(not m.concealed for m in kongs)
 
 
-@pytest.mark.parametrize("rules", ["botzone", "gb"])
+@pytest.mark.parametrize("rules", ["pymahjonggb", "gb"])
 def test_wait_fans_equal_pymahjonggb_tile_by_tile(rules):
     pytest.importorskip("MahjongGB")
     compared = with_legal = with_illegal = fourth = 0
@@ -116,7 +117,7 @@ def test_discard_rows_equal_pymahjonggb():
         extra = rng.choice([t for t in range(NUM_KINDS) if held[t] < 4])
         r = analyze_dict({"melds": [m.to_dict() for m in melds], "hand": [tile_str(t) for t in [*tiles, extra]],
                           "visible": [tile_str(t) for t in visible], "seat_wind": "ESWN"[seat],
-                          "prevalent_wind": "ESWN"[prevalent], "rules": "botzone"})
+                          "prevalent_wind": "ESWN"[prevalent], "rules": "pymahjonggb"})
         assert [row["discard"] for row in r["fan_discards"]] != []
         for row in r["fan_discards"]:
             if row["shanten"] != 0:
@@ -125,7 +126,7 @@ def test_discard_rows_equal_pymahjonggb():
             rest = [*tiles, extra]
             rest.remove(parse_tiles(row["discard"])[0])
             # the discarded tile lies in the river: seen, but the 和绝张 of the scorer needs it visible too
-            want = _oracle(melds, rest, visible, seat, prevalent, "botzone")
+            want = _oracle(melds, rest, visible, seat, prevalent, "pymahjonggb")
             assert {w["tile"]: (w["discard"], w["self_drawn"]) for w in row["wait_fans"]} == {
                 tile_str(t): v for t, v in want.items()}
             assert row["legal_waits"] == [tile_str(t) for t, (d, _s) in sorted(want.items()) if d >= 8]

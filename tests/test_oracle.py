@@ -18,12 +18,12 @@ def _ours(hand, rules):
     return {fc.name: fc.count for fc in score(hand, rules).fans}
 
 
-def test_botzone_profile_equals_pymahjonggb():
+def test_pymahjonggb_profile_equals_pymahjonggb():
     rng = random.Random(20261129)
     mismatches = []
     for _ in range(N):
         h = random_winning_hand(rng, "botzone")
-        if _ours(h, "botzone") != pmgb.fans(h):
+        if _ours(h, "pymahjonggb") != pmgb.fans(h):
             mismatches.append(h.to_string())
     assert mismatches == []
 

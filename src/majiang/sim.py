@@ -70,8 +70,9 @@ class SimResult:
 
 
 def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | None = None) -> None:
-    """Run a hand to its end, asking ``bots[seat]``; an illegal choice is counted and replaced by
-    the default (托管) action."""
+    """Run a hand to its end, asking ``bots[seat]``; an illegal choice is counted and penalised by
+    the ruleset (:meth:`~majiang.engine.hand.Hand.fault`, ``WA``), or where it has no such rule
+    replaced by the default (托管) action."""
     while hand.phase is not OVER:
         for s in hand.prompted():
             view = SeatView(hand, s)
@@ -84,7 +85,10 @@ def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | N
             except IllegalAction:
                 if on_illegal:
                     on_illegal(s)
-                hand.act(s, hand.default_action(s))
+                try:
+                    hand.fault(s, "WA")  # a ruleset that penalises a wrong answer (Botzone: the hand ends)
+                except IllegalAction:
+                    hand.act(s, hand.default_action(s))
             if hand.phase is OVER:
                 break
     hand_over(hand, bots)

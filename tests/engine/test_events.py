@@ -42,8 +42,16 @@ def _robbed_kong() -> Hand:
     return h
 
 
+def _wrong_answer() -> Hand:
+    from majiang.rulesets import make_ruleset
+
+    h = Hand(make_ruleset("botzone"), bytes(32))
+    h.fault(h.current, "WA")  # Botzone's game: −30 for the offender, the hand ends
+    return h
+
+
 def _hands() -> list[Hand]:
-    return [h for _, h in seeded_hands()] + [_robbed_kong()]
+    return [h for _, h in seeded_hands()] + [_robbed_kong(), _wrong_answer()]
 
 
 def _leaves(x: Any) -> list[Any]:

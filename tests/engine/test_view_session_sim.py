@@ -5,17 +5,17 @@ from argparse import Namespace
 
 from majiang.bots.base import RandomBot
 from majiang.engine import Hand
-from majiang.engine.botzone import export_botzone
 from majiang.engine.log import dumps_event, loads_events, verify
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, event_view, tiles_to_json
 from majiang.rulesets import from_header, make_ruleset
+from majiang.rulesets.botzone import export_record
 from majiang.sim import play_hand, simulate
 
 
-def _random_hand(seed):
+def _random_hand(seed, rules="gb"):
     rng = random.Random(seed)
-    h = Hand(make_ruleset("gb"), rng.randbytes(32), dealer=seed % 4)
+    h = Hand(make_ruleset(rules), rng.randbytes(32), dealer=seed % 4)
     play_hand(h, [RandomBot(seed + i) for i in range(4)])
     return h
 
@@ -117,8 +117,8 @@ def test_simulate_summary_shape_and_invariants():
 
 
 def test_botzone_export_has_requests_and_responses():
-    h = _random_hand(9)
-    bz = export_botzone(h.events)
+    h = _random_hand(9, "botzone")
+    bz = export_record(h.events)
     assert bz["log"][0]["output"]["content"]["0"].startswith("0 0 ")
     assert all(set(entry) == {"0", "1", "2", "3"} for entry in bz["log"][1::2])
     plays = [r for entry in bz["log"][1::2] for r in entry.values() if r["response"].startswith("PLAY")]

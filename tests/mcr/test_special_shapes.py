@@ -41,7 +41,10 @@ CASES = [
           "Single Wait": 1}, 22, seat_wind="S", prevalent_wind="S"),
     # the winning 7m completes the 147m of the knitted straight, and is also read as the edge of 789m (mcr.md §5)
     case("组合龙-龙内和张读边张", "14m258p369s789mCC 7m", {"Knitted Straight": 1, "Concealed Hand": 1, "Edge Wait": 1},
-         15),
+         15, profiles=("gb", "pymahjonggb")),
+    # the Botzone judge's fan calculator: a winning tile inside the 组合龙 is no 边张/坎张/单钓将
+    case("组合龙-龙内和张不计边张-botzone", "14m258p369s789mCC 7m", {"Knitted Straight": 1, "Concealed Hand": 1},
+         14, profiles=("botzone",)),
     # ---- 九莲宝灯 -----------------------------------------------------------------------------
     case("九莲宝灯-和九万", "1112345678999m 9m",
          {"Nine Gates": 1, "Pure Straight": 1, "Tile Hog": 1}, 106,

@@ -64,3 +64,19 @@ def arranged(tile_set: Sequence[Tile], seed: bytes, stacks_per_wall: int, wanted
     """The swaps for the wall that ``seed`` builds."""
     wall = Wall.build(tile_set, seed, stacks_per_wall)
     return swaps_for(wall.tiles, wanted)
+
+
+def parts_layout(hands: dict[int, Sequence[Tile]], draws: dict[int, Sequence[Tile]] | None = None,
+                 n_tiles: int = 136) -> dict[int, Tile]:
+    """Wanted positions on a wall cut into one part per seat (:class:`~majiang.engine.wall.SeatWalls`):
+    the seat ``k`` places after the dealer takes ``hands[k]`` (13 tiles; the dealer 14, its first
+    draw last) and then ``draws[k]`` (its draws and replacements, in order) from the back of part ``k``."""
+    part = n_tiles // 4
+    wanted: dict[int, Tile] = {}
+    for k in range(4):
+        seq = list(hands.get(k, ())) + list((draws or {}).get(k, ()))
+        if len(seq) > part:
+            raise ValueError(f"seat +{k} takes {len(seq)} tiles from a part of {part}")
+        for i, t in enumerate(seq):
+            wanted[(k + 1) * part - 1 - i] = t
+    return wanted

@@ -356,6 +356,8 @@ for _spec in (
     EventSpec("robbed", {"seat": SEAT, "from": SEAT, "tile": _f(TILE)}),
     EventSpec("payment", {"reason": _f(TEXT), "deltas": _f(NUMBER)}),
     EventSpec("false_win", {"seat": SEAT, "tile": _f(TILE), "kind": _f(TEXT), "ends_hand": _f(FLAG)}),
+    # a wrong answer or a timeout penalised by the ruleset (Hand.fault): ``kind`` WA, TLE …
+    EventSpec("fault", {"seat": SEAT, "kind": _f(TEXT), "ends_hand": _f(FLAG)}),
     # ``fans``: the ruleset's names and values; a ruleset adds its summary (register_fields)
     EventSpec("win", {"seat": SEAT, "tile": _f(TILE), "from": SEAT, "points": _f(NUMBER), "fans": _f(DATA)}),
     EventSpec("exhausted", {}),

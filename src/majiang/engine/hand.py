@@ -45,7 +45,7 @@ from majiang.engine.protocol import (
     Win,
     WinContext,
 )
-from majiang.engine.wall import Wall, deal, seed_hash
+from majiang.engine.wall import seed_hash
 from majiang.tiles import NUM_KINDS, Tile, tile_str
 
 
@@ -114,7 +114,7 @@ class Hand:
         self.settlement: Settlement | None = None
         self.ruleset_state: dict[str, Any] = {}
         self.visible = [0] * NUM_KINDS  # copies in ponds (unclaimed) and exposed melds
-        self.wall = Wall.build(rules.tile_set(), seed, rules.stacks_per_wall, rules.dead_wall)
+        self.wall = rules.build_wall(seed)
         head: dict[str, Any] = {"type": "hand_start", "version": VERSION, "rules": rules.name,
                                 "ruleset": rules.summary(), "seed": seed.hex(), "seed_hash": seed_hash(seed),
                                 "dealer": dealer, "prevalent": prevalent, "hand_no": hand_no,
@@ -127,9 +127,10 @@ class Hand:
             head["arrange"] = [list(p) for p in arrange]
         self.emit(head)
         w = self.wall
-        self.emit({"type": "dice", "dice": list(w.dice), "break_seat": (dealer + w.break_seat) % 4,
-                   "break_stack": w.break_stack})
-        hands = deal(w, dealer)
+        opening = w.opening(dealer)
+        if opening is not None:
+            self.emit(opening)
+        hands = w.deal(dealer)
         for s, tiles in enumerate(hands):
             for t in tiles:
                 self._receive(s, t)
@@ -160,10 +161,10 @@ class Hand:
     def _replace_flower(self, seat: int, flower: Tile) -> Tile | None:
         """Show a flower and draw its replacement from the tail (repeating for more flowers)."""
         while True:
-            if self.wall.live == 0:
+            if self.wall.left(seat) == 0:
                 self.emit({"type": "flower", "seat": seat, "tile": flower, "replacement": None})
                 return None
-            t = self.wall.draw_tail()
+            t = self.wall.draw(seat, tail=True)
             self.emit({"type": "flower", "seat": seat, "tile": flower, "replacement": t})
             if not self.rules.is_bonus(t):
                 self.seats[seat].counts[t] += 1
@@ -172,11 +173,11 @@ class Hand:
             flower = t
 
     def _draw(self, seat: int, tail: bool = False) -> None:
-        """Draw for ``seat`` (head, or tail after a kong); an empty live wall ends the hand."""
-        if self.wall.live == 0:
+        """Draw for ``seat`` (head, or tail after a kong); nothing left for ``seat`` to draw ends the hand."""
+        if self.wall.left(seat) == 0:
             self._finish(None)
             return
-        t = self.wall.draw_tail() if tail else self.wall.draw_head()
+        t = self.wall.draw(seat, tail)
         st = self.seats[seat]
         self.first_turn = False
         self.events.append({"type": "draw", "seat": seat, "tile": t, "tail": tail})
@@ -209,8 +210,10 @@ class Hand:
         visible = self.visible[tile]
         if discarder is not None and not robbing:
             visible -= 1  # the discard itself is the winning tile
+        # 海底: the seat that would draw next (after the winner's or the discarder's turn) has nothing left
+        nxt = (seat if discarder is None else discarder) + 1
         return WinContext(discarder=discarder, kong=robbing or (discarder is None and self.after_kong),
-                          last=self.wall.live == 0, first_turn=self.first_turn, fourth_tile=visible == 3)
+                          last=self.wall.left(nxt % 4) == 0, first_turn=self.first_turn, fourth_tile=visible == 3)
 
     def _try_win(self, seat: int, tile: Tile, discarder: int | None, robbing: bool = False) -> Win | None:
         if self.seats[seat].barred or not self.rules.could_win(self, seat, tile, discarder is None):
@@ -247,7 +250,8 @@ class Hand:
             if not st.barred and rules.could_win(self, s, tile, True) and rules.check_win(
                     self, s, tile, self.win_context(s, tile, None)) is not None:
                 opts.append(WINS[tile])
-            if rules.can_kong(self):
+            # a kong needs a replacement for the konger and a draw for the seat after it
+            if rules.can_kong(self) and self.wall.left(s) and self.wall.left((s + 1) % 4):
                 if 4 in c:
                     opts.extend(Action(CONCEALED_KONG, t) for t in range(NUM_KINDS) if c[t] == 4)
                 if st.melds:
@@ -361,7 +365,7 @@ class Hand:
     # ---- claims --------------------------------------------------------------------------------
     def _open_claims(self, discarder: int, tile: Tile) -> None:
         rules = self.rules
-        live = self.wall.live > 0
+        live = self.wall.left((discarder + 1) % 4) > 0  # the next seat can still draw
         could_win = rules.could_win
         seats = self.seats
         # a chow needs a neighbour in the suit (honour chows, where a ruleset has them, are its own check)
@@ -497,6 +501,21 @@ class Hand:
             self.responses[seat] = PASS_ACTION
             if len(self.responses) == len(self.options):
                 self._resolve()
+
+    def fault(self, seat: int, kind: str) -> None:
+        """``seat`` failed to answer with a legal decision (``kind``: ``WA``, ``TLE`` …): the ruleset's
+        penalty (:meth:`Ruleset.fault`).  Raises :class:`IllegalAction` when the ruleset has none."""
+        if self.phase is OVER:
+            raise IllegalAction("the hand is over")
+        if seat not in (0, 1, 2, 3):
+            raise IllegalAction(f"no seat {seat!r}")
+        ruling = self.rules.fault(self, seat, kind)
+        if ruling is None:
+            raise IllegalAction(f"the ruleset has no penalty for {kind!r}")
+        self.emit({"type": "fault", "seat": seat, "kind": kind, "ends_hand": ruling.ends_hand})
+        self._pay(ruling.deltas, "fault")
+        if ruling.ends_hand:
+            self._end({"type": "hand_end", "result": "fault", "seat": seat})
 
     def _finish(self, win: Win | None) -> None:
         self.win = win

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from majiang.engine import events as _events
 from majiang.engine.arrange import deal_positions, swaps_for
 from majiang.engine.hand import Hand, IllegalAction, Phase
-from majiang.engine.wall import SeedStream, Wall
+from majiang.engine.wall import SeatWalls, SeedStream, Wall
 from majiang.tiles import DRAGONS, NUM_KINDS, TERMINALS_AND_HONORS, WINDS, Tile, tile_str
 
 if TYPE_CHECKING:
@@ -306,9 +306,11 @@ def start_problem(head: dict[str, Any], rules: Ruleset) -> str | None:
 
 
 # ---- in-hand items ---------------------------------------------------------------------------------------------
-def live_positions(wall: Wall) -> list[int]:
+def live_positions(wall: Wall | SeatWalls) -> list[int]:
     """Wall positions still to be drawn live, in draw order from the head (the dead wall and a
     reserved indicator excluded)."""
+    if not isinstance(wall, Wall):
+        return []  # a wall in one part per seat has no live head to draw from: no items
     out = [i for i in range(wall.head, len(wall.tiles)) if not wall.taken[i] and i not in wall.reserved]
     return out[:wall.live]
 

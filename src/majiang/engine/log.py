@@ -116,6 +116,9 @@ def _step(hand: Hand, e: dict[str, Any]) -> None:
     if et == "item":  # an item used between decisions (majiang.engine.items): re-applied from the seed
         _items.replay_item(hand, e)
         return
+    if et == "fault":  # a wrong answer or a timeout penalised by the ruleset
+        hand.fault(e["seat"], e["kind"])
+        return
     if hand.phase is Phase.TURN:
         seat = hand.current
         if et == "discard":

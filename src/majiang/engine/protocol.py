@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from majiang.engine.melds import Meld
+from majiang.engine.wall import SeatWalls, Wall
 from majiang.tiles import Tile
 
 
@@ -105,6 +106,11 @@ class WallState(Protocol):
     @property
     def live(self) -> int:
         """Tiles that may still be drawn (the dead wall excluded)."""
+        ...
+
+    def left(self, seat: int) -> int:
+        """Tiles ``seat`` may still draw (one shared wall: :attr:`live`; a wall cut into one part per
+        seat: what is left of its part)."""
         ...
 
 
@@ -195,6 +201,11 @@ class Ruleset(Protocol):
 
     def tile_set(self) -> list[Tile]: ...
 
+    def build_wall(self, seed: bytes) -> Wall | SeatWalls:
+        """The hand's wall from its seed: one shared wall broken by the dice (:class:`Wall`), or a wall
+        cut into one part per seat (:class:`SeatWalls`)."""
+        ...
+
     def is_bonus(self, tile: Tile) -> bool:
         """Flowers: set aside when drawn and replaced from the tail."""
         ...
@@ -225,6 +236,12 @@ class Ruleset(Protocol):
     def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         """The penalty for declaring a win that :meth:`check_win` refuses; None = refuse the
         action as illegal instead."""
+        ...
+
+    def fault(self, hand: HandState, seat: int, kind: str) -> FalseWin | None:
+        """The ruling when ``seat`` fails to answer with a legal decision (``kind``: ``WA`` a wrong
+        answer, ``TLE`` no answer in time …): the penalty and whether the hand ends; None = the
+        ruleset has no such rule (the engine refuses the answer instead)."""
         ...
 
     def kong_bonus(self, hand: HandState, seat: int, tile: Tile, kind: str) -> list[int] | None:

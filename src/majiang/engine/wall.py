@@ -15,6 +15,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from majiang.seeded import SeedStream as SeedStream  # re-exported: the engine's items draw from it too
 from majiang.tiles import Tile
@@ -138,6 +139,22 @@ class Wall:
             i += 1
         return self.tiles[i]
 
+    # ---- the interface the engine draws through (shared with :class:`SeatWalls`) ---------------
+    def opening(self, dealer: int) -> dict[str, Any] | None:
+        """The event that opens the hand: the dice and the break."""
+        return {"type": "dice", "dice": list(self.dice), "break_seat": (dealer + self.break_seat) % 4,
+                "break_stack": self.break_stack}
+
+    def left(self, seat: int) -> int:
+        """Tiles ``seat`` may still draw: one shared wall, so the same for every seat."""
+        return self.live
+
+    def draw(self, seat: int, tail: bool = False) -> Tile:
+        return self.draw_tail() if tail else self.draw_head()
+
+    def deal(self, dealer: int) -> list[list[Tile]]:
+        return deal(self, dealer)
+
     def copy(self) -> Wall:
         return Wall(tiles=list(self.tiles), dice=self.dice, break_seat=self.break_seat, break_stack=self.break_stack,
                     dead=self.dead, taken=list(self.taken), head=self.head, tail_drawn=self.tail_drawn,
@@ -171,3 +188,67 @@ def deal(wall: Wall, dealer: int) -> list[list[Tile]]:
         for idx in jump[k]:
             hands[(dealer + k) % 4].append(wall.take(idx))
     return hands
+
+
+@dataclass
+class SeatWalls:
+    """A wall cut into four equal parts, one per seat: part ``k`` (``tiles[k*n:(k+1)*n]``) belongs to
+    the seat ``k`` places after the dealer, who takes every tile of the hand from its back — the deal
+    (13 each; the dealer's 14th is its first draw), every draw and every replacement.  A seat whose
+    part is empty cannot draw.  ``tiles`` is the wall as one list in that order, so a wall is written
+    down (and rebuilt) as one string of tiles."""
+
+    tiles: list[Tile]
+    dealer: int = 0
+    taken: list[bool] = field(default_factory=list)
+    reserved: set[int] = field(default_factory=set)
+    drawn: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # tiles taken from each part
+    remaining: int = 0
+    live: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.tiles) % 4:
+            raise ValueError(f"a wall of {len(self.tiles)} tiles does not cut into four equal parts")
+        if not self.taken:
+            self.taken = [False] * len(self.tiles)
+        self.remaining = self.live = self.taken.count(False)
+
+    @classmethod
+    def build(cls, tile_set: Sequence[Tile], seed: bytes) -> SeatWalls:
+        return cls(tiles=shuffle(tile_set, seed))
+
+    @property
+    def part(self) -> int:
+        return len(self.tiles) // 4
+
+    def index(self, seat: int) -> int:
+        """The position of ``seat``'s next tile (its part's back)."""
+        k = (seat - self.dealer) % 4
+        return (k + 1) * self.part - 1 - self.drawn[k]
+
+    def left(self, seat: int) -> int:
+        return self.part - self.drawn[(seat - self.dealer) % 4]
+
+    def opening(self, dealer: int) -> dict[str, Any] | None:
+        return None  # no dice: every seat's part is fixed
+
+    def draw(self, seat: int, tail: bool = False) -> Tile:
+        if not self.left(seat):
+            raise RuntimeError(f"seat {seat}'s part of the wall is empty")
+        i = self.index(seat)
+        self.drawn[(seat - self.dealer) % 4] += 1
+        self.taken[i] = True
+        self.remaining -= 1
+        self.live -= 1
+        return self.tiles[i]
+
+    def deal(self, dealer: int) -> list[list[Tile]]:
+        """13 tiles to each seat from the back of its part, then the dealer's first draw (the 14th)."""
+        self.dealer = dealer
+        hands = [[self.draw(s) for _ in range(13)] for s in range(4)]
+        hands[dealer].append(self.draw(dealer))
+        return hands
+
+    def copy(self) -> SeatWalls:
+        return SeatWalls(tiles=list(self.tiles), dealer=self.dealer, taken=list(self.taken),
+                         reserved=set(self.reserved), drawn=list(self.drawn))

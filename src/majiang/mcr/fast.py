@@ -77,6 +77,7 @@ TWINS: dict[str, str | tuple[None, str]] = {
     "scorer._nine_gates": "nine_gates", "scorer._waits": "count_waits", "scorer._best_reading": "best_reading",
     "scorer._result": (None, "results are built by the glue, fan.c make_score_result"),
     "scorer._reading": (None, "explanations come from the reference, lazily"),
+    "scorer._switched": (None, "hand-json switches: score_dict sends such hands to the reference"),
     "scorer._inst_names": (None, "explanations come from the reference, lazily"),
     "reading.add": (None, "fan tables are counts in C"), "reading.put": (None, "fan tables are counts in C"),
     "fans_88_64.tiles": "kind_traits", "fans_88_64.sets": "regular_fans", "fans_88_64.win": "win_flags",

@@ -475,9 +475,26 @@ def score_dict_reference(d: Mapping[str, Any], explain: bool = False) -> dict[st
     """:func:`score_dict` in pure Python: the reference implementation."""
     try:
         hand = WinningHand.from_dict(d)
-        return score_reference(hand).to_dict(explain=explain)
+        return score_reference(hand, _switched(hand, d)).to_dict(explain=explain)
     except ValueError as e:
         return {"error": str(e)}
+
+
+def _switched(hand: WinningHand, d: Mapping[str, Any]) -> Rules | None:
+    """The hand's profile with the hand-json ``switches`` applied (None: no switches)."""
+    switches = d.get("switches")
+    if switches is None:
+        return None
+    if not isinstance(switches, Mapping) or not all(isinstance(k, str) for k in switches):
+        raise InvalidHandError(f"'switches' must be an object {{name: value}}, got {switches!r}")
+    if "name" in switches:  # a profile's name is no switch
+        raise InvalidHandError(f"unknown rule switch(es) ['name']; known: {switches_known()}")
+    return get_rules(hand.rules).with_switches(**switches)
+
+
+def switches_known() -> list[str]:
+    """The names hand-json ``switches`` may set."""
+    return sorted(f.name for f in fields(Rules) if f.name != "name")
 
 
 def score_many_reference(hands: Iterable[WinningHand], rules: str | Rules | None = None) -> list[ScoreResult]:
@@ -502,7 +519,7 @@ def score(hand: WinningHand, rules: str | Rules | None = None) -> ScoreResult:
 
 def score_dict(d: Mapping[str, Any], explain: bool = False) -> dict[str, Any]:
     """What one ``majiang fan --jsonl`` line does: a hand-json object in, a result (or error) out."""
-    if _FAST is not None and not explain:
+    if _FAST is not None and not explain and not (isinstance(d, Mapping) and "switches" in d):  # C knows no switches
         result = _FAST.score_dict(d)
         if result is not None:
             return result

@@ -2,7 +2,8 @@
 engine's :class:`~majiang.engine.protocol.Ruleset`, one module each, and their registry by name — the
 edge where a name (from a CLI flag, a room config or a log header) becomes a ruleset.
 
-* :mod:`~majiang.rulesets.mcr` — MCR, profiles ``gb`` and ``botzone``.
+* :mod:`~majiang.rulesets.mcr` — MCR (profile ``gb``); :mod:`~majiang.rulesets.botzone` — Botzone's game
+  (the judge's 136-tile wall in quarters, the ``botzone`` fan profile) and its match records.
 * :mod:`~majiang.rulesets.nanchang` — Nanchang (南昌麻将) with its room options.
 
 Each entry (:class:`RulesetInfo`) also carries what the edges need, so that none of them asks for a
@@ -22,6 +23,7 @@ from typing import Any
 from majiang.engine.protocol import Ruleset
 from majiang.mcr.scorer import score_dict
 from majiang.nanchang.hand_json import settle_dict
+from majiang.rulesets.botzone import Botzone
 from majiang.rulesets.mcr import MCR
 from majiang.rulesets.nanchang import Nanchang
 
@@ -86,7 +88,7 @@ def _nanchang_calculator(d: Mapping[str, Any], explain: bool) -> dict[str, Any]:
 
 MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan", "ev": "majiang.bots.ev"}
 register(RulesetInfo("gb", lambda opts: MCR("gb"), "国标", "MCR", _mcr_calculator, "mcr", ("番", "fan"), MCR_BOTS))
-register(RulesetInfo("botzone", lambda opts: MCR("botzone"), "国标 Botzone", "MCR (Botzone)", _mcr_calculator, "mcr",
+register(RulesetInfo("botzone", lambda opts: Botzone(), "国标 Botzone", "MCR (Botzone)", _mcr_calculator, "mcr",
                      ("番", "fan"), MCR_BOTS))
 # the jing-aware bot plays both kinds
 register(RulesetInfo("nanchang", Nanchang, "南昌", "Nanchang", _nanchang_calculator, "nanchang", ("倍", "multiplier"),

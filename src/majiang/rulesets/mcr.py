@@ -10,6 +10,7 @@ from typing import Any
 from majiang.engine.events import FLAG, NUMBER, fields, register_fields
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
+from majiang.engine.wall import SeatWalls, Wall
 from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
 from majiang.mcr.payment import FalseWin as FalseWinKind
 from majiang.mcr.payment import false_win_deltas, hand_deltas
@@ -50,6 +51,12 @@ class MCR:
 
     def is_bonus(self, tile: Tile) -> bool:
         return tile >= NUM_KINDS
+
+    def build_wall(self, seed: bytes) -> Wall | SeatWalls:
+        return Wall.build(self.tile_set(), seed, self.stacks_per_wall, self.dead_wall)
+
+    def fault(self, hand: HandState, seat: int, kind: str) -> FalseWin | None:
+        return None
 
     def setup(self, hand: HandState) -> None:
         return None

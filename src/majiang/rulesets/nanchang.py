@@ -26,6 +26,7 @@ from majiang.engine.events import (
 )
 from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
+from majiang.engine.wall import Wall
 from majiang.nanchang.jing import JingPair
 from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
@@ -110,6 +111,12 @@ class Nanchang:
 
     def is_bonus(self, tile: Tile) -> bool:
         return False
+
+    def build_wall(self, seed: bytes) -> Wall:
+        return Wall.build(self.tile_set(), seed, self.stacks_per_wall, self.dead_wall)
+
+    def fault(self, hand: HandState, seat: int, kind: str) -> FalseWin | None:
+        return None
 
     # ---- the jing --------------------------------------------------------------------------------
     def setup(self, hand: HandState) -> None:
