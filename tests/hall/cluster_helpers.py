@@ -32,6 +32,7 @@ fee = 5
 bots = "rand"
 bot_fill_s = 30
 next_hand_s = 0.2
+claim_window_s = 0.0
 timers = "relaxed"
 """
 

@@ -362,8 +362,8 @@ def test_the_tables_list_is_paginated(tmp_path: Any) -> None:
     """Was: ``tables`` (WebSocket) and GET /api/rooms/{room}/tables answered every table at once."""
     async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any], list[Any], dict[str, str]]:
         assert live.http is not None
-        tok, _ = await live.guest()
-        for _ in range(12):
+        for _ in range(12):  # one open table per account (#10): twelve guests open one each
+            tok, _ = await live.guest()
             r = await live.http.post("/api/tables", json={"room": "free"}, headers={"Authorization": f"Bearer {tok}"})
             assert r.status_code == 200, r.text
         ws = await live.connect(tok)

@@ -49,6 +49,7 @@ coefficient = 100
 fee = 50
 min_balance = 500
 items = true
+claim_window_s = 0.0
 bots = "fan"
 
 [[room]]
@@ -58,6 +59,7 @@ rules = "gb"
 coefficient = 100
 fee = 50
 min_balance = 20000
+claim_window_s = 0.0
 bots = "fan"
 
 [[room]]

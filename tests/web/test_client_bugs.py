@@ -16,13 +16,13 @@ WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
 
 @pytest.fixture(scope="module")
-def two_hands(hall: Any) -> tuple[int, list[int]]:
+def two_hands(hall: Any) -> tuple[int, list[int], str]:
     """A guest's two hands in a row at one table: the dealer moves, so the guest's wind changes."""
     token, hands = hall.play_hands_over_ws(2)
     import httpx
 
     me = httpx.get(hall.base + "/api/me", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
-    return int(me["id"]), hands
+    return int(me["id"]), hands, token
 
 
 def dealer_of(hall: Any, hand: int) -> int:
@@ -31,9 +31,14 @@ def dealer_of(hall: Any, hand: int) -> int:
     return int(start["dealer"])
 
 
-def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands: tuple[int, list[int]]) -> None:
-    account, hands = two_hands
-    rows = {r["hand"]: r for r in hall.get(f"/api/players/{account}/hands")}
+def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands: tuple[int, list[int], str]) -> None:
+    import httpx
+
+    account, hands, token = two_hands  # a hand history is its owner's only: the guest looks at its own page
+    rows = {r["hand"]: r for r in httpx.get(f"{hall.base}/api/players/{account}/hands", timeout=10,
+                                            headers={"Authorization": f"Bearer {token}"}).json()}
+    page.goto("/")
+    page.evaluate("t => localStorage.setItem('majiang.token', t)", token)
     page.goto(f"/#player/{account}")
     winds = set()
     for hand in hands:
@@ -45,8 +50,8 @@ def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands:
     assert len(winds) == 2, "the dealer moved between the two hands, so did the guest's wind"
 
 
-def test_replay_names_bots_by_their_own_plate(page: Any, hall: Any, two_hands: tuple[int, list[int]]) -> None:
-    _, hands = two_hands
+def test_replay_names_bots_by_their_own_plate(page: Any, hall: Any, two_hands: tuple[int, list[int], str]) -> None:
+    _, hands, _ = two_hands
     hand = hands[1]
     assert dealer_of(hall, hand) != 0
     page.goto(f"/#replay/{hand}")

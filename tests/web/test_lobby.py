@@ -46,7 +46,7 @@ def test_private_table_by_code_and_chat(new_page: Any, signup: Any) -> None:
     host.click("#create-private")
     host.wait_for_url(re.compile("#table$"))
     code = host.locator("#table-code b").inner_text()
-    assert re.fullmatch(r"\d{6}", code)
+    assert re.fullmatch(r"[2-9A-HJ-NP-Z]{8}", code)  # secrets, no look-alikes (issue 14 #12)
     # a private table is not listed in the lobby; the friend joins by code
     guest.fill("#join-code", code)
     guest.click("#join-code-btn")
@@ -64,7 +64,7 @@ def test_private_table_by_code_and_chat(new_page: Any, signup: Any) -> None:
     host.wait_for_url(re.compile("#lobby$"))
     host.fill("#join-code", "000000")
     host.click("#join-code-btn")
-    expect(host.locator(".toast.error")).to_contain_text("000000")
+    expect(host.locator(".toast.error")).to_contain_text("no private table")
 
 
 def test_spectate_a_table(new_page: Any, signup: Any) -> None:

@@ -18,6 +18,13 @@ TIMER_PRESETS: dict[str, dict[str, float]] = {
 }
 
 
+#: a rooms file's claim window (issue 14 #5): every discard pauses this long for everyone, so bots, auto-pass
+#: and any decision quicker than that never show whether a seat could claim; a human who thinks longer
+#: makes the table wait, as at any table of people.  The claim timer itself (None) is exact but costs 3 s
+#: (10 s relaxed) after every discard, minutes a hand; set it per room where that is worth it.
+CLAIM_WINDOW_S = 1.0
+
+
 @dataclass(frozen=True)
 class Room:
     id: str
@@ -38,7 +45,8 @@ class Room:
     next_hand_s: float = 5.0
     empty_close_s: float = 60.0  # a table nobody sat at closes after this
     # every discard opens a claim window this long for everyone, claimable or not (None: the claim timer,
-    # the default of rooms from a config file; 0: each discard still sent alone, no wait)
+    # exact even for a human who thinks the whole claim time; 0: each discard still sent alone, no wait;
+    # a rooms file's default is CLAIM_WINDOW_S)
     claim_window_s: float | None = 0.0
     reconnect_grace_s: float = 30.0  # a socket closed mid-hand and not back within this is an escape (逃跑)
     spectate_delay_s: float = 10.0
@@ -81,7 +89,7 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {d.get('id')!r}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")
     if "id" not in d or "name" not in d:
         raise ValueError(f"every room needs an id and a name: {d}")
-    room = Room(**{"claim_window_s": None, **d})  # a configured room hides who could claim, exactly
+    room = Room(**{"claim_window_s": CLAIM_WINDOW_S, **d})
     if room.timers not in TIMER_PRESETS:
         raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
     if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0 or room.penalty() < 0 or room.compensation() < 0:

@@ -24,7 +24,8 @@ export function mount(root, _arg, app) {
   const tablesBox = h("div.tables#tables");
   const chatLog = h("div.chat-log#lobby-chat-log");
   const chatInput = h("input#lobby-chat-input", { maxLength: 200, placeholder: "说点什么… say something" });
-  const codeInput = h("input#join-code", { inputMode: "numeric", maxLength: 12, placeholder: "6 位房号 6-digit code" });
+  const codeInput = h("input#join-code", { autocapitalize: "characters", autocomplete: "off", spellcheck: false,
+    maxLength: 12, placeholder: "8 位房号 8-character code" });
   const balanceBox = h("div.balance-card#balance-card");
   const seatedBox = h("div#seated-banner");
   const shop = shopCard(app);
@@ -38,9 +39,9 @@ export function mount(root, _arg, app) {
   };
 
   const joinByCode = () => {
-    const code = codeInput.value.trim();
-    if (!/^\d{4,12}$/.test(code)) {
-      toast("请输入房号数字 · Enter the table's code (digits)", "error");
+    const code = codeInput.value.trim().toUpperCase();
+    if (!/^[0-9A-Z]{6,12}$/.test(code)) {
+      toast("请输入房号（字母和数字）· Enter the table's code (letters and digits)", "error");
       return;
     }
     session.expectSeat();
@@ -180,7 +181,7 @@ export function mount(root, _arg, app) {
     try {
       const r = await api("/api/tables", { method: "POST", body: { room, private: true } });
       session.expectSeat(r.code);
-      conn.send({ type: "join", table: r.table });
+      conn.send({ type: "join", code: r.code });  // a private table is joined by its code only, its creator too
     } catch (e) {
       toast(e.message, "error");
     }
