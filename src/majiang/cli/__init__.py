@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from majiang import __version__
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "replay", "serve", "cluster", "tournament", "ledger")
+COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "replay", "dataset", "serve", "cluster", "tournament",
+            "ledger")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
