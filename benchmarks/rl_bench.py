@@ -1,6 +1,10 @@
 """Steps per second of the RL environments with an observation at every decision, random legal
-actions, one core: the AEC env (``mcr_v0.raw_env``), the parallel env, and — in the same run, for a
-before/after — the pre-PettingZoo ``MahjongEnv`` (18 × 34 planes) read from git (``--baseline REV``).
+actions, one core, in one run: rlcard's mahjong env (``pip install rlcard``; skipped with a message
+when missing) — the yardstick —, the AEC env (``mcr_v0.raw_env``), the parallel env, the
+vectorised env (``vector_env``), and, for a before/after, the pre-PettingZoo ``MahjongEnv`` (18 × 34
+planes) read from git (``--baseline REV``).  Rates are decisions (agent steps) per CPU second of
+this process (``time.process_time``: a loaded machine slows the wall clock, not this) and per wall
+second; ratios are against rlcard's CPU rate.
 
     .venv/bin/python benchmarks/rl_bench.py --hands 100
 """
@@ -21,16 +25,27 @@ from typing import Any
 
 import numpy as np
 
-from majiang.rl import mcr_v0
+from majiang.rl import mcr_v0, vector_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def aec_run(env: Any, hands: int, seed: int) -> tuple[int, float]:
-    """(decisions, seconds) for ``hands`` hands of the AEC loop with ``last()`` at every step."""
+Run = tuple[int, float, float]  # decisions, CPU seconds, wall seconds
+
+
+def _clock() -> tuple[float, float]:
+    return time.process_time(), time.perf_counter()
+
+
+def _since(t: tuple[float, float]) -> tuple[float, float]:
+    return time.process_time() - t[0], time.perf_counter() - t[1]
+
+
+def aec_run(env: Any, hands: int, seed: int) -> Run:
+    """(decisions, CPU s, wall s) for ``hands`` hands of the AEC loop with ``last()`` at every step."""
     rng = np.random.default_rng(seed)
     steps = 0
-    t = time.perf_counter()
+    t = _clock()
     for h in range(hands):
         env.reset(seed=seed + h)
         for _ in env.agent_iter():
@@ -40,20 +55,75 @@ def aec_run(env: Any, hands: int, seed: int) -> tuple[int, float]:
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
-    return steps, time.perf_counter() - t
+    return (steps, *_since(t))
 
 
-def parallel_run(hands: int, seed: int) -> tuple[int, float]:
+def parallel_run(hands: int, seed: int) -> Run:
+    """Parallel steps (decision points), each with the four agents' observations."""
     env = mcr_v0.parallel_env()
     rng = np.random.default_rng(seed)
     steps = 0
-    t = time.perf_counter()
+    t = _clock()
     for h in range(hands):
         obs, _ = env.reset(seed=seed + h)
         while env.agents:
             obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()})
             steps += 1
-    return steps, time.perf_counter() - t
+    return (steps, *_since(t))
+
+
+def vector_run(hands: int, seed: int, n: int) -> Run:
+    """About as many decisions as ``hands`` hands, ``n`` hands at a time, random legal actions drawn
+    for the whole batch at once."""
+    env = vector_env(n)
+    rng = np.random.default_rng(seed)
+    _, masks, _ = env.reset(seed=seed)
+    want = hands * 105  # decisions in a hand of random play
+    steps = 0
+    t = _clock()
+    while steps < want:
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        _, masks, *_ = env.step(actions)
+        steps += n
+    return (steps, *_since(t))
+
+
+def engine_run(hands: int, seed: int) -> Run:
+    """The floor under every environment: the engine alone, random legal actions, no observation."""
+    from majiang.engine.hand import Hand
+    from majiang.rulesets import make_ruleset
+
+    rules = make_ruleset("gb")
+    rng = np.random.default_rng(seed)
+    steps = 0
+    t = _clock()
+    for h in range(hands):
+        hand = Hand(rules, (seed + h).to_bytes(32, "big"))
+        while not hand.over:
+            s = hand.prompted()[0]
+            legal = hand.legal(s)
+            hand.act(s, legal[int(rng.integers(len(legal)))])
+            steps += 1
+    return (steps, *_since(t))
+
+
+def rlcard_run(hands: int, seed: int) -> Run | None:
+    """rlcard's mahjong env with random legal actions; its ``step`` builds the next state (its
+    observation) every time, as ``env.run`` does.  None without rlcard."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("mahjong", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = 0
+    t = _clock()
+    for _ in range(hands):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(int(rng.choice(list(state["legal_actions"]))))
+            steps += 1
+    return (steps, *_since(t))
 
 
 def baseline_env(rev: str) -> Any:
@@ -78,25 +148,36 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs, the best is shown")
+    ap.add_argument("--vector", type=int, default=64, help="hands side by side in the vectorised env")
     ap.add_argument("--baseline", default="ac85c46", help="git revision with the old src/majiang/rl/env.py "
                     "(default: the last one before the PettingZoo environments; '' = none)")
     args = ap.parse_args()
     print(f"# rl benchmark · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
-          f"{os.cpu_count()} cores · Python {platform.python_version()}")
+          f"{os.cpu_count()} cores · Python {platform.python_version()} · load {os.getloadavg()[0]:.1f}")
     print(f"({args.hands} hands of random legal actions, an observation at every decision; best of {args.repeat})")
-    print("| environment | observation | decisions | steps/s | hands/s |\n|---|---|---:|---:|---:|")
     rows: list[tuple[str, str, Any]] = []
+    rows.append(("rlcard 'mahjong' (yardstick)", "6 × 34 × 4", lambda: rlcard_run(args.hands, args.seed)))
     old = baseline_env(args.baseline) if args.baseline else None
     if old is not None:
         rows.append((f"MahjongEnv at {args.baseline} (before)", "18 × 34", lambda: aec_run(old, args.hands, args.seed)))
     new = mcr_v0.raw_env()
     rows.append(("mcr_v0.raw_env() AEC", "204 × 34", lambda: aec_run(new, args.hands, args.seed)))
     rows.append(("mcr_v0.parallel_env()", "204 × 34 × 4 agents", lambda: parallel_run(args.hands, args.seed)))
+    rows.append(("engine alone, no observation (the floor)", "—", lambda: engine_run(args.hands, args.seed)))
+    rows.append((f"vector_env({args.vector})", f"{args.vector} × 204 × 34",
+                 lambda: vector_run(args.hands, args.seed, args.vector)))
+    print("| environment | observation | decisions | steps/CPU s | steps/wall s | × rlcard (CPU) |\n"
+          "|---|---|---:|---:|---:|---:|")
+    yardstick = None
     for name, obs, fn in rows:
-        fn()  # warm-up: lazily built tables
+        if fn() is None:  # warm-up: lazily built tables
+            print(f"| {name} | {obs} | — | skipped: pip install rlcard | | |")
+            continue
         runs = [fn() for _ in range(args.repeat)]
-        steps, best = runs[0][0], min(dt for _, dt in runs)
-        print(f"| {name} | {obs} | {steps} | {steps / best:,.0f} | {args.hands / best:,.1f} |")
+        steps, cpu, wall = runs[0][0], min(r[1] for r in runs), min(r[2] for r in runs)
+        rate = steps / cpu
+        yardstick = yardstick or rate
+        print(f"| {name} | {obs} | {steps} | {rate:,.0f} | {steps / wall:,.0f} | {rate / yardstick:.2f} |")
 
 
 if __name__ == "__main__":

@@ -37,3 +37,11 @@ def test_duplicate_warns_when_hands_is_not_a_multiple_of_24(capsys):
     assert err == ""
     _, err = _json(capsys, "--hands", "30")  # without --duplicate any count is whole
     assert err == ""
+
+
+def test_workers_give_the_results_of_one_worker(capsys):
+    one, _ = _json(capsys, "--hands", "200", "--seed", "4")
+    two, _ = _json(capsys, "--hands", "200", "--seed", "4", "--workers", "2")
+    for d in (one, two):
+        d.pop("hands_per_s")
+    assert one == two and one["hands"] == 200

@@ -218,6 +218,8 @@ def test_action_codes_round_trip():
 
 def test_training_example_runs():
     root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, str(root / "examples" / "rl_train.py"), "2"], capture_output=True,
-                         text=True, timeout=120, check=True)
-    assert out.stdout.count("player_0") == 2
+    out = subprocess.run([sys.executable, str(root / "examples" / "rl_train.py"), "--hands", "2", "--checkpoints", "1",
+                          "--eval-hands", "24", "--opponents", "rand"], capture_output=True, text=True, timeout=300,
+                         check=True)
+    assert out.stdout.count("score/hand") == 2  # the evaluation before and after training
+    assert "before" in out.stdout and "after" in out.stdout

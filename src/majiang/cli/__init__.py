@@ -12,8 +12,8 @@ from majiang import __version__
 from majiang.cli.parser import Parser
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "arena", "replay", "review", "serve", "cluster",
-            "tournament", "ledger")
+COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "arena", "replay", "review", "dataset", "serve",
+            "cluster", "tournament", "ledger")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -35,6 +35,10 @@ def register(sub: Any) -> None:
                         "Botzone gives C/C++; botzone@SECONDS:COMMAND sets it for one bot)")
     p.add_argument("--log", metavar="DIR", help="write every hand's JSON-lines log into DIR")
     p.add_argument("--verify", action="store_true", help="replay every hand from its log and count mismatches")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="play in N processes (chunks of 96 hands; the same results as one worker)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="play the chunks on a Ray cluster (auto, local or ray://HOST:PORT; needs majiang[ray])")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -70,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: --duplicate plays each wall in {SEATINGS} seatings; --hands {args.hands} is not a multiple "
               f"of {SEATINGS}, so the last wall is played in only {args.hands % SEATINGS} of them and the luck of "
               f"the deal does not cancel out (use {_multiples(args.hands)})", file=sys.stderr)
+    if args.workers < 1:
+        print("error: --workers must be at least 1", file=sys.stderr)
+        return 2
+    par: dict[str, Any] = {"workers": args.workers, "ray_address": args.ray}
     show = not args.no_progress and sys.stderr.isatty()
     try:
         if show:
@@ -79,11 +87,11 @@ def run(args: argparse.Namespace) -> int:
                           TimeRemainingColumn(), transient=True) as prog:
                 task = prog.add_task("hands", total=args.hands)
                 res = simulate(args.hands, args.seed, bots, rules=args.rules, duplicate=args.duplicate,
-                               log_dir=args.log, verify=args.verify,
+                               log_dir=args.log, verify=args.verify, **par,
                                progress=lambda n: prog.update(task, completed=n))
         else:
             res = simulate(args.hands, args.seed, bots, rules=args.rules, duplicate=args.duplicate,
-                           log_dir=args.log, verify=args.verify)
+                           log_dir=args.log, verify=args.verify, **par)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -32,20 +32,36 @@ def encode_action(a: Action) -> int:
     return PASS
 
 
+_CODES: dict[Action, int] = {}  # encode_action's answers, remembered (an engine hands out few distinct actions)
+
+
 def decode_action(index: int, legal: list[Action]) -> Action:
     """The legal engine action with code ``index``; ValueError when there is none."""
+    codes = _CODES
     for a in legal:
-        if encode_action(a) == index:
+        c = codes.get(a)
+        if c is None:
+            c = codes[a] = encode_action(a)
+        if c == index:
             return a
     raise ValueError(f"action {index} is not legal now (mask it with 'action_mask')")
 
 
-def action_mask(legal: list[Action]) -> np.ndarray:
-    """int8 mask of the legal codes; a seat with nothing to decide may only pass (its action is
-    ignored), so a mask is never empty."""
-    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+def action_mask(legal: list[Action], out: np.ndarray | None = None) -> np.ndarray:
+    """int8 mask of the legal codes (into ``out`` when given); a seat with nothing to decide may
+    only pass (its action is ignored), so a mask is never empty."""
+    mask = np.zeros(ACTION_SIZE, dtype=np.int8) if out is None else out
+    if out is not None:
+        mask.fill(0)
     if not legal:
         mask[PASS] = 1
+        return mask
+    codes = _CODES
+    idx = []
     for a in legal:
-        mask[encode_action(a)] = 1
+        c = codes.get(a)
+        if c is None:
+            c = codes[a] = encode_action(a)
+        idx.append(c)
+    mask[idx] = 1
     return mask

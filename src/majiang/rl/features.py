@@ -98,7 +98,9 @@ class DiscardLog:
         """Read the events not read yet (``events`` is the hand's growing log) and return the
         discards so far."""
         for e in events[self._seen:]:
-            v = event_view(e, -1)
+            # only a private event differs for a spectator in what is read here (event_view keeps
+            # the type, seat and tile of the others, and "from" and "kind")
+            v = event_view(e, -1) if "private_to" in e else e
             if v is None:
                 continue
             t = v["type"]

@@ -12,7 +12,8 @@ from majiang.engine.hand import Hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
-from majiang.rl.features import OBS_HIGH, OBS_LOW, BlockCache, DiscardLog, encode
+from majiang.rl.features import OBS_HIGH, OBS_LOW
+from majiang.rl.incremental import HandEncoder
 from majiang.rulesets import make_ruleset
 from majiang.tiles import format_tiles, tile_str
 
@@ -48,10 +49,9 @@ class Table:
         self.illegal_reward = float(illegal_reward)
         self.np_random = np.random.default_rng()
         self.hand: Hand | None = None
-        self.log = DiscardLog()
+        self.encoder: HandEncoder | None = None  # the planes kept in step with the hand (encode's fast path)
         self._scores = [0, 0, 0, 0]
         self._cache: dict[int, dict[str, np.ndarray]] = {}  # this decision's observations
-        self._blocks: BlockCache = {}  # this hand's seat blocks (encode's fast path)
 
     def deal(self, seed: int | None, options: dict[str, Any] | None) -> None:
         """A new hand.  ``seed`` reseeds the generator; without one the generator goes on (a fresh
@@ -67,10 +67,9 @@ class Table:
         scores = opts.get("scores")
         self.hand = Hand(self.ruleset, rng.bytes(32), dealer=dealer, prevalent=prevalent, hand_no=hand_no,
                          scores=list(scores) if scores is not None else None)
-        self.log = DiscardLog()
+        self.encoder = HandEncoder(self.hand)
         self._scores = self.scores()
         self._cache = {}
-        self._blocks = {}
 
     # ---- reading the hand through the seats' views ----------------------------------------------
     def view(self, seat: int) -> SeatView:
@@ -78,15 +77,15 @@ class Table:
         return SeatView(self.hand, seat)
 
     def scores(self) -> list[int]:
-        return self.view(0).scores
+        h = self.hand
+        assert h is not None, "call reset() first"
+        return [b + d for b, d in zip(h.scores_before, h.deltas, strict=True)]
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         obs = self._cache.get(seat)
         if obs is None:
-            assert self.hand is not None
-            v = self.view(seat)
-            obs = {"observation": encode(v, self.log.feed(self.hand.events), self._blocks),
-                   "action_mask": action_mask(v.legal)}
+            assert self.hand is not None and self.encoder is not None
+            obs = {"observation": self.encoder.encode(seat), "action_mask": action_mask(self.hand.legal(seat))}
             self._cache[seat] = obs
         return obs
 

@@ -1,0 +1,107 @@
+"""The fast paths: the incremental encoder equals ``encode`` (the reference) at every decision, and
+the vectorised environment plays the same hands as the single ones with batched arrays."""
+
+import numpy as np
+import pytest
+
+from majiang.engine.view import SeatView
+from majiang.rl import ACTION_SIZE, OBS_SHAPE, DiscardLog, encode, mcr_v0, vector_env
+from majiang.rl.actions import action_mask
+from majiang.rl.incremental import HandEncoder
+
+
+@pytest.mark.parametrize("rules", ["gb", "nanchang"])
+def test_the_incremental_encoder_equals_the_reference_at_every_decision_of_every_seat(rules):
+    env = mcr_v0.raw_env(rules=rules)
+    rng = np.random.default_rng(7)
+    seen = {"concealed_kong": 0, "claims": 0, "decisions": 0}
+    for seed in range(25):
+        env.reset(seed=100 + seed)
+        while True:
+            hand = env.hand
+            for s in range(4):
+                fresh = encode(SeatView(hand, s), DiscardLog().feed(hand.events))
+                assert np.array_equal(env.table.encoder.encode(s), fresh), (seed, s, hand.events[-1])
+            if env.table.over:
+                break
+            mask = env.observe(env.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            big = legal[legal >= 34]  # prefer kongs, claims and wins: they are what changes blocks
+            action = int(rng.choice(big if len(big) and rng.random() < 0.7 else legal))
+            env.step(action)
+            seen["decisions"] += 1
+        seen["concealed_kong"] += any(e["type"] == "kong" and e.get("kind") == "concealed" for e in hand.events)
+        seen["claims"] += sum(e["type"] in ("chow", "pung") for e in hand.events)
+    assert seen["decisions"] > 1000 and seen["concealed_kong"] > 0 and seen["claims"] > 20
+
+
+def test_an_encoder_made_mid_hand_catches_up():
+    env = mcr_v0.raw_env()
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    late = HandEncoder(env.hand)
+    out = np.full(OBS_SHAPE, 7, dtype=np.float32)
+    for s in range(4):
+        assert late.encode(s, out=out) is out
+        assert np.array_equal(out, encode(SeatView(env.hand, s), DiscardLog().feed(env.hand.events)))
+
+
+def test_the_vector_env_batches_observations_masks_and_rewards_and_resets_finished_hands():
+    n = 6
+    env = vector_env(n)
+    obs, masks, seats = env.reset(seed=11)
+    assert obs.shape == (n, *OBS_SHAPE) and masks.shape == (n, ACTION_SIZE) and seats.shape == (n,)
+    rng = np.random.default_rng(1)
+    totals = np.zeros((n, 4))
+    finished = 0
+    for _ in range(900):
+        for i, t in enumerate(env.tables):  # each row is the deciding seat's own observation
+            s = int(seats[i])
+            assert np.array_equal(obs[i], encode(SeatView(t.hand, s), DiscardLog().feed(t.hand.events)))
+            assert np.array_equal(masks[i], action_mask(t.hand.legal(s)))
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        actions[masks[:, 107] == 1] = 107  # win whenever possible: random players rarely do
+        assert masks[np.arange(n), actions].all()
+        obs, masks, seats, rewards, dones = env.step(actions)
+        totals += rewards
+        finished += int(dones.sum())
+        assert rewards.sum(axis=1) == pytest.approx(np.zeros(n))  # zero-sum, settlement included
+        assert not env.illegal.any()
+    assert finished >= n and env.hands_done == finished
+    assert np.abs(totals).sum() > 0
+
+
+def test_the_vector_env_plays_the_hands_the_aec_env_plays():
+    """Hand i of a vector env seeded s is the AEC env's hand seeded s + i, step for step."""
+    vec = vector_env(2)
+    _, masks, seats = vec.reset(seed=40)
+    aec = [mcr_v0.raw_env(), mcr_v0.raw_env()]
+    for i, e in enumerate(aec):
+        e.reset(seed=40 + i)
+    for _ in range(60):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+        for i, e in enumerate(aec):
+            assert e.agent_selection == f"player_{seats[i]}"
+            e.step(int(actions[i]))
+        obs, masks, seats, _, dones = vec.step(actions)
+        if dones.any():
+            break
+        for i, e in enumerate(aec):
+            assert np.array_equal(obs[i], e.observe(e.agent_selection)["observation"])
+
+
+def test_the_vector_env_checks_its_input():
+    env = vector_env(3)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="one action per hand"):
+        env.step([0, 1])
+    with pytest.raises(ValueError, match="num_envs"):
+        vector_env(0)
+    env = vector_env(2, illegal="penalty", illegal_reward=-2.0)
+    _, masks, seats = env.reset(seed=0)
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in masks])
+    seats = seats.copy()  # the env's buffer: the step overwrites it with the next deciding seats
+    _, _, _, rewards, _ = env.step(bad)
+    assert env.illegal.all() and all(rewards[i, seats[i]] <= -2.0 for i in range(2))
