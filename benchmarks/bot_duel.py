@@ -100,12 +100,20 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
     def q(f: float) -> float:
         return times[min(len(times) - 1, int(f * len(times)))]
 
-    return {"hands": done, "walls": k, "seed": seed, "bots": specs, "illegal_actions": illegal,
-            "seconds": time.perf_counter() - t0,
-            "score": [sum(w[i] for w in per_wall) / k for i in range(4)],
-            "win_rate": [w / done for w in wins], "deal_in_rate": [d / done for d in deal_ins],
-            "margin": mean, "margin_ci95": [mean - half, mean + half],
-            "decision_s": {"n": len(times), "median": q(0.5), "p99": q(0.99), "max": times[-1]}}
+    return {
+        "hands": done,
+        "walls": k,
+        "seed": seed,
+        "bots": specs,
+        "illegal_actions": illegal,
+        "seconds": time.perf_counter() - t0,
+        "score": [sum(w[i] for w in per_wall) / k for i in range(4)],
+        "win_rate": [w / done for w in wins],
+        "deal_in_rate": [d / done for d in deal_ins],
+        "margin": mean,
+        "margin_ci95": [mean - half, mean + half],
+        "decision_s": {"n": len(times), "median": q(0.5), "p99": q(0.99), "max": times[-1]},
+    }
 
 
 def main() -> None:
@@ -119,19 +127,27 @@ def main() -> None:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     specs = args.bots.split(",")
     r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe)
-    print(f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
-          f"{os.cpu_count()} cores · Python {platform.python_version()}")
-    print(f"duplicate, {r['hands']} hands ({r['walls']} walls × 24 seatings), seed {seed}, {r['seconds']:.0f} s; "
-          f"illegal actions {r['illegal_actions']}")
+    print(
+        f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"{os.cpu_count()} cores · Python {platform.python_version()}"
+    )
+    print(
+        f"duplicate, {r['hands']} hands ({r['walls']} walls × 24 seatings), seed {seed}, {r['seconds']:.0f} s; "
+        f"illegal actions {r['illegal_actions']}"
+    )
     print("| bot | win rate | deal-in rate | score/hand |\n|---|---:|---:|---:|")
     for i, spec in enumerate(specs):
         print(f"| {spec} | {r['win_rate'][i]:.3f} | {r['deal_in_rate'][i]:.3f} | {r['score'][i]:+.2f} |")
     lo, hi = r["margin_ci95"]
     d = r["decision_s"]
-    print(f"\nmargin of {specs[0]} over the others' mean: {r['margin']:+.2f} a hand, 95 % CI [{lo:+.2f}, {hi:+.2f}] "
-          f"(over walls)")
-    print(f"{specs[0]} decision time (CPU): median {d['median'] * 1e3:.2f} ms, p99 {d['p99'] * 1e3:.1f} ms, "
-          f"max {d['max'] * 1e3:.1f} ms over {d['n']} decisions")
+    print(
+        f"\nmargin of {specs[0]} over the others' mean: {r['margin']:+.2f} a hand, 95 % CI [{lo:+.2f}, {hi:+.2f}] "
+        f"(over walls)"
+    )
+    print(
+        f"{specs[0]} decision time (CPU): median {d['median'] * 1e3:.2f} ms, p99 {d['p99'] * 1e3:.1f} ms, "
+        f"max {d['max'] * 1e3:.1f} ms over {d['n']} decisions"
+    )
 
 
 if __name__ == "__main__":

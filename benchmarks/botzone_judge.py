@@ -58,8 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bots", default="fan,eff,fan,eff")
     ap.add_argument("--strict", type=int, default=0, metavar="N", help="check every request of the first N hands")
     ap.add_argument("--show", type=int, default=5, help="differences to print")
-    ap.add_argument("--judge-records", metavar="DIR",
-                    help="with --strict: also write each strict hand as the judge's own record (its outputs)")
+    ap.add_argument(
+        "--judge-records",
+        metavar="DIR",
+        help="with --strict: also write each strict hand as the judge's own record (its outputs)",
+    )
     args = ap.parse_args(argv)
 
     import tempfile
@@ -103,18 +106,30 @@ def main(argv: list[str] | None = None) -> int:
                     requests_ok += same
                     if not same and shown < args.show:
                         shown += 1
-                        print(f"{path.name} request {j + 1}: judge {got.get('content')} vs {want['content']}",
-                              file=sys.stderr)
+                        print(
+                            f"{path.name} request {j + 1}: judge {got.get('content')} vs {want['content']}",
+                            file=sys.stderr,
+                        )
                 if args.judge_records:
                     Path(args.judge_records).mkdir(parents=True, exist_ok=True)
                     own["log"][0] = {"output": own["log"][0]}
                     own["initdata"] = own["log"][0]["output"].pop("initdata", own["initdata"])
                     (Path(args.judge_records) / f"{path.stem}.json").write_text(json.dumps(own, ensure_ascii=False))
     total = len(logs)
-    print(json.dumps({"hands": total, "agree": agree, "agreement": round(agree / total, 4) if total else None,
-                      "results": dict(kinds), "import_roundtrip_agree": roundtrip,
-                      "strict_requests": requests, "strict_requests_equal": requests_ok,
-                      "command": " ".join(["benchmarks/botzone_judge.py", *sys.argv[1:]])}))
+    print(
+        json.dumps(
+            {
+                "hands": total,
+                "agree": agree,
+                "agreement": round(agree / total, 4) if total else None,
+                "results": dict(kinds),
+                "import_roundtrip_agree": roundtrip,
+                "strict_requests": requests,
+                "strict_requests_equal": requests_ok,
+                "command": " ".join(["benchmarks/botzone_judge.py", *sys.argv[1:]]),
+            }
+        )
+    )
     return 0 if agree == total and requests_ok == requests else 1
 
 

@@ -50,8 +50,11 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 
 #: PyMahjongGB's English names where they differ from mcr-fans.tsv
 PMGB_ALIASES = {"Robbing The Kong": "Robbing the Kong", "Two Dragons Pungs": "Two Dragon Pungs"}
-CLEAN_ENV = {k: v for k, v in os.environ.items()
-             if k not in ("PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "MAJIANG_PURE", "PYTHONPYCACHEPREFIX")}
+CLEAN_ENV = {
+    k: v
+    for k, v in os.environ.items()
+    if k not in ("PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "MAJIANG_PURE", "PYTHONPYCACHEPREFIX")
+}
 
 
 def cpu_model() -> str:
@@ -88,13 +91,15 @@ def run_process(cmd: Sequence[str], stdin_path: str | None, env: dict[str, str])
 
 
 def child_python(code: str, env: dict[str, str]) -> str:
-    return subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--hands", type=int, default=20000, help="number of random winning hands (default 20000)")
     ap.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     ap.add_argument("--repeat", type=int, default=5, help="timing runs, best taken (default 5)")
@@ -104,8 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("PyMahjongGB is not installed (pip install -e '.[dev]'): nothing to compare with", file=sys.stderr)
         return 2
     if scorer._FAST is None:
-        print("note: majiang._speedups.fan is not in use (not built, or MAJIANG_PURE=1): timing pure Python",
-              file=sys.stderr)
+        print(
+            "note: majiang._speedups.fan is not in use (not built, or MAJIANG_PURE=1): timing pure Python",
+            file=sys.stderr,
+        )
     n, repeat = args.hands, args.repeat
     rng = random.Random(args.seed)
     hands: list[WinningHand] = [random_winning_hand(rng, "pymahjonggb") for _ in range(n)]
@@ -157,15 +164,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         proc: dict[str, list[tuple[float, float]]] = {"ours": [], "ref": [], "ours0": [], "ref0": []}
         outputs: dict[str, str] = {}
         for i in range(repeat + 1):  # the first round warms up (and writes the bytecode cache)
-            for key, cmd, path in (("ours", ours_cmd, jsonl), ("ref", ref_cmd, jsonl),
-                                   ("ours0", ours_cmd, None), ("ref0", ref_cmd, None)):
+            for key, cmd, path in (
+                ("ours", ours_cmd, jsonl),
+                ("ref", ref_cmd, jsonl),
+                ("ours0", ours_cmd, None),
+                ("ref0", ref_cmd, None),
+            ):
                 wall_s, cpu_s, out = run_process(cmd, path, CLEAN_ENV)
                 if i:
                     proc[key].append((wall_s, cpu_s))
                 outputs[key] = out
         ours_lines, ref_lines = outputs["ours"].splitlines(), outputs["ref"].splitlines()
-        same_totals = sum(json.loads(a).get("total") == json.loads(b).get("total")
-                          for a, b in zip(ours_lines, ref_lines, strict=True))
+        same_totals = sum(
+            json.loads(a).get("total") == json.loads(b).get("total") for a, b in zip(ours_lines, ref_lines, strict=True)
+        )
 
     def wall(key: str) -> float:
         return min(w for w, _ in proc[key])
@@ -174,9 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return min(c for _, c in proc[key])
 
     # memory and import time, in fresh processes
-    rss_code = ("import majiang.mcr as m\n"
-                "m.score(m.WinningHand.from_string('[123m1][EEE2]{9999s}456pC C'))\n"
-                "print([int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmRSS')][0])")
+    rss_code = (
+        "import majiang.mcr as m\n"
+        "m.score(m.WinningHand.from_string('[123m1][EEE2]{9999s}456pC C'))\n"
+        "print([int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmRSS')][0])"
+    )
     rss_fast = int(child_python(rss_code, CLEAN_ENV))
     rss_pure = int(child_python(rss_code, {**CLEAN_ENV, "MAJIANG_PURE": "1"}))
     table_bytes = int(child_python("import majiang._speedups.fan as f; print(f.TABLE_BYTES)", CLEAN_ENV))
@@ -187,29 +201,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[tuple[str, str, str, str]] = [
         ("(a)/(b) score one hand, in process", f"{t_one * us:.2f} µs", f"{t_ref * us:.2f} µs", f"{t_ref / t_one:.2f}"),
         ("(a)/(b) score_many, per hand", f"{t_many * us:.2f} µs", f"{t_ref * us:.2f} µs", f"{t_ref / t_many:.2f}"),
-        ("(b') the same, PyMahjongGB verbose=True", f"{t_one * us:.2f} µs", f"{t_ref_v * us:.2f} µs",
-         f"{t_ref_v / t_one:.2f}"),
+        (
+            "(b') the same, PyMahjongGB verbose=True",
+            f"{t_one * us:.2f} µs",
+            f"{t_ref_v * us:.2f} µs",
+            f"{t_ref_v / t_one:.2f}",
+        ),
         ("pure-Python reference score (MAJIANG_PURE=1)", f"{t_pure * 1e6:.0f} µs", "", ""),
-        (f"(c) whole process, {n} lines: wall", f"{wall('ours'):.3f} s", f"{wall('ref'):.3f} s",
-         f"{wall('ref') / wall('ours'):.2f}"),
-        (f"(c) whole process, {n} lines: CPU", f"{cpu('ours'):.3f} s", f"{cpu('ref'):.3f} s",
-         f"{cpu('ref') / cpu('ours'):.2f}"),
+        (
+            f"(c) whole process, {n} lines: wall",
+            f"{wall('ours'):.3f} s",
+            f"{wall('ref'):.3f} s",
+            f"{wall('ref') / wall('ours'):.2f}",
+        ),
+        (
+            f"(c) whole process, {n} lines: CPU",
+            f"{cpu('ours'):.3f} s",
+            f"{cpu('ref'):.3f} s",
+            f"{cpu('ref') / cpu('ours'):.2f}",
+        ),
         ("(c) of which start-up (empty input): wall", f"{wall('ours0'):.3f} s", f"{wall('ref0'):.3f} s", ""),
-        ("(c) per line after start-up (wall)", f"{(wall('ours') - wall('ours0')) * us:.1f} µs",
-         f"{(wall('ref') - wall('ref0')) * us:.1f} µs",
-         f"{(wall('ref') - wall('ref0')) / (wall('ours') - wall('ours0')):.2f}"),
+        (
+            "(c) per line after start-up (wall)",
+            f"{(wall('ours') - wall('ours0')) * us:.1f} µs",
+            f"{(wall('ref') - wall('ref0')) * us:.1f} µs",
+            f"{(wall('ref') - wall('ref0')) / (wall('ours') - wall('ours0')):.2f}",
+        ),
         ("compiled tables (allocated)", f"{table_bytes / 2**20:.2f} MB", "", ""),
-        ("resident memory, extension vs MAJIANG_PURE=1", f"{(rss_fast - rss_pure) / 1024:+.1f} MB",
-         "", f"({rss_fast / 1024:.1f} vs {rss_pure / 1024:.1f} MB)"),
+        (
+            "resident memory, extension vs MAJIANG_PURE=1",
+            f"{(rss_fast - rss_pure) / 1024:+.1f} MB",
+            "",
+            f"({rss_fast / 1024:.1f} vs {rss_pure / 1024:.1f} MB)",
+        ),
         ("import majiang.mcr (fresh process, bytecode cached)", f"{t_import * 1e3:.0f} ms", "", ""),
     ]
     now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    head = (f"majiang MCR fan calculator vs PyMahjongGB {getattr(MahjongGB, '__version__', '1.4')} — "
-            f"{n} random winning hands (pymahjonggb profile), seed {args.seed}, best of {repeat}")
-    machine = (f"{cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-               f"Python {platform.python_version()}; {now}")
-    checks = (f"same fans as PyMahjongGB on {agree}/{n} hands; same totals in the --jsonl outputs on "
-              f"{same_totals}/{n} lines")
+    head = (
+        f"majiang MCR fan calculator vs PyMahjongGB {getattr(MahjongGB, '__version__', '1.4')} — "
+        f"{n} random winning hands (pymahjonggb profile), seed {args.seed}, best of {repeat}"
+    )
+    machine = (
+        f"{cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}; {now}"
+    )
+    checks = (
+        f"same fans as PyMahjongGB on {agree}/{n} hands; same totals in the --jsonl outputs on {same_totals}/{n} lines"
+    )
+
     def shown(cmd: Sequence[str]) -> str:
         """A command as one types it from the repository root."""
         out = []
@@ -257,4 +296,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -69,15 +69,19 @@ def metrics(base: str) -> dict[str, float]:
     return out
 
 
-def histogram_p99(m: dict[str, float], name: str = "majiang_prompt_latency_seconds",
-                  m0: dict[str, float] | None = None) -> float | None:
+def histogram_p99(
+    m: dict[str, float], name: str = "majiang_prompt_latency_seconds", m0: dict[str, float] | None = None
+) -> float | None:
     """The bucket bound under which 99 % of the observations made between ``m0`` and ``m`` fall."""
     m0 = m0 or {}
     total = m.get(f"{name}_count", 0) - m0.get(f"{name}_count", 0)
     if not total:
         return None
-    buckets = sorted((float(k.split('le="')[1].rstrip('"}')), v - m0.get(k, 0)) for k, v in m.items()
-                     if k.startswith(f"{name}_bucket") and "+Inf" not in k)
+    buckets = sorted(
+        (float(k.split('le="')[1].rstrip('"}')), v - m0.get(k, 0))
+        for k, v in m.items()
+        if k.startswith(f"{name}_bucket") and "+Inf" not in k
+    )
     for le, cum in buckets:
         if cum >= 0.99 * total:
             return le
@@ -108,8 +112,11 @@ class Client:
                     if self.pace:
                         await asyncio.sleep(self.pace)
                     legal = m["legal"]
-                    a = next((x for x in legal if x["type"] == "win"), None) \
-                        or next((x for x in legal if x["type"] == "pass"), None) or legal[-1]
+                    a = (
+                        next((x for x in legal if x["type"] == "win"), None)
+                        or next((x for x in legal if x["type"] == "pass"), None)
+                        or legal[-1]
+                    )
                     self.sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "action", "seq": m["seq"], "action": a}))
                     self.actions += 1
@@ -135,8 +142,22 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
     ports = [free_port() for _ in range(nodes)]
     servers = []
     for port in ports:
-        cmd = [sys.executable, "-m", "majiang.cli", "serve", "--port", str(port), "--db", db, "--rooms", str(rooms),
-               "--bot-delay", delay, "--log-level", "error"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "majiang.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--rooms",
+            str(rooms),
+            "--bot-delay",
+            delay,
+            "--log-level",
+            "error",
+        ]
         if redis:
             cmd += ["--redis", redis]
         # the server's log goes to a file (a pipe nobody reads would block the server once full)
@@ -153,8 +174,10 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
                     await asyncio.sleep(0.1)
         tokens = [http("POST", bases[i % nodes] + "/api/guest")["token"] for i in range(n)]
         lat: list[float] = []
-        clients = [Client(f"ws://127.0.0.1:{ports[i % nodes]}", t, 0.0 if args.fast else 1.0, lat)
-                   for i, t in enumerate(tokens)]
+        clients = [
+            Client(f"ws://127.0.0.1:{ports[i % nodes]}", t, 0.0 if args.fast else 1.0, lat)
+            for i, t in enumerate(tokens)
+        ]
         stop = time.monotonic() + args.warmup + seconds
         runs = asyncio.gather(*(c.run(stop) for c in clients), return_exceptions=True)
         await asyncio.sleep(args.warmup)  # connections, seats and first deals are not what we measure
@@ -178,8 +201,10 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         for port in ports:
             text = (Path(tmp) / f"server-{port}.log").read_text(errors="replace")
             if text.strip():
-                print(f"  server :{port} logged {len(text.splitlines())} line(s), the last:\n{text[-1500:]}",
-                      file=sys.stderr)
+                print(
+                    f"  server :{port} logged {len(text.splitlines())} line(s), the last:\n{text[-1500:]}",
+                    file=sys.stderr,
+                )
 
     def total(key: str) -> float:
         return sum(b.get(key, 0) - a.get(key, 0) for a, b in zip(m0, m1, strict=True))
@@ -187,12 +212,17 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
     merged1 = {k: sum(m.get(k, 0) for m in m1) for k in m1[0]}
     merged0 = {k: sum(m.get(k, 0) for m in m0) for k in m0[0]}
     lat.sort()
-    return {"tables": n, "seconds": round(elapsed, 1), "actions_per_s": total("majiang_actions_total") / elapsed,
-            "hands": int(total("majiang_hands_total")), "hands_per_s": total("majiang_hands_total") / elapsed,
-            "client_p50_ms": 1000 * statistics.median(lat) if lat else None,
-            "client_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
-            "server_p99_ms": (1000 * p) if (p := histogram_p99(merged1, m0=merged0)) is not None else None,
-            "samples": len(lat)}
+    return {
+        "tables": n,
+        "seconds": round(elapsed, 1),
+        "actions_per_s": total("majiang_actions_total") / elapsed,
+        "hands": int(total("majiang_hands_total")),
+        "hands_per_s": total("majiang_hands_total") / elapsed,
+        "client_p50_ms": 1000 * statistics.median(lat) if lat else None,
+        "client_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
+        "server_p99_ms": (1000 * p) if (p := histogram_p99(merged1, m0=merged0)) is not None else None,
+        "samples": len(lat),
+    }
 
 
 def create_pg_database() -> str:
@@ -214,17 +244,24 @@ def drop_pg_database(url: str) -> None:
 
 async def main_async(args: argparse.Namespace) -> None:
     levels = [int(x) for x in args.tables.split(",")]
-    print(f"# hall load · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
-          f"{os.cpu_count()} cores · {args.nodes} process(es) · bots {args.bots} · "
-          f"{'no delay' if args.fast else 'human pace'}")
+    print(
+        f"# hall load · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"{os.cpu_count()} cores · {args.nodes} process(es) · bots {args.bots} · "
+        f"{'no delay' if args.fast else 'human pace'}"
+    )
     print("| tables | decisions/s | hands | hands/s | client p50 ms | client p99 ms | server p99 ms (bucket) |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for n in levels:
         r = await run_level(n, args.seconds, args)
+
         def fmt(v: float | None) -> str:
             return "–" if v is None else f"{v:.1f}"
-        print(f"| {n} | {r['actions_per_s']:.0f} | {r['hands']} | {r['hands_per_s']:.2f} | {fmt(r['client_p50_ms'])} "
-              f"| {fmt(r['client_p99_ms'])} | {fmt(r['server_p99_ms'])} |", flush=True)
+
+        print(
+            f"| {n} | {r['actions_per_s']:.0f} | {r['hands']} | {r['hands_per_s']:.2f} | {fmt(r['client_p50_ms'])} "
+            f"| {fmt(r['client_p99_ms'])} | {fmt(r['server_p99_ms'])} |",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -233,8 +270,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0, help="seconds measured per level")
     ap.add_argument("--warmup", type=float, default=10.0, help="seconds of play before measuring")
     ap.add_argument("--bots", default="eff", help="server bot kind (rand, eff, fan)")
-    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file per level; a scratch "
-                                               "PostgreSQL database with --nodes > 1)")
+    ap.add_argument(
+        "--db",
+        default=None,
+        help="database URL (default: a fresh SQLite file per level; a scratch PostgreSQL database with --nodes > 1)",
+    )
     ap.add_argument("--nodes", type=int, default=1, help="hall processes sharing PostgreSQL + Redis (default 1)")
     ap.add_argument("--redis", default=None, help="Redis URL (default redis://127.0.0.1:6379/0 when --nodes > 1)")
     ap.add_argument("--fast", action="store_true", help="no thinking delays: measures hands settled per second")

@@ -88,11 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"date:    {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     print()
-    header = (f"{'jing':>4}  {'wins':>5}  {'can_win µs':>17}  {'can_win discard µs':>18}  "
-              f"{'best_win µs':>17}  {'best_win cold µs':>17}")
+    header = (
+        f"{'jing':>4}  {'wins':>5}  {'can_win µs':>17}  {'can_win discard µs':>18}  "
+        f"{'best_win µs':>17}  {'best_win cold µs':>17}"
+    )
     print(header)
-    print(f"{'':>4}  {'':>5}  {'mean':>8} {'p99':>8}  {'mean':>8} {'p99':>9}  {'mean':>8} {'p99':>8}  "
-          f"{'mean':>8} {'p99':>8}")
+    print(
+        f"{'':>4}  {'':>5}  {'mean':>8} {'p99':>8}  {'mean':>8} {'p99':>9}  {'mean':>8} {'p99':>8}  "
+        f"{'mean':>8} {'p99':>8}"
+    )
     worst = ("", 0.0)
     for h in hands_with_jing(7, 50, random.Random(0)):  # warm the interpreter, not the memo
         best_win(WinSituation(tuple(h[1:]), (), h[0], JING))
@@ -107,8 +111,9 @@ def main(argv: list[str] | None = None) -> int:
             concealed, win = tuple(h[1:]), h[0]
             sit = WinSituation(concealed, (), win, JING, WinMethod.SELF_DRAWN, winner=1)
             stats["can"].append(per_call(partial(can_win, concealed, (), JING, win_tile=win), 20))
-            stats["disc"].append(per_call(partial(can_win, tuple(h[:13]), (), JING, win_tile=h[13],
-                                                  method=WinMethod.DISCARD), 20))
+            stats["disc"].append(
+                per_call(partial(can_win, tuple(h[:13]), (), JING, win_tile=h[13], method=WinMethod.DISCARD), 20)
+            )
             stats["best"].append(per_call(partial(best_win, sit), 5))
             stats["cold"].append(per_call(partial(cold_best_win, sit), 1))
             wins += best_win(sit) is not None

@@ -39,10 +39,19 @@ def _args(d: dict[str, Any]) -> tuple[Any, ...]:
         else:
             packs.append(("GANG", code[tiles[0]], 0 if m.get("concealed") else (m.get("from") or 1)))
     flowers = d.get("flowers", 0)
-    return (tuple(packs), tuple(code[t] for t in d["hand"]), code[d["win_tile"]],
-            len(flowers) if isinstance(flowers, list) else flowers,
-            d.get("self_drawn", False), d.get("fourth_tile", False), d.get("kong", False),
-            d.get("last_tile", False), _WIND[d.get("seat_wind", "E")], _WIND[d.get("prevalent_wind", "E")], True)
+    return (
+        tuple(packs),
+        tuple(code[t] for t in d["hand"]),
+        code[d["win_tile"]],
+        len(flowers) if isinstance(flowers, list) else flowers,
+        d.get("self_drawn", False),
+        d.get("fourth_tile", False),
+        d.get("kong", False),
+        d.get("last_tile", False),
+        _WIND[d.get("seat_wind", "E")],
+        _WIND[d.get("prevalent_wind", "E")],
+        True,
+    )
 
 
 def main() -> int:

@@ -43,9 +43,11 @@ def main() -> None:
         session = SessionReview(spec, tuple(review_hand(e, args.seat, spec) for e in logs))
         times.append(time.perf_counter() - t0)
     s = session.summary
-    print(f"review of {args.hands} hands at seat {args.seat} by {spec}: {s.decisions} decisions, "
-          f"{s.agreement:.0%} agreed · first {times[0]:.2f} s, best {min(times):.2f} s "
-          f"({1000 * min(times) / max(s.decisions, 1):.1f} ms a decision)")
+    print(
+        f"review of {args.hands} hands at seat {args.seat} by {spec}: {s.decisions} decisions, "
+        f"{s.agreement:.0%} agreed · first {times[0]:.2f} s, best {min(times):.2f} s "
+        f"({1000 * min(times) / max(s.decisions, 1):.1f} ms a decision)"
+    )
 
 
 if __name__ == "__main__":

@@ -129,8 +129,9 @@ def rlcard_run(hands: int, seed: int) -> Run | None:
 def baseline_env(rev: str) -> Any:
     """The ``MahjongEnv`` of ``majiang/rl/env.py`` at git revision ``rev``, or None."""
     try:
-        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:src/majiang/rl/env.py"], capture_output=True,
-                             text=True, check=True).stdout
+        src = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{rev}:src/majiang/rl/env.py"], capture_output=True, text=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     path = Path(tempfile.mkdtemp()) / "rl_env_baseline.py"
@@ -149,11 +150,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs, the best is shown")
     ap.add_argument("--vector", type=int, default=64, help="hands side by side in the vectorised env")
-    ap.add_argument("--baseline", default="ac85c46", help="git revision with the old src/majiang/rl/env.py "
-                    "(default: the last one before the PettingZoo environments; '' = none)")
+    ap.add_argument(
+        "--baseline",
+        default="ac85c46",
+        help="git revision with the old src/majiang/rl/env.py "
+        "(default: the last one before the PettingZoo environments; '' = none)",
+    )
     args = ap.parse_args()
-    print(f"# rl benchmark · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
-          f"{os.cpu_count()} cores · Python {platform.python_version()} · load {os.getloadavg()[0]:.1f}")
+    print(
+        f"# rl benchmark · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"{os.cpu_count()} cores · Python {platform.python_version()} · load {os.getloadavg()[0]:.1f}"
+    )
     print(f"({args.hands} hands of random legal actions, an observation at every decision; best of {args.repeat})")
     rows: list[tuple[str, str, Any]] = []
     rows.append(("rlcard 'mahjong' (yardstick)", "6 × 34 × 4", lambda: rlcard_run(args.hands, args.seed)))
@@ -164,10 +171,17 @@ def main() -> None:
     rows.append(("mcr_v0.raw_env() AEC", "204 × 34", lambda: aec_run(new, args.hands, args.seed)))
     rows.append(("mcr_v0.parallel_env()", "204 × 34 × 4 agents", lambda: parallel_run(args.hands, args.seed)))
     rows.append(("engine alone, no observation (the floor)", "—", lambda: engine_run(args.hands, args.seed)))
-    rows.append((f"vector_env({args.vector})", f"{args.vector} × 204 × 34",
-                 lambda: vector_run(args.hands, args.seed, args.vector)))
-    print("| environment | observation | decisions | steps/CPU s | steps/wall s | × rlcard (CPU) |\n"
-          "|---|---|---:|---:|---:|---:|")
+    rows.append(
+        (
+            f"vector_env({args.vector})",
+            f"{args.vector} × 204 × 34",
+            lambda: vector_run(args.hands, args.seed, args.vector),
+        )
+    )
+    print(
+        "| environment | observation | decisions | steps/CPU s | steps/wall s | × rlcard (CPU) |\n"
+        "|---|---|---:|---:|---:|---:|"
+    )
     yardstick = None
     for name, obs, fn in rows:
         if fn() is None:  # warm-up: lazily built tables

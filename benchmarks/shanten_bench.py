@@ -53,7 +53,7 @@ def random_hands(n: int, seed: int) -> list[tuple[list[int], int, tuple[Any, ...
                 for x in tiles:
                     wall.remove(x)
                 packs.append(("PENG", code(t), 1) if tiles[1] == t else ("CHI", code(t + 1), 1))
-        hand = sorted(wall[:13 - 3 * n_melds])
+        hand = sorted(wall[: 13 - 3 * n_melds])
         out.append((counts_of(hand), n_melds, tuple(packs), tuple(code(t) for t in hand)))
     return out
 
@@ -61,8 +61,9 @@ def random_hands(n: int, seed: int) -> list[tuple[list[int], int, tuple[Any, ...
 Contender = tuple[str, Callable[[Any, Any], int], list[tuple[Any, Any]]]
 
 
-def timed_passes(contenders: Sequence[Contender], passes: int, chunk: int) -> tuple[dict[str, list[float]],
-                                                                                      dict[str, list[int]]]:
+def timed_passes(
+    contenders: Sequence[Contender], passes: int, chunk: int
+) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
     """Seconds per pass for each contender, and each one's results from the first pass."""
     seconds = {name: [0.0] * passes for name, _, _ in contenders}
     results: dict[str, list[int]] = {name: [] for name, _, _ in contenders}
@@ -71,7 +72,7 @@ def timed_passes(contenders: Sequence[Contender], passes: int, chunk: int) -> tu
         for i, start in enumerate(range(0, n, chunk)):
             for k in range(len(contenders)):
                 name, fn, data = contenders[(i + k) % len(contenders)]
-                part = data[start:start + chunk]
+                part = data[start : start + chunk]
                 out: list[int] = []
                 append = out.append
                 t = time.perf_counter()
@@ -147,22 +148,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     reference = results[contenders[0][0]]
     n = len(hands)
     print(f"# majiang shanten benchmark — {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
-    print(f"machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}")
+    print(
+        f"machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
     print(f"command: {' '.join([os.path.basename(sys.executable), *sys.argv])}")
     print(f"hands: {n} ({sum(1 for h in hands if h[1] == 0)} with no melds, the rest 1–4 melds), seed {args.seed}")
     print()
-    print(f"| implementation | first pass calls/s | best of {args.repeat} calls/s | µs/call (best) "
-          "| ratio vs PyMahjongGB (first, best) | agrees |")
+    print(
+        f"| implementation | first pass calls/s | best of {args.repeat} calls/s | µs/call (best) "
+        "| ratio vs PyMahjongGB (first, best) | agrees |"
+    )
     print("|---|---:|---:|---:|---:|---|")
     base_first, base_best = rows[0][1], rows[0][2]
     for name, first, best in rows:
         agree = "yes" if results[name] == reference else "NO"
-        print(f"| {name} | {n / first:,.0f} | {n / best:,.0f} | {best / n * 1e6:.2f} | "
-              f"{base_first / first:.2f}, {base_best / best:.2f} | {agree} |")
+        print(
+            f"| {name} | {n / first:,.0f} | {n / best:,.0f} | {best / n * 1e6:.2f} | "
+            f"{base_first / first:.2f}, {base_best / best:.2f} | {agree} |"
+        )
     print()
-    print(f"memory (VmRSS): {rss0:.1f} MB after imports, {rss1:.1f} MB with the hands built, "
-          f"{rss2:.1f} MB after the runs → tables and caches ≈ {rss2 - rss1:.1f} MB")
+    print(
+        f"memory (VmRSS): {rss0:.1f} MB after imports, {rss1:.1f} MB with the hands built, "
+        f"{rss2:.1f} MB after the runs → tables and caches ≈ {rss2 - rss1:.1f} MB"
+    )
     print(f"import majiang.shanten: {import_seconds() * 1000:.0f} ms (best of 3, fresh interpreter)")
     return 0 if all(results[name] == reference for name in results) else 1
 

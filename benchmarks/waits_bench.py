@@ -57,10 +57,8 @@ def ready_hands(n: int, seed: int) -> list[Hand]:
 
 def ours(h: Hand) -> Answer:
     melds, tiles, seat, prevalent = h
-    waits = wait_fans(counts_of(tiles), FanContext(melds=melds, seat_wind=seat, prevalent_wind=prevalent,
-                                                        rules=RULES))
-    return (tuple((w.tile, w.discard, w.self_drawn) for w in waits),
-            tuple(w.tile for w in waits if w.discard >= 8))
+    waits = wait_fans(counts_of(tiles), FanContext(melds=melds, seat_wind=seat, prevalent_wind=prevalent, rules=RULES))
+    return (tuple((w.tile, w.discard, w.self_drawn) for w in waits), tuple(w.tile for w in waits if w.discard >= 8))
 
 
 def naive(h: Hand) -> Answer:
@@ -73,8 +71,19 @@ def naive(h: Hand) -> Answer:
         fans = []
         for self_drawn in (False, True):
             try:
-                fans.append(score(WinningHand(melds=melds, hand=tiles, win_tile=w, self_drawn=self_drawn,
-                                              seat_wind=seat, prevalent_wind=prevalent, rules=RULES)).fan_points)
+                fans.append(
+                    score(
+                        WinningHand(
+                            melds=melds,
+                            hand=tiles,
+                            win_tile=w,
+                            self_drawn=self_drawn,
+                            seat_wind=seat,
+                            prevalent_wind=prevalent,
+                            rules=RULES,
+                        )
+                    ).fan_points
+                )
             except InvalidHandError:
                 break
         else:
@@ -117,23 +126,35 @@ def pmgb_naive(calc: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Answer]:
             fans = []
             for self_drawn in (False, True):
                 try:
-                    res = calc(pack=packs, hand=hand, winTile=code(w), flowerCount=0, isSelfDrawn=self_drawn,
-                               is4thTile=fourth[w], isAboutKong=False, isWallLast=False, seatWind=seat,
-                               prevalentWind=prevalent, verbose=True)
+                    res = calc(
+                        pack=packs,
+                        hand=hand,
+                        winTile=code(w),
+                        flowerCount=0,
+                        isSelfDrawn=self_drawn,
+                        is4thTile=fourth[w],
+                        isAboutKong=False,
+                        isWallLast=False,
+                        seatWind=seat,
+                        prevalentWind=prevalent,
+                        verbose=True,
+                    )
                 except TypeError:  # ERROR_NOT_WIN
                     break
                 fans.append(sum(pts * cnt for pts, cnt, *_ in res))
             else:
                 out.append((w, fans[0], fans[1]))
         return tuple(out), tuple(w for w, d, _s in out if d >= 8)
+
     return run
 
 
 Contender = tuple[str, Callable[[Any], Answer], list[Any]]
 
 
-def timed_passes(contenders: Sequence[Contender], passes: int, chunk: int) -> tuple[dict[str, list[float]],
-                                                                                      dict[str, list[Answer]]]:
+def timed_passes(
+    contenders: Sequence[Contender], passes: int, chunk: int
+) -> tuple[dict[str, list[float]], dict[str, list[Answer]]]:
     seconds = {name: [0.0] * passes for name, _, _ in contenders}
     results: dict[str, list[Answer]] = {name: [] for name, _, _ in contenders}
     n = len(contenders[0][2])
@@ -141,7 +162,7 @@ def timed_passes(contenders: Sequence[Contender], passes: int, chunk: int) -> tu
         for i, start in enumerate(range(0, n, chunk)):
             for k in range(len(contenders)):
                 name, fn, data = contenders[(i + k) % len(contenders)]
-                part = data[start:start + chunk]
+                part = data[start : start + chunk]
                 t = time.perf_counter()
                 out = [fn(x) for x in part]
                 seconds[name][p] += time.perf_counter() - t
@@ -167,8 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261201, help="random seed")
     parser.add_argument("--repeat", type=int, default=3, help="passes for the best-of figure (default 3)")
     parser.add_argument("--chunk", type=int, default=200, help="hands per turn (default 200)")
-    parser.add_argument("--rules", default="botzone", choices=["botzone", "gb"],
-                        help="MCR profile (default botzone, which PyMahjongGB computes)")
+    parser.add_argument(
+        "--rules",
+        default="botzone",
+        choices=["botzone", "gb"],
+        help="MCR profile (default botzone, which PyMahjongGB computes)",
+    )
     args = parser.parse_args(argv)
     global RULES
     RULES = args.rules
@@ -183,8 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print("(PyMahjongGB not installed: its row is left out)", file=sys.stderr)
     else:
-        contenders.append(("naive: PyMahjongGB × 34", pmgb_naive(MahjongGB.MahjongFanCalculator),
-                           [pmgb_input(h) for h in hands]))
+        contenders.append(
+            ("naive: PyMahjongGB × 34", pmgb_naive(MahjongGB.MahjongFanCalculator), [pmgb_input(h) for h in hands])
+        )
     seconds, results = timed_passes(contenders, args.repeat, args.chunk)
 
     n = len(hands)
@@ -192,18 +218,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     waits = sum(len(a[0]) for a in reference)
     legal = sum(1 for a in reference if a[1])
     t = time.perf_counter()
-    fs = [fan_shanten(counts_of(tiles), FanContext(melds=melds, seat_wind=seat, prevalent_wind=prevalent,
-                                                   rules=RULES))
-          for melds, tiles, seat, prevalent in hands]
+    fs = [
+        fan_shanten(counts_of(tiles), FanContext(melds=melds, seat_wind=seat, prevalent_wind=prevalent, rules=RULES))
+        for melds, tiles, seat, prevalent in hands
+    ]
     fan_shanten_s = time.perf_counter() - t
 
     print(f"# majiang 合法听 benchmark — {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
-    print(f"machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}")
+    print(
+        f"machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
     print(f"command: {' '.join([os.path.basename(sys.executable), *sys.argv])}")
-    print(f"hands: {n} ready hands ({sum(1 for h in hands if h[0])} with melds), seed {args.seed}, "
-          f"rules {RULES}; "
-          f"{waits} waits, {legal} hands with a legal wait")
+    print(
+        f"hands: {n} ready hands ({sum(1 for h in hands if h[0])} with melds), seed {args.seed}, "
+        f"rules {RULES}; "
+        f"{waits} waits, {legal} hands with a legal wait"
+    )
     print()
     print(f"| implementation | best of {args.repeat}: µs/hand | hands/s | time ÷ majiang wait_fans | agrees |")
     print("|---|---:|---:|---:|---|")
@@ -213,9 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         agree = "yes" if results[name] == reference else "NO"
         print(f"| {name} | {best / n * 1e6:,.1f} | {n / best:,.0f} | **{best / base:.1f}** | {agree} |")
     print()
-    print(f"fan_shanten of the same hands (one pass, fresh context each): {fan_shanten_s / n * 1e6:,.0f} µs/hand; "
-          f"{sum(1 for v, _e in fs if v == 0)} at 0, {sum(1 for v, e in fs if v > 0 and e)} exact above 0, "
-          f"{sum(1 for _v, e in fs if not e)} lower bounds")
+    print(
+        f"fan_shanten of the same hands (one pass, fresh context each): {fan_shanten_s / n * 1e6:,.0f} µs/hand; "
+        f"{sum(1 for v, _e in fs if v == 0)} at 0, {sum(1 for v, e in fs if v > 0 and e)} exact above 0, "
+        f"{sum(1 for _v, e in fs if not e)} lower bounds"
+    )
     return 0 if all(results[name] == reference for name in results) else 1
 
 

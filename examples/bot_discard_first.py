@@ -3,6 +3,7 @@
 claims and discards the first legal tile.  Run it with:
     majiang simulate --bots "ext:python3 examples/bot_discard_first.py",rand,rand,rand --hands 10
 """
+
 import json
 import sys
 
@@ -11,7 +12,9 @@ for line in sys.stdin:
     if msg["type"] != "request":
         continue
     legal = msg["view"]["legal"]
-    choice = next((a for a in legal if a["type"] == "win"), None) \
-        or next((a for a in legal if a["type"] == "pass"), None) \
+    choice = (
+        next((a for a in legal if a["type"] == "win"), None)
+        or next((a for a in legal if a["type"] == "pass"), None)
         or next(a for a in legal if a["type"] == "discard")
+    )
     print(json.dumps({"id": msg["id"], "action": choice}), flush=True)

@@ -61,6 +61,7 @@ class Bot:
                 return 3 * (hand[t] - 1)
             n = int(t[1])
             return 3 * (hand[t] - 1) + sum(hand[t[0] + str(n + d)] for d in (-2, -1, 1, 2) if 1 <= n + d <= 9)
+
         return min(sorted(hand), key=company)
 
 

@@ -1,6 +1,6 @@
 """Draw learning curves written by rl_ppo.py / rl_train.py --curve (matplotlib):
 
-    python examples/plot_curve.py ppo.json reinforce.json -o docs/img/rl-curve.png
+python examples/plot_curve.py ppo.json reinforce.json -o docs/img/rl-curve.png
 """
 
 import argparse
@@ -25,7 +25,7 @@ for path in args.curves:
     y = [p["avg_score"] for p in pts]
     lo = [p["avg_score_ci95"][0] for p in pts]
     hi = [p["avg_score_ci95"][1] for p in pts]
-    line, = ax.plot(x, y, marker="o", label=f"{c['algorithm']} vs 3 × {c['opponents']}")
+    (line,) = ax.plot(x, y, marker="o", label=f"{c['algorithm']} vs 3 × {c['opponents']}")
     ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color())
 ax.axhline(0, color="grey", lw=0.8)
 ax.set_xlabel("training time (minutes, evaluations included)")

@@ -30,8 +30,18 @@ args = ap.parse_args()
 torch.set_num_threads(1)  # a small network: more threads only contend
 
 env = gymnasium.make("majiang/MCR-v0", opponents=args.opponents, seat=None)
-model = MaskablePPO("MultiInputPolicy", env, n_steps=2048, batch_size=256, n_epochs=4, learning_rate=3e-4,
-                    gamma=0.99, ent_coef=0.01, seed=args.seed, verbose=0)
+model = MaskablePPO(
+    "MultiInputPolicy",
+    env,
+    n_steps=2048,
+    batch_size=256,
+    n_epochs=4,
+    learning_rate=3e-4,
+    gamma=0.99,
+    ent_coef=0.01,
+    seed=args.seed,
+    verbose=0,
+)
 
 
 def policy(obs: dict) -> int:
@@ -42,9 +52,11 @@ def policy(obs: dict) -> int:
 def report(step: int, t0: float) -> dict:
     me = evaluate(policy, args.opponents, hands=args.eval_hands, seed=10_000).seats[0].to_dict()
     lo, hi = me["avg_score_ci95"]
-    print(f"{step:>8} steps  {time.perf_counter() - t0:6.0f} s  score/hand {me['avg_score']:+6.2f} "
-          f"[{lo:+.2f}, {hi:+.2f}]  win {100 * me['win_rate']:4.1f} %  deal-in {100 * me['deal_in_rate']:4.1f} %",
-          flush=True)
+    print(
+        f"{step:>8} steps  {time.perf_counter() - t0:6.0f} s  score/hand {me['avg_score']:+6.2f} "
+        f"[{lo:+.2f}, {hi:+.2f}]  win {100 * me['win_rate']:4.1f} %  deal-in {100 * me['deal_in_rate']:4.1f} %",
+        flush=True,
+    )
     return {"step": step, "seconds": time.perf_counter() - t0, **me}
 
 
@@ -54,8 +66,10 @@ chunk = args.steps // args.checkpoints
 for k in range(1, args.checkpoints + 1):
     model.learn(chunk, reset_num_timesteps=False)
     curve.append(report(k * chunk, t0))
-print(f"before {curve[0]['avg_score']:+.2f}  after {curve[-1]['avg_score']:+.2f} points a hand against "
-      f"{args.opponents} ({args.eval_hands} duplicate hands)")
+print(
+    f"before {curve[0]['avg_score']:+.2f}  after {curve[-1]['avg_score']:+.2f} points a hand against "
+    f"{args.opponents} ({args.eval_hands} duplicate hands)"
+)
 if args.curve:
     with open(args.curve, "w") as f:
         json.dump({"algorithm": "MaskablePPO", "opponents": args.opponents, "points": curve}, f, indent=1)

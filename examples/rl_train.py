@@ -52,9 +52,11 @@ def greedy(obs: dict) -> int:
 def report(hand: int, t0: float) -> dict:
     me = evaluate(greedy, args.opponents, hands=args.eval_hands, seed=10_000).seats[0].to_dict()
     lo, hi = me["avg_score_ci95"]
-    print(f"{hand:>6} hands  {time.perf_counter() - t0:6.0f} s  score/hand {me['avg_score']:+6.2f} "
-          f"[{lo:+.2f}, {hi:+.2f}]  win {100 * me['win_rate']:4.1f} %  deal-in {100 * me['deal_in_rate']:4.1f} %",
-          flush=True)
+    print(
+        f"{hand:>6} hands  {time.perf_counter() - t0:6.0f} s  score/hand {me['avg_score']:+6.2f} "
+        f"[{lo:+.2f}, {hi:+.2f}]  win {100 * me['win_rate']:4.1f} %  deal-in {100 * me['deal_in_rate']:4.1f} %",
+        flush=True,
+    )
     return {"hand": hand, "seconds": time.perf_counter() - t0, **me}
 
 
@@ -80,8 +82,10 @@ for hand in range(1, args.hands + 1):
     b += args.lr * advantage * D.sum(axis=0)
     if hand % every == 0:
         curve.append(report(hand, t0))
-print(f"before {curve[0]['avg_score']:+.2f}  after {curve[-1]['avg_score']:+.2f} points a hand against "
-      f"{args.opponents} ({args.eval_hands} duplicate hands)")
+print(
+    f"before {curve[0]['avg_score']:+.2f}  after {curve[-1]['avg_score']:+.2f} points a hand against "
+    f"{args.opponents} ({args.eval_hands} duplicate hands)"
+)
 if args.curve:
     with open(args.curve, "w") as f:
         json.dump({"algorithm": "REINFORCE (linear)", "opponents": args.opponents, "points": curve}, f, indent=1)

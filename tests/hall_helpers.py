@@ -36,8 +36,12 @@ def play_until(ws: Any, hands: int = 1, limit: int = 5000, choose: Any = None) -
         if m["type"] == "prompt":
             legal = m["legal"]
             a = choose(m) if choose else None
-            a = a or next((x for x in legal if x["type"] == "win"), None) \
-                or next((x for x in legal if x["type"] == "pass"), None) or legal[-1]
+            a = (
+                a
+                or next((x for x in legal if x["type"] == "win"), None)
+                or next((x for x in legal if x["type"] == "pass"), None)
+                or legal[-1]
+            )
             ws.send_json({"type": "action", "seq": m["seq"], "action": a})
         elif m["type"] == "hand_end":
             done += 1

@@ -36,9 +36,15 @@ def packs(hand: WinningHand) -> tuple[tuple[str, str, int], ...]:
 
 def kwargs(hand: WinningHand) -> dict[str, Any]:
     return dict(
-        pack=packs(hand), hand=tuple(code(t) for t in hand.hand), winTile=code(hand.win_tile),
-        flowerCount=hand.flowers, isSelfDrawn=hand.self_drawn, is4thTile=hand.fourth_tile,
-        isAboutKong=hand.kong, isWallLast=hand.last_tile, seatWind=hand.seat_wind,
+        pack=packs(hand),
+        hand=tuple(code(t) for t in hand.hand),
+        winTile=code(hand.win_tile),
+        flowerCount=hand.flowers,
+        isSelfDrawn=hand.self_drawn,
+        is4thTile=hand.fourth_tile,
+        isAboutKong=hand.kong,
+        isWallLast=hand.last_tile,
+        seatWind=hand.seat_wind,
         prevalentWind=hand.prevalent_wind,
     )
 

@@ -102,8 +102,11 @@ def test_generated_hands_both_profiles_and_every_switch() -> None:
         else:
             perturbed = False
         # (a fourth copy is common: that switch is flipped on a sample, to keep the test quick)
-        to_flip = [switch for switch in SWITCHES
-                   if relevant(hand, switch) and (switch != "exhausted_tile_is_wait" or rng.random() < 0.25)]
+        to_flip = [
+            switch
+            for switch in SWITCHES
+            if relevant(hand, switch) and (switch != "exhausted_tile_is_wait" or rng.random() < 0.25)
+        ]
         if not to_flip:
             continue
         base_ref = reference_outcome(hand, PROFILES[profile]) if perturbed else ref
@@ -129,8 +132,13 @@ def test_all_switches_flipped_at_once() -> None:
         for _ in range(2_000):
             hand = random_winning_hand(rng, profile)
             if rng.random() < 0.3:
-                hand = replace(hand, fourth_tile=rng.random() < 0.5, kong=rng.random() < 0.2,
-                               last_tile=rng.random() < 0.2, self_drawn=rng.random() < 0.5)
+                hand = replace(
+                    hand,
+                    fourth_tile=rng.random() < 0.5,
+                    kong=rng.random() < 0.2,
+                    last_tile=rng.random() < 0.2,
+                    self_drawn=rng.random() < 0.5,
+                )
             assert fast_outcome(hand, rules) == reference_outcome(hand, rules), hand
 
 
@@ -145,8 +153,14 @@ def test_non_winning_and_contradictory_hands() -> None:
         for _ in range(rng.choice((1, 1, 2))):
             j = rng.randrange(len(tiles))
             tiles[j] = (tiles[j] + rng.choice((-2, -1, 1, 2, 9))) % NUM_KINDS
-        hand = replace(hand, hand=tuple(tiles), self_drawn=rng.random() < 0.5, fourth_tile=rng.random() < 0.2,
-                       kong=rng.random() < 0.15, last_tile=rng.random() < 0.15)
+        hand = replace(
+            hand,
+            hand=tuple(tiles),
+            self_drawn=rng.random() < 0.5,
+            fourth_tile=rng.random() < 0.2,
+            kong=rng.random() < 0.15,
+            last_tile=rng.random() < 0.15,
+        )
         ref = reference_outcome(hand, None)
         wins += ref is not None
         assert fast_outcome(hand, None) == ref, hand
@@ -156,8 +170,9 @@ def test_non_winning_and_contradictory_hands() -> None:
 # ---------------------------------------------------------------------------------------------
 # every hand written in the test folder (tests/mcr/ included)
 
-FLAG_KEYS = frozenset(("self_drawn", "fourth_tile", "kong", "last_tile", "seat_wind", "prevalent_wind", "flowers",
-                       "rules"))
+FLAG_KEYS = frozenset(
+    ("self_drawn", "fourth_tile", "kong", "last_tile", "seat_wind", "prevalent_wind", "flowers", "rules")
+)
 
 
 def _literal(node: ast.AST) -> Any:
@@ -200,8 +215,9 @@ def harvest() -> tuple[list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
                     if kw.arg in FLAG_KEYS:
                         flags[kw.arg] = _literal(kw.value)
                 if flags:
-                    strings.extend((a.value, flags) for a in node.args
-                                   if isinstance(a, ast.Constant) and isinstance(a.value, str))
+                    strings.extend(
+                        (a.value, flags) for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                    )
     return strings, dicts
 
 
@@ -223,8 +239,13 @@ def test_every_hand_in_the_test_folder() -> None:
             continue
         hands[repr((hand, hand.rules))] = hand
     scored = 0
-    every_rules: list[Any] = [None, "gb", "botzone", flipped(PROFILES["gb"], *SWITCHES),
-                              flipped(PROFILES["botzone"], *SWITCHES)]
+    every_rules: list[Any] = [
+        None,
+        "gb",
+        "botzone",
+        flipped(PROFILES["gb"], *SWITCHES),
+        flipped(PROFILES["botzone"], *SWITCHES),
+    ]
     for hand in hands.values():
         for rules in every_rules:
             ref = reference_outcome(hand, rules)
@@ -258,8 +279,27 @@ def _mutations(rng: random.Random, d: dict[str, Any]) -> Any:
     elif r < 0.32 and d["melds"]:
         m = d["melds"][rng.randrange(len(d["melds"]))]
         key = rng.choice(["kind", "tiles", "concealed", "claimed", "from"])
-        m[key] = rng.choice([None, "chow", "pung", "kong", "CHOW", ["1m", "2m", "3m"], ["E", "E", "E", "E"],
-                             ["1z", "1z", "1z"], True, False, 0, 1, 3, 5, -1, "x", 2.0])
+        m[key] = rng.choice(
+            [
+                None,
+                "chow",
+                "pung",
+                "kong",
+                "CHOW",
+                ["1m", "2m", "3m"],
+                ["E", "E", "E", "E"],
+                ["1z", "1z", "1z"],
+                True,
+                False,
+                0,
+                1,
+                3,
+                5,
+                -1,
+                "x",
+                2.0,
+            ]
+        )
     elif r < 0.36:
         d["rules"] = rng.choice(["botzone", "gb", "nanchang", None, 3, "strict"])
     elif r < 0.4:
@@ -277,8 +317,7 @@ def _mutations(rng: random.Random, d: dict[str, Any]) -> Any:
 @needs_fast
 def test_score_dict_byte_identical(monkeypatch: pytest.MonkeyPatch) -> None:
     # a registered profile with every switch flipped and another minimum
-    monkeypatch.setitem(PROFILES, "strict", flipped(PROFILES["gb"], *SWITCHES).with_switches(name="strict",
-                                                                                            min_fan=20))
+    monkeypatch.setitem(PROFILES, "strict", flipped(PROFILES["gb"], *SWITCHES).with_switches(name="strict", min_fan=20))
     rng = random.Random(99)
     fast_answers = 0
     for i in range(6_000):
@@ -306,8 +345,9 @@ def _jsonl_input() -> str:
 
 
 @pytest.mark.parametrize("args", [[], ["--explain"], ["--rules", "botzone"], ["--rules", "gb"]])
-def test_cli_jsonl_byte_identical(args: list[str], monkeypatch: pytest.MonkeyPatch,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_jsonl_byte_identical(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from majiang.cli import main
 
     text = _jsonl_input()
@@ -345,10 +385,9 @@ def test_results_are_the_reference_objects_with_lazy_explanations() -> None:
         assert pickle.loads(pickle.dumps(scorer.score(hand))) == ref
         res = scorer.score(hand)
         assert replace(res, total=res.total) == ref
-        assert {f.name: getattr(res, f.name) for f in fields(res)} == {f.name: getattr(ref, f.name)
-                                                                       for f in fields(ref)
-                                                                       if f.name != "_explanation"} | {
-            "_explanation": res._explanation}
+        assert {f.name: getattr(res, f.name) for f in fields(res)} == {
+            f.name: getattr(ref, f.name) for f in fields(ref) if f.name != "_explanation"
+        } | {"_explanation": res._explanation}
         assert (res.fan_points, res.below_minimum, res.valid) == (ref.fan_points, ref.below_minimum, ref.valid)
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = res.nope  # type: ignore[attr-defined]
@@ -386,8 +425,9 @@ INVALID = [
 
 @pytest.mark.parametrize(("text", "flags"), INVALID)
 def test_errors_are_the_reference_messages(text: str, flags: dict[str, Any]) -> None:
-    hand = WinningHand(**{**{f.name: getattr(WinningHand.from_string(text), f.name)
-                             for f in fields(WinningHand) if f.init}, **flags})
+    hand = WinningHand(
+        **{**{f.name: getattr(WinningHand.from_string(text), f.name) for f in fields(WinningHand) if f.init}, **flags}
+    )
     with pytest.raises(ValueError) as reference_error:
         scorer.score_reference(hand)
     with pytest.raises(ValueError) as fast_error:
@@ -427,16 +467,22 @@ def test_the_switch_contract_is_the_fields_of_rules() -> None:
     from majiang.mcr import fast
     from majiang.mcr.result import FanCount, ScoreResult
 
-    assert SWITCHES == ("concealed_and_melded_kong", "knitted_straight_wait_fans", "exhausted_tile_is_wait",
-                        "last_tile_needs_visible", "robbing_kong_excludes_last_tile")
+    assert SWITCHES == (
+        "concealed_and_melded_kong",
+        "knitted_straight_wait_fans",
+        "exhausted_tile_is_wait",
+        "last_tile_needs_visible",
+        "robbing_kong_excludes_last_tile",
+    )
     ext: Any = FAST
     good = fast.config(FanCount, ScoreResult, scorer._Explanation)
     try:
         with pytest.raises(ValueError, match="unknown rule switch 'pao_rule'"):
             ext.configure({**good, "rules_fields": good["rules_fields"] + ("pao_rule",)})
         with pytest.raises(ValueError, match="exhausted_tile_is_wait is not a field of Rules"):
-            ext.configure({**good, "rules_fields": tuple(n for n in good["rules_fields"]
-                                                         if n != "exhausted_tile_is_wait")})
+            ext.configure(
+                {**good, "rules_fields": tuple(n for n in good["rules_fields"] if n != "exhausted_tile_is_wait")}
+            )
         with pytest.raises(ValueError, match="exclusions entry"):
             ext.configure({**good, "exclusions": [(1, [48], "pao_rule")]})
         with pytest.raises(ValueError, match="configure: to holds 1"):  # a fan may only exclude later fans
@@ -464,9 +510,15 @@ def test_every_reference_function_has_a_c_twin_or_is_python_only() -> None:
 
     def functions(module: Any, private_only: bool) -> set[str]:
         short = module.__name__.rsplit(".", 1)[1]
-        return {f"{short}.{name}" for name, obj in vars(module).items()
-                if callable(obj) and not isinstance(obj, type) and getattr(obj, "__module__", None) == module.__name__
-                and not name.startswith("__") and (name.startswith("_") or not private_only)}
+        return {
+            f"{short}.{name}"
+            for name, obj in vars(module).items()
+            if callable(obj)
+            and not isinstance(obj, type)
+            and getattr(obj, "__module__", None) == module.__name__
+            and not name.startswith("__")
+            and (name.startswith("_") or not private_only)
+        }
 
     reference = functions(scorer, True) | functions(combos, False) | functions(reading, False)
     for family in FAMILIES:

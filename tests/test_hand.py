@@ -23,11 +23,23 @@ def test_flowers_in_string_are_counted():
 
 
 def test_dict_round_trip_matches_spec_example():
-    d = {"melds": [{"kind": "chow", "tiles": ["1m", "2m", "3m"], "concealed": False, "claimed": 0},
-                   {"kind": "pung", "tiles": ["E", "E", "E"], "concealed": False, "from": 2},
-                   {"kind": "kong", "tiles": ["9s", "9s", "9s", "9s"], "concealed": True}],
-         "hand": ["4p", "5p", "6p", "C"], "win_tile": "C", "self_drawn": False, "fourth_tile": False,
-         "kong": False, "last_tile": False, "seat_wind": "E", "prevalent_wind": "S", "flowers": 0, "rules": "gb"}
+    d = {
+        "melds": [
+            {"kind": "chow", "tiles": ["1m", "2m", "3m"], "concealed": False, "claimed": 0},
+            {"kind": "pung", "tiles": ["E", "E", "E"], "concealed": False, "from": 2},
+            {"kind": "kong", "tiles": ["9s", "9s", "9s", "9s"], "concealed": True},
+        ],
+        "hand": ["4p", "5p", "6p", "C"],
+        "win_tile": "C",
+        "self_drawn": False,
+        "fourth_tile": False,
+        "kong": False,
+        "last_tile": False,
+        "seat_wind": "E",
+        "prevalent_wind": "S",
+        "flowers": 0,
+        "rules": "gb",
+    }
     h = WinningHand.from_dict(d)
     assert h.to_dict() == d
     assert WinningHand.from_string("[123m1][EEE2]{9999s}456pC C", prevalent_wind="S") == h
@@ -85,8 +97,12 @@ def test_random_hands_round_trip_and_score(seed):
 
     h = random_winning_hand(random.Random(seed))
     assert WinningHand.from_dict(h.to_dict()) == h
-    assert WinningHand.from_string(h.to_string(), **{k: v for k, v in h.to_dict().items()
-                                                     if k not in ("melds", "hand", "win_tile")}) == h
+    assert (
+        WinningHand.from_string(
+            h.to_string(), **{k: v for k, v in h.to_dict().items() if k not in ("melds", "hand", "win_tile")}
+        )
+        == h
+    )
     r = score(h)
     assert r.total == sum(fc.points * fc.count for fc in r.fans)
     assert r.total > 0

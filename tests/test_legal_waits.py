@@ -43,8 +43,11 @@ def _ready_hands(seed: int, n: int):
             free = 4 - counts[t] - in_melds[t]
             if free > 0 and rng.random() < 0.3:
                 # mostly exactly the number that makes a win on it 和绝张, sometimes fewer
-                k = 3 - in_melds[t] if counts[t] == 0 and 0 <= 3 - in_melds[t] <= free and rng.random() < 0.7 \
+                k = (
+                    3 - in_melds[t]
+                    if counts[t] == 0 and 0 <= 3 - in_melds[t] <= free and rng.random() < 0.7
                     else rng.randrange(free + 1)
+                )
                 visible += [t] * k
         out.append((win.melds, tiles, visible, rng.randrange(4), rng.randrange(4)))
     return out
@@ -63,8 +66,15 @@ def _oracle(melds, tiles, visible, seat, prevalent, rules):
         fourth = tiles.count(w) == 0 and visible.count(w) + meld_tiles.count(w) == 3
         fans = []
         for self_drawn in (False, True):
-            hand = WinningHand(melds=tuple(melds), hand=tuple(tiles), win_tile=w, self_drawn=self_drawn,
-                               fourth_tile=fourth, seat_wind=seat, prevalent_wind=prevalent)
+            hand = WinningHand(
+                melds=tuple(melds),
+                hand=tuple(tiles),
+                win_tile=w,
+                self_drawn=self_drawn,
+                fourth_tile=fourth,
+                seat_wind=seat,
+                prevalent_wind=prevalent,
+            )
             try:
                 res = mahjong_gb.MahjongFanCalculator(**pmgb.kwargs(hand), verbose=True)
             except TypeError:  # ERROR_NOT_WIN
@@ -88,9 +98,16 @@ def test_wait_fans_equal_pymahjonggb_tile_by_tile(rules):
     for melds, tiles, visible, seat, prevalent in _ready_hands(20261201 if rules == "gb" else 15, N_HANDS):
         if rules == "gb" and _mixed_kongs(melds):
             continue
-        r = analyze_dict({"melds": [m.to_dict() for m in melds], "hand": [tile_str(t) for t in tiles],
-                          "visible": [tile_str(t) for t in visible], "seat_wind": "ESWN"[seat],
-                          "prevalent_wind": "ESWN"[prevalent], "rules": rules})
+        r = analyze_dict(
+            {
+                "melds": [m.to_dict() for m in melds],
+                "hand": [tile_str(t) for t in tiles],
+                "visible": [tile_str(t) for t in visible],
+                "seat_wind": "ESWN"[seat],
+                "prevalent_wind": "ESWN"[prevalent],
+                "rules": rules,
+            }
+        )
         expected = _oracle(melds, tiles, visible, seat, prevalent, rules)
         ours = {w["tile"]: (w["discard"], w["self_drawn"]) for w in r["wait_fans"]}
         want = {tile_str(t): v for t, v in expected.items()}
@@ -100,11 +117,16 @@ def test_wait_fans_equal_pymahjonggb_tile_by_tile(rules):
         compared += 1
         with_legal += bool(legal)
         with_illegal += len(legal) < len(want)
-        fourth += any(tiles.count(t) == 0 and visible.count(t) + sum(m.tiles.count(t) for m in melds) == 3
-                      for t in expected)
+        fourth += any(
+            tiles.count(t) == 0 and visible.count(t) + sum(m.tiles.count(t) for m in melds) == 3 for t in expected
+        )
     assert mismatches == []
     assert compared >= 350 and with_legal > 100 and with_illegal > 50 and fourth > 20, (
-        compared, with_legal, with_illegal, fourth)
+        compared,
+        with_legal,
+        with_illegal,
+        fourth,
+    )
 
 
 def test_discard_rows_equal_pymahjonggb():
@@ -115,9 +137,16 @@ def test_discard_rows_equal_pymahjonggb():
     for melds, tiles, visible, seat, prevalent in _ready_hands(77, 60):
         held = counts_of([*tiles, *visible, *(t for m in melds for t in m.tiles)])
         extra = rng.choice([t for t in range(NUM_KINDS) if held[t] < 4])
-        r = analyze_dict({"melds": [m.to_dict() for m in melds], "hand": [tile_str(t) for t in [*tiles, extra]],
-                          "visible": [tile_str(t) for t in visible], "seat_wind": "ESWN"[seat],
-                          "prevalent_wind": "ESWN"[prevalent], "rules": "pymahjonggb"})
+        r = analyze_dict(
+            {
+                "melds": [m.to_dict() for m in melds],
+                "hand": [tile_str(t) for t in [*tiles, extra]],
+                "visible": [tile_str(t) for t in visible],
+                "seat_wind": "ESWN"[seat],
+                "prevalent_wind": "ESWN"[prevalent],
+                "rules": "pymahjonggb",
+            }
+        )
         assert [row["discard"] for row in r["fan_discards"]] != []
         for row in r["fan_discards"]:
             if row["shanten"] != 0:
@@ -128,7 +157,8 @@ def test_discard_rows_equal_pymahjonggb():
             # the discarded tile lies in the river: seen, but the 和绝张 of the scorer needs it visible too
             want = _oracle(melds, rest, visible, seat, prevalent, "pymahjonggb")
             assert {w["tile"]: (w["discard"], w["self_drawn"]) for w in row["wait_fans"]} == {
-                tile_str(t): v for t, v in want.items()}
+                tile_str(t): v for t, v in want.items()
+            }
             assert row["legal_waits"] == [tile_str(t) for t, (d, _s) in sorted(want.items()) if d >= 8]
             assert (row["fan_shanten"] == 0) == bool(row["legal_waits"])
             rows_checked += 1
@@ -136,6 +166,7 @@ def test_discard_rows_equal_pymahjonggb():
 
 
 # ---- concrete hands -------------------------------------------------------------------------------------
+
 
 def q(hand: str, **options):
     return analyze_dict({"hand": hand, **options})
@@ -145,8 +176,10 @@ def test_one_wait_over_eight_one_under():
     # 23m 123p 456p 789s 11s: 1m makes 123m, a 花龙 (Mixed Straight, 8) with 456p 789s; 4m (234m) does not
     r = q("23m123p456p789s11s")
     assert r["waits"] == ["1m", "4m"]
-    assert r["wait_fans"] == [{"tile": "1m", "discard": 13, "self_drawn": 15},
-                              {"tile": "4m", "discard": 5, "self_drawn": 7}]
+    assert r["wait_fans"] == [
+        {"tile": "1m", "discard": 13, "self_drawn": 15},
+        {"tile": "4m", "discard": 5, "self_drawn": 7},
+    ]
     assert r["legal_waits"] == ["1m"] and r["self_drawn_waits"] == [] and r["fan_shanten"] == 0
 
 
@@ -165,18 +198,28 @@ def test_tile_held_four_times_is_not_a_wait():
     assert r["wait_fans"] == [{"tile": "9p", "discard": 8, "self_drawn": 10}]
     assert r["legal_waits"] == ["9p"]
     # four counted with a meld: a pung of 1m declared, the fourth 1m concealed
-    melded = analyze_dict({"melds": [{"kind": "pung", "tiles": ["1m"] * 3, "from": 1}],
-                           "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9p"]})
+    melded = analyze_dict(
+        {
+            "melds": [{"kind": "pung", "tiles": ["1m"] * 3, "from": 1}],
+            "hand": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9p"],
+        }
+    )
     assert "1m" not in [w["tile"] for w in melded["wait_fans"]]
 
 
 def test_fourteen_tile_input_ranks_discards_by_fan_shanten():
     r = q("23m123p456p789s11sE")
     best = r["fan_discards"][0]
-    assert best == {"discard": "E", "fan_shanten": 0, "exact": True, "shanten": 0, "unseen": 8, "legal_unseen": 4,
-                    "wait_fans": [{"tile": "1m", "discard": 13, "self_drawn": 15},
-                                  {"tile": "4m", "discard": 5, "self_drawn": 7}],
-                    "legal_waits": ["1m"]}
+    assert best == {
+        "discard": "E",
+        "fan_shanten": 0,
+        "exact": True,
+        "shanten": 0,
+        "unseen": 8,
+        "legal_unseen": 4,
+        "wait_fans": [{"tile": "1m", "discard": 13, "self_drawn": 15}, {"tile": "4m", "discard": 5, "self_drawn": 7}],
+        "legal_waits": ["1m"],
+    }
     assert r["fan_shanten"] == 0
     keys = [(row["fan_shanten"], not row["exact"], row["shanten"]) for row in r["fan_discards"]]
     assert keys == sorted(keys)
@@ -193,9 +236,15 @@ def test_query_options_and_errors():
     assert q("123m456p789s11s56m", flowers=3)["wait_fans"] == base["wait_fans"]  # flowers never count
     plain = q("123m456p789s11s56m", fans=False)
     assert list(plain) == ["shanten", "forms", "useful", "unseen", "waits"]
-    for bad, needle in [({"min_fan": "8"}, "'min_fan'"), ({"seat_wind": "X"}, "'seat_wind'"),
-                        ({"prevalent_wind": 9}, "'prevalent_wind'"), ({"rules": "nanchang"}, "'rules'"),
-                        ({"rules": {}}, "'rules'"), ({"flowers": 12}, "'flowers'"), ({"fans": 1}, "'fans'")]:
+    for bad, needle in [
+        ({"min_fan": "8"}, "'min_fan'"),
+        ({"seat_wind": "X"}, "'seat_wind'"),
+        ({"prevalent_wind": 9}, "'prevalent_wind'"),
+        ({"rules": "nanchang"}, "'rules'"),
+        ({"rules": {}}, "'rules'"),
+        ({"flowers": 12}, "'flowers'"),
+        ({"fans": 1}, "'fans'"),
+    ]:
         r = q("123m456p789s11s56m", **bad)
         assert list(r) == ["error"] and needle in r["error"], r
 
@@ -219,6 +268,7 @@ def test_fourth_tile_from_visible():
 
 # ---- fan-aware shanten -------------------------------------------------------------------------------------
 
+
 def _with_broken(hands, seed):
     """Each ready hand, then a copy with one tile swapped at random (mostly one from ready): there the
     search draws only useful tiles, the pruning the brute force below checks."""
@@ -234,8 +284,9 @@ def _with_broken(hands, seed):
 def test_fan_shanten_bounds_and_monotony():
     checked = 0
     for melds, tiles, visible, seat, prevalent in _with_broken(_ready_hands(5, 120), 6):
-        ctx = FanContext(melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent,
-                         visible=tuple(counts_of(visible)))
+        ctx = FanContext(
+            melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent, visible=tuple(counts_of(visible))
+        )
         c = counts_of(tiles)
         value, exact = fan_shanten(c, ctx)
         legal = ctx.legal(wait_fans(c, ctx))
@@ -264,8 +315,9 @@ def test_fourteen_tiles_bounded_rows_keep_the_best_exact():
     for melds, tiles, visible, seat, prevalent in _ready_hands(31, 40):
         held = counts_of([*tiles, *visible, *(t for m in melds for t in m.tiles)])
         extra = next(t for t in (tiles[0] + 1, tiles[-1] - 1, 27, 33, 0) if 0 <= t < NUM_KINDS and held[t] < 4)
-        ctx = FanContext(melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent,
-                         visible=tuple(counts_of(visible)))
+        ctx = FanContext(
+            melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent, visible=tuple(counts_of(visible))
+        )
         hand = counts_of([*tiles, extra])
         rep = legal.report(hand, ctx)
         own = {}
@@ -273,8 +325,12 @@ def test_fourteen_tiles_bounded_rows_keep_the_best_exact():
             if hand[d]:
                 c = list(hand)
                 c[d] -= 1
-                own[d] = fan_shanten(c, FanContext(melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent,
-                                                   visible=tuple(counts_of(visible))))
+                own[d] = fan_shanten(
+                    c,
+                    FanContext(
+                        melds=tuple(melds), seat_wind=seat, prevalent_wind=prevalent, visible=tuple(counts_of(visible))
+                    ),
+                )
         assert rep.discards is not None
         for row in rep.discards:
             value, _exact = own[row.discard]
@@ -297,6 +353,7 @@ def test_fan_shanten_far_hand_is_a_lower_bound():
 
 # ---- CLI ---------------------------------------------------------------------------------------------------
 
+
 def test_cli_table_shows_wait_fans(monkeypatch, capsys):
     monkeypatch.setenv("COLUMNS", "120")
     assert main(["shanten", "111m222p33s4567s8s", "--min-fan", "8", "--seat-wind", "S"]) == 0
@@ -317,8 +374,10 @@ def test_cli_jsonl_passes_options(monkeypatch, capsys):
     assert main(["shanten", "--jsonl"]) == 0
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert out[0]["legal_waits"] == [] and out[1]["legal_waits"] == ["4m", "7m"]
-    assert out[1]["wait_fans"] == [{"tile": "4m", "discard": 13, "self_drawn": 15},
-                                   {"tile": "7m", "discard": 12, "self_drawn": 14}]
+    assert out[1]["wait_fans"] == [
+        {"tile": "4m", "discard": 13, "self_drawn": 15},
+        {"tile": "7m", "discard": 12, "self_drawn": 14},
+    ]
     # the flags give defaults; a line's own keys win
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     assert main(["shanten", "--jsonl", "--min-fan", "13"]) == 0

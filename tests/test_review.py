@@ -60,9 +60,16 @@ def test_one_entry_per_decision_with_a_legal_choice(k: int) -> None:
         assert d.bot in legal
         assert d.loss >= 0 and (d.loss == 0 if d.agree else True)
     # and from the log alone: every action of the seat that shows in an event was a decision
-    shown = sum(1 for e in hand.events if e.get("seat") == SEAT and (
-        e["type"] in ("discard", "chow", "pung", "add_kong_declared")
-        or (e["type"] == "kong" and e["kind"] != "added") or (e["type"] == "win")))
+    shown = sum(
+        1
+        for e in hand.events
+        if e.get("seat") == SEAT
+        and (
+            e["type"] in ("discard", "chow", "pung", "add_kong_declared")
+            or (e["type"] == "kong" and e["kind"] != "added")
+            or (e["type"] == "win")
+        )
+    )
     assert shown <= len(review.decisions)
     passes = sum(1 for d in review.decisions if d.player.type == "pass")
     assert shown + passes == len(review.decisions)
@@ -129,13 +136,31 @@ def test_cli_json_schema(tmp_path: Any, capsys: Any) -> None:
     assert set(h) == {"label", "hand_no", "seat", "rules", "reviewer", "summary", "decisions", "mistakes"}
     assert h["seat"] == SEAT and h["label"] == paths[0]
     x = h["decisions"][0]
-    assert set(x) == {"event", "turn", "phase", "hand", "melds", "drawn", "offered", "player", "bot", "player_value",
-                      "bot_value", "player_estimate", "bot_estimate", "agree", "loss"}
+    assert set(x) == {
+        "event",
+        "turn",
+        "phase",
+        "hand",
+        "melds",
+        "drawn",
+        "offered",
+        "player",
+        "bot",
+        "player_value",
+        "bot_value",
+        "player_estimate",
+        "bot_estimate",
+        "agree",
+        "loss",
+    }
     assert set(x["player_estimate"]) == {"value", "shanten", "useful", "ready", "danger"}
     assert x["player"]["type"] in ("discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass")
     assert len(d["mistakes"]) <= 3 and all({"hand_index", "label"} <= set(m) for m in d["mistakes"])
-    assert all(h["mistakes"] == sorted(h["mistakes"], key=lambda e: -next(
-        x["loss"] for x in h["decisions"] if x["event"] == e)) for h in d["hands"])
+    assert all(
+        h["mistakes"]
+        == sorted(h["mistakes"], key=lambda e: -next(x["loss"] for x in h["decisions"] if x["event"] == e))
+        for h in d["hands"]
+    )
     # the text table: both languages in the headers, a session line
     assert main(["review", *paths, "--seat", str(SEAT), "--bot", "fan"]) == 0
     text = capsys.readouterr().out
@@ -175,7 +200,8 @@ def test_stored_logs_of_every_format_and_ruleset(name: str) -> None:
         review = review_hand(events, seat, "fan")
         assert review.decisions
         assert sum(1 for e in events if e["type"] == "discard" and e["seat"] == seat) == sum(
-            1 for d in review.decisions if d.player.type == "discard")
+            1 for d in review.decisions if d.player.type == "discard"
+        )
 
 
 def test_the_reviewer_is_best_once_registered(monkeypatch: Any) -> None:

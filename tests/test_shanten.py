@@ -37,7 +37,10 @@ if COMPILED is not None:
 
 # tile pools that make hard hands: one suit (many blocks), two suits, honours, knitted and orphan tiles
 POOLS = [
-    list(range(34)), list(range(9)), list(range(9, 27)), list(range(18, 27)) + list(range(27, 34)),
+    list(range(34)),
+    list(range(9)),
+    list(range(9, 27)),
+    list(range(18, 27)) + list(range(27, 34)),
     [0, 3, 6, 10, 13, 16, 20, 23, 26, 8, 9, 17, 18, *range(27, 34)],
 ]
 
@@ -82,32 +85,35 @@ def c(text: str) -> list[int]:
 R, P7, T13, K, HK = FORMS  # regular, seven_pairs, thirteen_orphans, knitted, honors_knitted
 
 
-@pytest.mark.parametrize(("text", "melds", "forms", "waits"), [
-    # 4 sets + pair: three sets, 11s pair, 56m two-sided
-    ("123m456p789s11s56m", 0, {R: 0, P7: 5, T13: 9}, "4m 7m"),
-    # three sets and four lone tiles: a pair and a set to make, 2 from ready
-    ("123m456p789s1s5m8pE", 0, {R: 2, P7: 6, T13: 9}, None),
-    # complete with one tile more
-    ("123m456p789s11s567m", 0, {R: -1, P7: 5, T13: 9}, None),
-    # 十三幺: all thirteen, no pair → waits on each of them; with a pair → waits on the missing one
-    ("19m19p19sESWNCFP", 0, {R: 8, P7: 6, T13: 0, K: 9, HK: 4}, "1m 9m 1p 9p 1s 9s E S W N C F P"),
-    ("19m19p19sESWNCFF", 0, {P7: 5, T13: 0}, "P"),
-    # 七对: six pairs and E; as 4 sets + pair only partners fit: pair + 4 partners = 3
-    ("1122m3344p5566sE", 0, {R: 3, P7: 0, T13: 10}, "E"),
-    ("1122m3344p5566sEE", 0, {P7: -1}, None),
-    ("1111m2233p4455sE", 0, {P7: 0}, "E"),  # four of a kind is two pairs
-    # 全不靠: 13 different knitted tiles and honours → waits on the three honours missing
-    ("147m258p369sESWN", 0, {R: 8, P7: 6, T13: 7, K: 2, HK: 0}, "C F P"),
-    # 组合龙 + set + pair: the straight and EEE, waiting on C for the pair
-    ("147m258p369sEEEC", 0, {R: 6, P7: 5, T13: 8, K: 0, HK: 2}, "C"),
-    # 组合龙 with one declared set: the straight and C
-    ("147m258p369sC", 1, {R: 6, P7: None, T13: None, K: 0, HK: None}, "C"),
-    # four declared sets: a lone tile waits on itself; two of it are complete
-    ("E", 4, {R: 0, P7: None, T13: None, K: None, HK: None}, "E"),
-    ("EE", 4, {R: -1, P7: None, T13: None, K: None, HK: None}, None),
-    # the fifth copy of a tile held four times still counts as a wait (mcr.md §4)
-    ("1111m", 3, {R: 0, K: None}, "1m"),
-])
+@pytest.mark.parametrize(
+    ("text", "melds", "forms", "waits"),
+    [
+        # 4 sets + pair: three sets, 11s pair, 56m two-sided
+        ("123m456p789s11s56m", 0, {R: 0, P7: 5, T13: 9}, "4m 7m"),
+        # three sets and four lone tiles: a pair and a set to make, 2 from ready
+        ("123m456p789s1s5m8pE", 0, {R: 2, P7: 6, T13: 9}, None),
+        # complete with one tile more
+        ("123m456p789s11s567m", 0, {R: -1, P7: 5, T13: 9}, None),
+        # 十三幺: all thirteen, no pair → waits on each of them; with a pair → waits on the missing one
+        ("19m19p19sESWNCFP", 0, {R: 8, P7: 6, T13: 0, K: 9, HK: 4}, "1m 9m 1p 9p 1s 9s E S W N C F P"),
+        ("19m19p19sESWNCFF", 0, {P7: 5, T13: 0}, "P"),
+        # 七对: six pairs and E; as 4 sets + pair only partners fit: pair + 4 partners = 3
+        ("1122m3344p5566sE", 0, {R: 3, P7: 0, T13: 10}, "E"),
+        ("1122m3344p5566sEE", 0, {P7: -1}, None),
+        ("1111m2233p4455sE", 0, {P7: 0}, "E"),  # four of a kind is two pairs
+        # 全不靠: 13 different knitted tiles and honours → waits on the three honours missing
+        ("147m258p369sESWN", 0, {R: 8, P7: 6, T13: 7, K: 2, HK: 0}, "C F P"),
+        # 组合龙 + set + pair: the straight and EEE, waiting on C for the pair
+        ("147m258p369sEEEC", 0, {R: 6, P7: 5, T13: 8, K: 0, HK: 2}, "C"),
+        # 组合龙 with one declared set: the straight and C
+        ("147m258p369sC", 1, {R: 6, P7: None, T13: None, K: 0, HK: None}, "C"),
+        # four declared sets: a lone tile waits on itself; two of it are complete
+        ("E", 4, {R: 0, P7: None, T13: None, K: None, HK: None}, "E"),
+        ("EE", 4, {R: -1, P7: None, T13: None, K: None, HK: None}, None),
+        # the fifth copy of a tile held four times still counts as a wait (mcr.md §4)
+        ("1111m", 3, {R: 0, K: None}, "1m"),
+    ],
+)
 def test_known_hands(text, melds, forms, waits):
     counts = c(text)
     got = forms_of_counts(counts, melds)._asdict()
@@ -175,6 +181,7 @@ def test_bad_counts_raise():
 
 # ---- the fast paths equal the definitions -------------------------------------------------------------
 
+
 @pytest.mark.parametrize("fast", FAST)
 def test_fast_forms_equal_reference(fast):
     for counts, melds in hands(1, 1500):
@@ -202,11 +209,17 @@ def test_compiled_equals_python_tables():
 
 # ---- agreement with PyMahjongGB 1.4 -----------------------------------------------------------------------
 
+
 def test_pymahjonggb_agrees():
     pmgb = pytest.importorskip("pmgb")
     mgb = pytest.importorskip("MahjongGB")
-    per_form = [mgb.RegularShanten, mgb.SevenPairsShanten, mgb.ThirteenOrphansShanten,
-                mgb.KnittedStraightShanten, mgb.HonorsAndKnittedTilesShanten]
+    per_form = [
+        mgb.RegularShanten,
+        mgb.SevenPairsShanten,
+        mgb.ThirteenOrphansShanten,
+        mgb.KnittedStraightShanten,
+        mgb.HonorsAndKnittedTilesShanten,
+    ]
     rng = random.Random(5)
     for _ in range(2500):
         hand, melds = deal(rng, extra=0)
@@ -232,6 +245,7 @@ def test_pymahjonggb_agrees():
 
 
 # ---- waits ----------------------------------------------------------------------------------------------
+
 
 def _complete(counts: list[int], melds: int) -> bool:
     """An independent test of a complete hand (14 tiles, melds as three) in any form."""
@@ -279,6 +293,7 @@ def test_waits_complete_the_hand():
 
 # ---- the discard table ---------------------------------------------------------------------------------
 
+
 def test_discard_table_invariants():
     rng = random.Random(7)
     for _ in range(300):
@@ -308,10 +323,15 @@ def test_discard_table_invariants():
 def test_discard_table_example():
     rows = discard_table(c("123m456p789s11s56mE"), 0, c("4m4m"))
     assert (format_tiles([rows[0].discard]), rows[0].shanten, format_tiles(rows[0].useful), rows[0].unseen) == (
-        "E", 0, "4m 7m", 6)
+        "E",
+        0,
+        "4m 7m",
+        6,
+    )
 
 
 # ---- the JSON query ---------------------------------------------------------------------------------------
+
 
 def test_query_shape():
     r = analyze_dict({"hand": parse_and_str("123m456p789s11s5m8p")})
@@ -325,9 +345,15 @@ def test_query_shape():
     assert r14["shanten"] == 0 and r14["waits"] == ["4m", "7m"] and r14["discards"][0]["discard"] == "E"
     assert set(r14["discards"][0]) == {"discard", "shanten", "useful", "unseen"}
     assert r14["fan_discards"][0]["discard"] == "E"  # 合法听: tests/test_legal_waits.py
-    melded = analyze_dict({"melds": [{"kind": "pung", "tiles": ["E", "E", "E"], "from": 2},
-                                     {"kind": "kong", "tiles": ["9s"] * 4, "concealed": True}],
-                           "hand": ["1m", "2m", "3m", "5p", "5p", "7p", "8p"]})
+    melded = analyze_dict(
+        {
+            "melds": [
+                {"kind": "pung", "tiles": ["E", "E", "E"], "from": 2},
+                {"kind": "kong", "tiles": ["9s"] * 4, "concealed": True},
+            ],
+            "hand": ["1m", "2m", "3m", "5p", "5p", "7p", "8p"],
+        }
+    )
     assert melded["shanten"] == 0 and melded["waits"] == ["6p", "9p"]
     assert melded["forms"]["seven_pairs"] is None and melded["forms"]["knitted"] is None
     assert json.loads(json.dumps(melded)) == melded
@@ -337,20 +363,23 @@ def parse_and_str(text: str) -> list[str]:
     return format_tiles(parse_tiles(text)).split()
 
 
-@pytest.mark.parametrize(("query", "needle"), [
-    ({"hand": ["1m", "2m", "x9"]}, "'x9'"),
-    ({"hand": "123m456p789s11s5"}, "'5'"),
-    ({"hand": ["1m"] * 5 + ["2m"] * 8}, "5 copies of 1m"),
-    ({"hand": "123m456p789s11s5m"}, "wrong tile count"),
-    ({"hand": "123m456p789s11s5mf1"}, "flowers"),
-    ({"hand": "123m456p789s11s56m", "visible": "1s1s1s"}, "visible: 5 copies of 1s"),
-    ({"hand": "123m456p789s11s56m", "visible": ["zz"]}, "visible: unknown tile 'zz'"),
-    ({"hand": "456p789s11s56m", "melds": [{"kind": "chow", "tiles": ["1m", "2m", "4m"]}]}, "melds[0]"),
-    ({"hand": "456p789s11s56m", "melds": "123m"}, "'melds' must be a list"),
-    ({"hand": 7}, "'hand' must be a list"),
-    ({"melds": []}, "'hand' is missing"),
-    ({"hand": "1111m", "melds": [{"kind": "pung", "tiles": ["1m"] * 3}] * 3}, "copies of 1m"),
-])
+@pytest.mark.parametrize(
+    ("query", "needle"),
+    [
+        ({"hand": ["1m", "2m", "x9"]}, "'x9'"),
+        ({"hand": "123m456p789s11s5"}, "'5'"),
+        ({"hand": ["1m"] * 5 + ["2m"] * 8}, "5 copies of 1m"),
+        ({"hand": "123m456p789s11s5m"}, "wrong tile count"),
+        ({"hand": "123m456p789s11s5mf1"}, "flowers"),
+        ({"hand": "123m456p789s11s56m", "visible": "1s1s1s"}, "visible: 5 copies of 1s"),
+        ({"hand": "123m456p789s11s56m", "visible": ["zz"]}, "visible: unknown tile 'zz'"),
+        ({"hand": "456p789s11s56m", "melds": [{"kind": "chow", "tiles": ["1m", "2m", "4m"]}]}, "melds[0]"),
+        ({"hand": "456p789s11s56m", "melds": "123m"}, "'melds' must be a list"),
+        ({"hand": 7}, "'hand' must be a list"),
+        ({"melds": []}, "'hand' is missing"),
+        ({"hand": "1111m", "melds": [{"kind": "pung", "tiles": ["1m"] * 3}] * 3}, "copies of 1m"),
+    ],
+)
 def test_query_errors(query, needle):
     r = analyze_dict(query)
     assert list(r) == ["error"] and needle in r["error"], r
@@ -358,9 +387,15 @@ def test_query_errors(query, needle):
 
 # ---- CLI -----------------------------------------------------------------------------------------------------
 
+
 def test_cli_jsonl_continues_after_bad_lines(monkeypatch, capsys):
-    lines = ['{"hand": "123m456p789s11s56m"}', "not json", '{"hand": ["1m", "q"]}', "[]",
-             '{"hand": "19m19p19sESWNCFP"}']
+    lines = [
+        '{"hand": "123m456p789s11s56m"}',
+        "not json",
+        '{"hand": ["1m", "q"]}',
+        "[]",
+        '{"hand": "19m19p19sESWNCFP"}',
+    ]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     assert main(["shanten", "--jsonl"]) == 0
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
@@ -388,10 +423,13 @@ def test_cli_table(capsys):
 
 # ---- module hygiene ----------------------------------------------------------------------------------------
 
+
 def test_pure_python_fallback_and_import_time():
-    code = ("import time; t = time.perf_counter(); import majiang.shanten as s; "
-            "print(s.BACKEND, time.perf_counter() - t)")
+    code = (
+        "import time; t = time.perf_counter(); import majiang.shanten as s; print(s.BACKEND, time.perf_counter() - t)"
+    )
     env = {**os.environ, "MAJIANG_PURE": "1"}
-    backend, seconds = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                      check=True).stdout.split()
+    backend, seconds = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     assert backend == "python" and float(seconds) < 1.0

@@ -38,14 +38,23 @@ def test_malformed_input_names_the_token(text, token):
 
 def test_names_and_glyphs():
     assert [tile_zh(t) for t in parse_tiles("1m 5p 9s E C F P f1 f5")] == [
-        "一万", "五饼", "九条", "东", "中", "发", "白", "春", "梅"]
+        "一万",
+        "五饼",
+        "九条",
+        "东",
+        "中",
+        "发",
+        "白",
+        "春",
+        "梅",
+    ]
     assert tile_en(parse_tile("C")) == "Red Dragon"
-    assert tile_glyph(parse_tile("1m")) == "\U0001F007"
-    assert tile_glyph(parse_tile("1s")) == "\U0001F010"
-    assert tile_glyph(parse_tile("1p")) == "\U0001F019"
-    assert tile_glyph(parse_tile("C")) == "\U0001F004"
-    assert tile_glyph(parse_tile("P")) == "\U0001F006"
-    assert tile_glyph(FLOWERS[0]) == "\U0001F026"
+    assert tile_glyph(parse_tile("1m")) == "\U0001f007"
+    assert tile_glyph(parse_tile("1s")) == "\U0001f010"
+    assert tile_glyph(parse_tile("1p")) == "\U0001f019"
+    assert tile_glyph(parse_tile("C")) == "\U0001f004"
+    assert tile_glyph(parse_tile("P")) == "\U0001f006"
+    assert tile_glyph(FLOWERS[0]) == "\U0001f026"
     assert len({tile_glyph(t) for t in range(42)}) == 42
 
 

@@ -66,8 +66,8 @@ def rank_points(scores: Sequence[float]) -> list[float]:
         j = i
         while j + 1 < len(places) and scores[places[j + 1]] == scores[places[i]]:
             j += 1
-        share = Fraction(sum(RANK_POINTS[i:j + 1]), j + 1 - i)
-        for k in places[i:j + 1]:
+        share = Fraction(sum(RANK_POINTS[i : j + 1]), j + 1 - i)
+        for k in places[i : j + 1]:
             points[k] = float(share)
         i = j + 1
     return points
@@ -126,8 +126,9 @@ def first_round_order(ids: Sequence[str], seed: int) -> list[str]:
     return order
 
 
-def swiss_groups(order: Sequence[str], played: Collection[frozenset[str]] = (),
-                 limit: int = 20_000) -> tuple[Group, ...]:
+def swiss_groups(
+    order: Sequence[str], played: Collection[frozenset[str]] = (), limit: int = 20_000
+) -> tuple[Group, ...]:
     """Groups of four from the standings ``order`` (best first): each group is the best remaining
     bot with the best-placed three that make a group not in ``played``; the search backtracks when
     a later group cannot be made, trying ``limit`` groups at most.  When no such grouping is found,
@@ -161,7 +162,7 @@ def swiss_groups(order: Sequence[str], played: Collection[frozenset[str]] = (),
 
     found = fill(list(order))
     if found is None:
-        found = [tuple(order[i:i + 4]) for i in range(0, len(order), 4)]
+        found = [tuple(order[i : i + 4]) for i in range(0, len(order), 4)]
     return tuple(found)
 
 
@@ -216,8 +217,13 @@ class Match:
     hands: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"table": self.table, "bots": list(self.bots), "scores": self.scores, "points": self.points,
-                "hands": self.hands}
+        return {
+            "table": self.table,
+            "bots": list(self.bots),
+            "scores": self.scores,
+            "points": self.points,
+            "hands": self.hands,
+        }
 
 
 @dataclass
@@ -258,20 +264,42 @@ class League:
         for rank, b in enumerate(self.standings(), 1):
             r = self.records[b]
             bot = self.players[b]
-            table.append({"rank": rank, "bot": b, "spec": r.entrant.spec, "filler": r.entrant.filler,
-                          "points": r.points, "matches": r.matches, "hands": r.hands, "score": r.score,
-                          **_per_hand(r), "win_rate": r.wins / max(r.hands, 1),
-                          "deal_in_rate": r.deal_ins / max(r.hands, 1),
-                          "faults": r.illegal + int(getattr(bot, "faults", 0)), "false_wins": r.false_wins,
-                          "decisions": len(bot.times), "time_per_decision_ms": _times_ms(bot.times)})
-        return {"format": FORMAT, "rules": self.rules, "seed": self.seed, "filler": self.filler,
-                "rounds": len(self.rounds), "walls_per_match": self.walls, "seatings_per_match": self.seatings,
-                "hands_per_match": self.hands_per_match,
-                "entrants": [{"bot": e.id, "spec": e.spec, "filler": e.filler} for e in self.entrants],
-                "standings": table,
-                "pairings": [{"round": r.no, "order": r.order, "repeats": r.repeats,
-                              "matches": [m.to_dict() for m in r.matches]} for r in self.rounds],
-                "seconds": self.seconds}
+            table.append(
+                {
+                    "rank": rank,
+                    "bot": b,
+                    "spec": r.entrant.spec,
+                    "filler": r.entrant.filler,
+                    "points": r.points,
+                    "matches": r.matches,
+                    "hands": r.hands,
+                    "score": r.score,
+                    **_per_hand(r),
+                    "win_rate": r.wins / max(r.hands, 1),
+                    "deal_in_rate": r.deal_ins / max(r.hands, 1),
+                    "faults": r.illegal + int(getattr(bot, "faults", 0)),
+                    "false_wins": r.false_wins,
+                    "decisions": len(bot.times),
+                    "time_per_decision_ms": _times_ms(bot.times),
+                }
+            )
+        return {
+            "format": FORMAT,
+            "rules": self.rules,
+            "seed": self.seed,
+            "filler": self.filler,
+            "rounds": len(self.rounds),
+            "walls_per_match": self.walls,
+            "seatings_per_match": self.seatings,
+            "hands_per_match": self.hands_per_match,
+            "entrants": [{"bot": e.id, "spec": e.spec, "filler": e.filler} for e in self.entrants],
+            "standings": table,
+            "pairings": [
+                {"round": r.no, "order": r.order, "repeats": r.repeats, "matches": [m.to_dict() for m in r.matches]}
+                for r in self.rounds
+            ],
+            "seconds": self.seconds,
+        }
 
 
 def _per_hand(r: Record) -> dict[str, Any]:
@@ -299,9 +327,17 @@ def wall_seed(seed: int, round_no: int, wall: int) -> bytes:
     return _digest("majiang-arena wall", seed, round_no, wall)
 
 
-def run_league(specs: Sequence[str], rounds: int, seed: int = 1, rules: str = "gb", filler: str = "eff",
-               walls: int = IJCAI_WALLS, seatings: int = IJCAI_SEATINGS, time_limit: float | None = None,
-               progress: Progress | None = None) -> League:
+def run_league(
+    specs: Sequence[str],
+    rounds: int,
+    seed: int = 1,
+    rules: str = "gb",
+    filler: str = "eff",
+    walls: int = IJCAI_WALLS,
+    seatings: int = IJCAI_SEATINGS,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> League:
     """Play a league of ``rounds`` Swiss rounds between the bots ``specs`` (duplicates allowed;
     :func:`field_of`).  ``time_limit``: seconds a turn for the Botzone bots that do not set their own."""
     if len(specs) < 2:
@@ -318,9 +354,17 @@ def run_league(specs: Sequence[str], rounds: int, seed: int = 1, rules: str = "g
         for i, e in enumerate(entrants):
             bot_seed = int.from_bytes(_digest("majiang-arena bot", seed, i)[:8], "big")
             players[e.id] = TimedBot(make_bot(_limited(e.spec, time_limit), bot_seed, rules=rules))
-        league = League(rules, seed, filler, walls, seatings, entrants,
-                        first_round_order([e.id for e in entrants], seed),
-                        {e.id: Record(e) for e in entrants}, players)
+        league = League(
+            rules,
+            seed,
+            filler,
+            walls,
+            seatings,
+            entrants,
+            first_round_order([e.id for e in entrants], seed),
+            {e.id: Record(e) for e in entrants},
+            players,
+        )
         total = rounds * len(entrants) // 4 * league.hands_per_match
         done = 0
         played: set[frozenset[str]] = set()
@@ -328,8 +372,12 @@ def run_league(specs: Sequence[str], rounds: int, seed: int = 1, rules: str = "g
         for round_no in range(1, rounds + 1):
             order = league.draw if round_no == 1 else league.standings()
             groups = swiss_groups(order, played)
-            rnd = Round(round_no, list(order), [Match(round_no, t, g) for t, g in enumerate(groups, 1)],
-                        sum(frozenset(g) in played for g in groups))
+            rnd = Round(
+                round_no,
+                list(order),
+                [Match(round_no, t, g) for t, g in enumerate(groups, 1)],
+                sum(frozenset(g) in played for g in groups),
+            )
             boards = [wall_seed(seed, round_no, w) for w in range(walls)]
             for m in rnd.matches:  # the standings change only after the whole round
                 for w, board in enumerate(boards):

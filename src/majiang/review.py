@@ -67,9 +67,11 @@ DANGER_WEIGHT = 0.3
 FAN_USEFUL_MAX = 1
 #: live wall at which the danger term is at its full weight… and the wall of a fresh MCR hand
 DANGER_LATE, WALL_START = 0, 80
-METHOD = ("value = −(fan-aware shanten after the action) + 0.02·min(unseen useful copies, 40) − danger "
-          "(≤ 0.3, the discard's deal-in risk, growing as the wall empties); a claim is valued at its best "
-          "following discard, a win at +3, a false win at −3; loss = bot value − player value when they differ")
+METHOD = (
+    "value = −(fan-aware shanten after the action) + 0.02·min(unseen useful copies, 40) − danger "
+    "(≤ 0.3, the discard's deal-in risk, growing as the wall empties); a claim is valued at its best "
+    "following discard, a win at +3, a false win at −3; loss = bot value − player value when they differ"
+)
 
 
 def reviewer_spec(requested: str | None = None, rules: str = "gb") -> str:
@@ -99,8 +101,13 @@ class Estimate:
     danger: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": round(self.value, 3), "shanten": self.shanten, "useful": self.useful,
-                "ready": self.ready, "danger": round(self.danger, 3)}
+        return {
+            "value": round(self.value, 3),
+            "shanten": self.shanten,
+            "useful": self.useful,
+            "ready": self.ready,
+            "danger": round(self.danger, 3),
+        }
 
 
 class _Position:
@@ -153,9 +160,14 @@ class _Position:
         from majiang.rulesets.mcr import scoring_melds
         from majiang.shanten.legal import FanContext, fan_shanten, wait_fans
 
-        ctx = FanContext(melds=scoring_melds(melds), seat_wind=self.view.seat_wind,
-                         prevalent_wind=self.view.prevalent, min_fan=self.min_fan, rules=self.profile,
-                         visible=tuple(max(0, x) for x in elsewhere))
+        ctx = FanContext(
+            melds=scoring_melds(melds),
+            seat_wind=self.view.seat_wind,
+            prevalent_wind=self.view.prevalent,
+            min_fan=self.min_fan,
+            rules=self.profile,
+            visible=tuple(max(0, x) for x in elsewhere),
+        )
         fs, exact = fan_shanten(counts, ctx)
         if plain == 0 and fs == 0:
             return 0, sum(unseen(t) for t in ctx.legal(wait_fans(counts, ctx))), True
@@ -243,8 +255,7 @@ def action_estimate(view: SeatView, rules: Ruleset, action: Action, position: _P
     else:
         raise ValueError(f"cannot value a {t!r}")
     after = [*melds, meld]
-    return max((p.after_discard(counts, after, d, True) for d in range(NUM_KINDS) if counts[d]),
-               key=lambda e: e.value)
+    return max((p.after_discard(counts, after, d, True) for d in range(NUM_KINDS) if counts[d]), key=lambda e: e.value)
 
 
 # ---- walking a log ------------------------------------------------------------------------------------
@@ -305,15 +316,23 @@ class Decision:
         return 0.0 if self.agree else max(0.0, self.bot_estimate.value - self.player_estimate.value)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "turn": self.turn, "phase": self.phase,
-                "hand": [tile_str(t) for t in self.hand],
-                "melds": [[tile_str(t) for t in m if t is not None] for m in self.melds],
-                "drawn": tile_str(self.drawn) if self.drawn is not None else None,
-                "offered": tile_str(self.offered) if self.offered is not None else None,
-                "player": action_json(self.player), "bot": action_json(self.bot),
-                "player_value": round(self.player_estimate.value, 3), "bot_value": round(self.bot_estimate.value, 3),
-                "player_estimate": self.player_estimate.to_dict(), "bot_estimate": self.bot_estimate.to_dict(),
-                "agree": self.agree, "loss": round(self.loss, 3)}
+        return {
+            "event": self.event,
+            "turn": self.turn,
+            "phase": self.phase,
+            "hand": [tile_str(t) for t in self.hand],
+            "melds": [[tile_str(t) for t in m if t is not None] for m in self.melds],
+            "drawn": tile_str(self.drawn) if self.drawn is not None else None,
+            "offered": tile_str(self.offered) if self.offered is not None else None,
+            "player": action_json(self.player),
+            "bot": action_json(self.bot),
+            "player_value": round(self.player_estimate.value, 3),
+            "bot_value": round(self.bot_estimate.value, 3),
+            "player_estimate": self.player_estimate.to_dict(),
+            "bot_estimate": self.bot_estimate.to_dict(),
+            "agree": self.agree,
+            "loss": round(self.loss, 3),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,8 +346,12 @@ class Summary:
         return self.agreed / self.decisions if self.decisions else 1.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"decisions": self.decisions, "agreed": self.agreed, "agreement": round(self.agreement, 4),
-                "loss": round(self.loss, 3)}
+        return {
+            "decisions": self.decisions,
+            "agreed": self.agreed,
+            "agreement": round(self.agreement, 4),
+            "loss": round(self.loss, 3),
+        }
 
 
 def summarize(decisions: Sequence[Decision]) -> Summary:
@@ -353,10 +376,16 @@ class HandReview:
         return sorted((d for d in self.decisions if d.loss > 0), key=lambda d: (-d.loss, d.event))[:top]
 
     def to_dict(self, top: int = 5) -> dict[str, Any]:
-        return {"label": self.label, "hand_no": self.hand_no, "seat": self.seat, "rules": self.rules,
-                "reviewer": self.reviewer, "summary": self.summary.to_dict(),
-                "decisions": [d.to_dict() for d in self.decisions],
-                "mistakes": [d.event for d in self.mistakes(top)]}
+        return {
+            "label": self.label,
+            "hand_no": self.hand_no,
+            "seat": self.seat,
+            "rules": self.rules,
+            "reviewer": self.reviewer,
+            "summary": self.summary.to_dict(),
+            "decisions": [d.to_dict() for d in self.decisions],
+            "mistakes": [d.event for d in self.mistakes(top)],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,15 +403,24 @@ class SessionReview:
         return sorted(every, key=lambda x: (-x[1].loss, x[0], x[1].event))[:top]
 
     def to_dict(self, top: int = 5) -> dict[str, Any]:
-        return {"reviewer": self.reviewer, "method": METHOD, "summary": self.summary.to_dict(),
-                "hands": [h.to_dict(top) for h in self.hands],
-                "mistakes": [{**d.to_dict(), "hand_index": i, "label": self.hands[i].label}
-                             for i, d in self.mistakes(top)]}
+        return {
+            "reviewer": self.reviewer,
+            "method": METHOD,
+            "summary": self.summary.to_dict(),
+            "hands": [h.to_dict(top) for h in self.hands],
+            "mistakes": [{**d.to_dict(), "hand_index": i, "label": self.hands[i].label} for i, d in self.mistakes(top)],
+        }
 
 
-def review_hand(events: list[dict[str, Any]], seat: int, bot: str | None = None, *,
-                make_rules: Callable[[dict[str, Any]], Ruleset] = from_header, seed: int = 0,
-                label: str = "") -> HandReview:
+def review_hand(
+    events: list[dict[str, Any]],
+    seat: int,
+    bot: str | None = None,
+    *,
+    make_rules: Callable[[dict[str, Any]], Ruleset] = from_header,
+    seed: int = 0,
+    label: str = "",
+) -> HandReview:
     """Review ``seat``'s decisions in one hand log (engine events, :func:`majiang.engine.log.read_log`).
     ``bot``: the reviewer spec (default :func:`reviewer_spec`); a fresh one per hand, seeded ``seed``.
     Raises ValueError when the log does not replay exactly."""
@@ -394,10 +432,16 @@ def review_hand(events: list[dict[str, Any]], seat: int, bot: str | None = None,
     head = events[0]
     spec = reviewer_spec(bot, head["rules"])
     rules = make_rules(head)
-    hand = Hand(rules, bytes.fromhex(head["seed"]), dealer=head["dealer"], prevalent=head["prevalent"],
-                scores=head.get("scores"), hand_no=head.get("hand_no", 0),
-                extra={k: v for k, v in head.items() if k not in HEADER_KEYS},
-                arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])])
+    hand = Hand(
+        rules,
+        bytes.fromhex(head["seed"]),
+        dealer=head["dealer"],
+        prevalent=head["prevalent"],
+        scores=head.get("scores"),
+        hand_no=head.get("hand_no", 0),
+        extra={k: v for k, v in head.items() if k not in HEADER_KEYS},
+        arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])],
+    )
     reviewer: Bot = make_bot(spec, seed, rules=head["rules"])
     out: list[Decision] = []
     try:
@@ -430,10 +474,19 @@ def _decision(hand: Hand, seat: int, taken: Action, reviewer: Bot, rules: Rulese
     tiles = view.concealed()
     if view.drawn is not None and view.drawn in tiles:
         tiles.remove(view.drawn)  # shown apart, as the table shows it
-    return Decision(event=len(hand.events), turn=len(hand.seats[seat].discards) + 1, phase=view.phase,
-                    hand=tuple(tiles), melds=tuple(tuple(m.tiles) for m in view.melds[seat]), drawn=view.drawn,
-                    offered=view.pending[1] if view.pending else None,
-                    player=taken, bot=choice, player_estimate=player_est, bot_estimate=bot_est)
+    return Decision(
+        event=len(hand.events),
+        turn=len(hand.seats[seat].discards) + 1,
+        phase=view.phase,
+        hand=tuple(tiles),
+        melds=tuple(tuple(m.tiles) for m in view.melds[seat]),
+        drawn=view.drawn,
+        offered=view.pending[1] if view.pending else None,
+        player=taken,
+        bot=choice,
+        player_estimate=player_est,
+        bot_estimate=bot_est,
+    )
 
 
 def seat_of_player(head: dict[str, Any], player: str) -> int:

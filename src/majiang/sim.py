@@ -43,9 +43,14 @@ class SeatStats:
         mean = self.score_sum / n
         var = max(self.score_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
         ci = 1.96 * math.sqrt(var / n)
-        return {"bot": self.bot, "win_rate": self.wins / n, "deal_in_rate": self.deal_ins / n,
-                "avg_fan_on_win": self.fan_on_wins / self.wins if self.wins else 0.0,
-                "avg_score": mean, "avg_score_ci95": [mean - ci, mean + ci]}
+        return {
+            "bot": self.bot,
+            "win_rate": self.wins / n,
+            "deal_in_rate": self.deal_ins / n,
+            "avg_fan_on_win": self.fan_on_wins / self.wins if self.wins else 0.0,
+            "avg_score": mean,
+            "avg_score_ci95": [mean - ci, mean + ci],
+        }
 
 
 @dataclass
@@ -71,12 +76,16 @@ class SimResult:
                 setattr(mine, name, getattr(mine, name) + getattr(theirs, name))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hands": self.hands, "hands_per_s": self.hands / self.seconds if self.seconds else 0.0,
-                "draw_rate": self.draws / self.hands if self.hands else 0.0,
-                "illegal_actions": self.illegal_actions, "false_wins": self.false_wins,
-                "zero_sum_violations": self.zero_sum_violations,
-                "replay_mismatches": self.replay_mismatches if self.verified else None,
-                "seats": [s.to_dict() for s in self.seats]}
+        return {
+            "hands": self.hands,
+            "hands_per_s": self.hands / self.seconds if self.seconds else 0.0,
+            "draw_rate": self.draws / self.hands if self.hands else 0.0,
+            "illegal_actions": self.illegal_actions,
+            "false_wins": self.false_wins,
+            "zero_sum_violations": self.zero_sum_violations,
+            "replay_mismatches": self.replay_mismatches if self.verified else None,
+            "seats": [s.to_dict() for s in self.seats],
+        }
 
 
 def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | None = None) -> None:
@@ -139,10 +148,18 @@ CHUNK_HANDS = 96
 Player = str | Bot | Callable[[Any], Any]
 
 
-def simulate(hands: int, seed: int, bots: Sequence[Player], rules: str = "gb", duplicate: bool = False,
-             log_dir: str | Path | None = None, verify: bool = False,
-             progress: Callable[[int], None] | None = None, workers: int = 1,
-             ray_address: str | None = None) -> SimResult:
+def simulate(
+    hands: int,
+    seed: int,
+    bots: Sequence[Player],
+    rules: str = "gb",
+    duplicate: bool = False,
+    log_dir: str | Path | None = None,
+    verify: bool = False,
+    progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+) -> SimResult:
     """Play ``hands`` hands between four players (bot specs such as ``"fan"``, bot objects or
     policy callables).  ``workers`` > 1 plays chunks of :data:`CHUNK_HANDS` hands in that many
     processes (fork), ``ray_address`` on a Ray cluster (``"auto"``, ``"local"`` or an address; the
@@ -211,8 +228,17 @@ class _Job:
         owned = [b for b, e in zip(made, self.entries, strict=True) if isinstance(e, str)]
         faults_before = bot_faults([b for b in made if b not in owned])
         try:
-            res = _run(range(chunk * CHUNK_HANDS, min((chunk + 1) * CHUNK_HANDS, self.hands)), self.seed, made,
-                       self.entries, make_ruleset(self.rules), self.duplicate, self.log_dir, self.verify, progress)
+            res = _run(
+                range(chunk * CHUNK_HANDS, min((chunk + 1) * CHUNK_HANDS, self.hands)),
+                self.seed,
+                made,
+                self.entries,
+                make_ruleset(self.rules),
+                self.duplicate,
+                self.log_dir,
+                self.verify,
+                progress,
+            )
         finally:
             close_bots(owned)
         res.illegal_actions += bot_faults(made) - faults_before
@@ -222,8 +248,9 @@ class _Job:
 def _bot_seed(seed: int, chunk: int, entry: int) -> int:
     if chunk == 0:
         return seed * 10 + entry  # the seeds of a single-chunk run are the ones simulate always used
-    digest = hashlib.sha256(b"bot" + seed.to_bytes(8, "big", signed=True) + chunk.to_bytes(8, "big")
-                            + entry.to_bytes(1, "big")).digest()
+    digest = hashlib.sha256(
+        b"bot" + seed.to_bytes(8, "big", signed=True) + chunk.to_bytes(8, "big") + entry.to_bytes(1, "big")
+    ).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -252,8 +279,12 @@ def _ray_map(job: _Job, chunks: range, address: str) -> Iterable[SimResult]:
     except ImportError:
         raise ValueError("--ray needs Ray: pip install 'majiang[ray]'") from None
     if not ray.is_initialized():
-        ray.init(address=None if address == "local" else address, include_dashboard=False,
-                 log_to_driver=False, ignore_reinit_error=True)
+        ray.init(
+            address=None if address == "local" else address,
+            include_dashboard=False,
+            log_to_driver=False,
+            ignore_reinit_error=True,
+        )
     remote = ray.remote(_ray_chunk)
     ref = ray.put(job)
     futures = [remote.remote(ref, c) for c in chunks]
@@ -302,9 +333,17 @@ class PolicyBot:
         return Action(DISCARD, drawn) if drawn is not None and Action(DISCARD, drawn) in legal else legal[-1]
 
 
-def evaluate(policy_or_bot: Player, opponents: Player | Sequence[Player] = "eff", hands: int = 96,
-             duplicate: bool = True, workers: int = 1, seed: int = 1, rules: str = "gb", takes: str = "observation",
-             ray_address: str | None = None) -> SimResult:
+def evaluate(
+    policy_or_bot: Player,
+    opponents: Player | Sequence[Player] = "eff",
+    hands: int = 96,
+    duplicate: bool = True,
+    workers: int = 1,
+    seed: int = 1,
+    rules: str = "gb",
+    takes: str = "observation",
+    ray_address: str | None = None,
+) -> SimResult:
     """Play ``policy_or_bot`` (seat entry 0) against three ``opponents`` (one player for all three or
     three) with :func:`simulate`'s statistics: ``result.seats[0]`` is the candidate, its
     ``avg_score_ci95`` the 95 % confidence interval of its score per hand.  ``duplicate`` (default)
@@ -317,13 +356,20 @@ def evaluate(policy_or_bot: Player, opponents: Player | Sequence[Player] = "eff"
     me = policy_or_bot
     if not isinstance(me, str) and not hasattr(me, "choose"):
         me = PolicyBot(me, takes)
-    return simulate(hands, seed, [me, *opp], rules=rules, duplicate=duplicate, workers=workers,
-                    ray_address=ray_address)
+    return simulate(hands, seed, [me, *opp], rules=rules, duplicate=duplicate, workers=workers, ray_address=ray_address)
 
 
-def _run(indices: range, seed: int, players: list[Bot], entries: Sequence[Player], ruleset: Ruleset,
-         duplicate: bool, log_dir: str | Path | None, verify: bool,
-         progress: Callable[[int], None] | None) -> SimResult:
+def _run(
+    indices: range,
+    seed: int,
+    players: list[Bot],
+    entries: Sequence[Player],
+    ruleset: Ruleset,
+    duplicate: bool,
+    log_dir: str | Path | None,
+    verify: bool,
+    progress: Callable[[int], None] | None,
+) -> SimResult:
     """Hands number ``indices`` of the run: hand *h* is wall *h* // 24 in seating *h* % 24
     (duplicate) or wall *h*."""
     res = SimResult(seats=[SeatStats(_label(e)) for e in entries], verified=verify)

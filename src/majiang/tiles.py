@@ -138,9 +138,13 @@ def _tokens(text: str) -> Iterable[tuple[str, list[Tile]]]:
             word = re.match(r"[^\s,]+", text[pos:])
             w = word.group(0) if word else junk
             bad = re.match(r"\d*(.?)", w).group(1)  # type: ignore[union-attr]  # always matches
-            why = ("flowers are f1–f8" if re.fullmatch(r"f\d+", w)
-                   else f"{bad!r} is not a suit (m p s z), an honour (E S W N C F P) or a flower (f1–f8)" if bad
-                   else "digits need a suit letter after them (m p s z)")
+            why = (
+                "flowers are f1–f8"
+                if re.fullmatch(r"f\d+", w)
+                else f"{bad!r} is not a suit (m p s z), an honour (E S W N C F P) or a flower (f1–f8)"
+                if bad
+                else "digits need a suit letter after them (m p s z)"
+            )
             raise NotationError(f"unknown tile {w!r} in {text!r}: {why}")
         if honor is not None:
             yield token, [HONOR_LETTERS.index(honor) + 27]

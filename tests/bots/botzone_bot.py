@@ -28,7 +28,7 @@ def _opt(name: str, n: int = 1) -> list[str] | None:
     if name not in ARGS:
         return None
     i = ARGS.index(name)
-    return ARGS[i + 1:i + 1 + n]
+    return ARGS[i + 1 : i + 1 + n]
 
 
 LATE = _opt("--late", 2)

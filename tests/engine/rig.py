@@ -13,8 +13,16 @@ from majiang.tiles import parse_tiles
 SEED = bytes(range(32))
 
 
-def rig(hands: dict[int, str], draws: str = "", tail: str = "", rules: str = "gb", dealer: int = 0,
-        seed: bytes = SEED, prevalent: int = 0, parts: dict[int, str] | None = None) -> Hand:
+def rig(
+    hands: dict[int, str],
+    draws: str = "",
+    tail: str = "",
+    rules: str = "gb",
+    dealer: int = 0,
+    seed: bytes = SEED,
+    prevalent: int = 0,
+    parts: dict[int, str] | None = None,
+) -> Hand:
     """``hands[k]``: the tiles of the seat k places after the dealer (the dealer holds 14).  On a wall
     in one part per seat (botzone), ``parts[k]``: what that seat draws after the deal, in order
     (kong replacements included); ``draws``/``tail`` are for the shared wall."""

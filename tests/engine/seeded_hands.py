@@ -91,8 +91,9 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, hand in seeded_hands(int(sys.argv[2]) if len(sys.argv) > 2 else 16):
         (out / f"{name}.jsonl").write_text("".join(dumps_event(e) + "\n" for e in hand.events), encoding="utf-8")
-        views = {s: [tiles_to_json(v) for e in hand.events if (v := event_view(e, s)) is not None]
-                 for s in (-1, 0, 1, 2, 3)}
+        views = {
+            s: [tiles_to_json(v) for e in hand.events if (v := event_view(e, s)) is not None] for s in (-1, 0, 1, 2, 3)
+        }
         (out / f"{name}.views.json").write_text(json.dumps(views, ensure_ascii=False), encoding="utf-8")
 
 

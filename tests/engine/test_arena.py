@@ -41,13 +41,16 @@ def _timeless(report: dict) -> dict:
 
 
 # ---- ranking points --------------------------------------------------------------------------------
-@pytest.mark.parametrize(("scores", "points"), [
-    ([10, -2, 5, -13], [4, 2, 3, 1]),
-    ([5, 5, 0, -10], [3.5, 3.5, 2, 1]),
-    ([0, 7, 7, 7], [1, 3, 3, 3]),
-    ([-1, 2, -1, 0], [1.5, 4, 1.5, 3]),
-    ([0, 0, 0, 0], [2.5, 2.5, 2.5, 2.5]),
-])
+@pytest.mark.parametrize(
+    ("scores", "points"),
+    [
+        ([10, -2, 5, -13], [4, 2, 3, 1]),
+        ([5, 5, 0, -10], [3.5, 3.5, 2, 1]),
+        ([0, 7, 7, 7], [1, 3, 3, 3]),
+        ([-1, 2, -1, 0], [1.5, 4, 1.5, 3]),
+        ([0, 0, 0, 0], [2.5, 2.5, 2.5, 2.5]),
+    ],
+)
 def test_rank_points_are_4_3_2_1_and_tied_bots_share(scores, points):
     assert rank_points(scores) == points
     assert sum(rank_points(scores)) == 10
@@ -117,8 +120,13 @@ def test_a_small_league_scores_every_match_4_3_2_1():
         seated = [b for m in r["matches"] for b in m["bots"]]
         assert sorted(seated) == sorted(e["bot"] for e in d["entrants"])
     for s in d["standings"]:
-        earned = [p for r in d["pairings"] for m in r["matches"]
-                  for b, p in zip(m["bots"], m["points"], strict=True) if b == s["bot"]]
+        earned = [
+            p
+            for r in d["pairings"]
+            for m in r["matches"]
+            for b, p in zip(m["bots"], m["points"], strict=True)
+            if b == s["bot"]
+        ]
         assert s["points"] == sum(earned) and s["matches"] == 2 and s["hands"] == 8
         assert s["decisions"] > 0 and s["faults"] == 0
     assert sum(s["points"] for s in d["standings"]) == 10 * 2 * 2
@@ -141,8 +149,11 @@ def test_later_rounds_pair_by_the_standings_without_repeat_groups():
     assert len(set(groups)) == len(groups) and all(r["repeats"] == 0 for r in d["pairings"])
     assert d["pairings"][0]["order"] == league.draw
     # round 2 is grouped from the standings after round 1: points, then total score
-    after_one = {b: (p, s) for m in d["pairings"][0]["matches"]
-                 for b, p, s in zip(m["bots"], m["points"], m["scores"], strict=True)}
+    after_one = {
+        b: (p, s)
+        for m in d["pairings"][0]["matches"]
+        for b, p, s in zip(m["bots"], m["points"], m["scores"], strict=True)
+    }
     order = d["pairings"][1]["order"]
     keys = [after_one[b] for b in order]
     assert keys == sorted(keys, reverse=True)
@@ -203,8 +214,11 @@ class _Patchy:
 
 def test_faults_are_counted_for_the_bot_that_made_them(monkeypatch):
     bots = {"cheat": _Cheat, "patchy": _Patchy}
-    monkeypatch.setattr(arena, "make_bot", lambda spec, seed=None, rules="gb": (
-        bots[spec]() if spec in bots else make_bot(spec, seed, rules)))
+    monkeypatch.setattr(
+        arena,
+        "make_bot",
+        lambda spec, seed=None, rules="gb": bots[spec]() if spec in bots else make_bot(spec, seed, rules),
+    )
     d = _small(["cheat", "patchy", "eff", "rand"], rounds=1).to_dict()
     by_bot = {s["bot"]: s for s in d["standings"]}
     assert by_bot["cheat"]["faults"] == by_bot["cheat"]["decisions"] > 0
@@ -214,8 +228,19 @@ def test_faults_are_counted_for_the_bot_that_made_them(monkeypatch):
 
 # ---- the command ---------------------------------------------------------------------------------------
 def _cli(*args: str) -> list[str]:
-    return ["arena", "--bots", ",".join(FIVE), "--rounds", "2", "--walls", "1", "--seatings", "4",
-            "--no-progress", *args]
+    return [
+        "arena",
+        "--bots",
+        ",".join(FIVE),
+        "--rounds",
+        "2",
+        "--walls",
+        "1",
+        "--seatings",
+        "4",
+        "--no-progress",
+        *args,
+    ]
 
 
 def test_the_json_report_has_its_schema(tmp_path, capsys):
@@ -224,14 +249,41 @@ def test_the_json_report_has_its_schema(tmp_path, capsys):
     printed = capsys.readouterr().out  # the tables are printed as well
     assert "选手" in printed and "对阵 pairings" in printed
     d = json.loads(out.read_text())
-    assert set(d) == {"format", "rules", "seed", "filler", "rounds", "walls_per_match", "seatings_per_match",
-                      "hands_per_match", "entrants", "standings", "pairings", "seconds"}
+    assert set(d) == {
+        "format",
+        "rules",
+        "seed",
+        "filler",
+        "rounds",
+        "walls_per_match",
+        "seatings_per_match",
+        "hands_per_match",
+        "entrants",
+        "standings",
+        "pairings",
+        "seconds",
+    }
     assert d["format"] == FORMAT and d["filler"] == "eff" and d["rules"] == "gb"
     assert set(d["entrants"][0]) == {"bot", "spec", "filler"}
     row = d["standings"][0]
-    assert set(row) == {"rank", "bot", "spec", "filler", "points", "matches", "hands", "score", "score_per_hand",
-                        "score_per_hand_ci95", "win_rate", "deal_in_rate", "faults", "false_wins", "decisions",
-                        "time_per_decision_ms"}
+    assert set(row) == {
+        "rank",
+        "bot",
+        "spec",
+        "filler",
+        "points",
+        "matches",
+        "hands",
+        "score",
+        "score_per_hand",
+        "score_per_hand_ci95",
+        "win_rate",
+        "deal_in_rate",
+        "faults",
+        "false_wins",
+        "decisions",
+        "time_per_decision_ms",
+    }
     assert set(row["time_per_decision_ms"]) == {"mean", "p99"}
     lo, hi = row["score_per_hand_ci95"]
     assert lo <= row["score_per_hand"] <= hi
@@ -256,8 +308,9 @@ def test_help_answers(capsys):
     assert "%%" not in text and "--walls" not in text  # the cut-down matches are for tests
 
 
-@pytest.mark.parametrize("args", [["--bots", "eff"], ["--bots", "eff,nosuchbot"], ["--rounds", "0"],
-                                  ["--seatings", "5"]])
+@pytest.mark.parametrize(
+    "args", [["--bots", "eff"], ["--bots", "eff,nosuchbot"], ["--rounds", "0"], ["--seatings", "5"]]
+)
 def test_bad_arguments_are_refused(args, capsys):
     argv = ["arena", "--bots", "eff,fan", "--rounds", "1", "--no-progress", *args]
     assert main(argv) == 2
@@ -274,8 +327,22 @@ def test_a_named_botzone_bot_keeps_its_name_under_a_time_limit(tmp_path, capsys)
     program = Path(__file__).parents[2] / "examples" / "botzone_bot.py"
     out = tmp_path / "r.json"
     command = shlex.join([sys.executable, str(program)])
-    argv = ["arena", "--bots", f"mine=botzone:{command},eff,rand", "--rounds", "1",
-            "--walls", "1", "--seatings", "1", "--time-limit", "5", "--no-progress", "--json", str(out)]
+    argv = [
+        "arena",
+        "--bots",
+        f"mine=botzone:{command},eff,rand",
+        "--rounds",
+        "1",
+        "--walls",
+        "1",
+        "--seatings",
+        "1",
+        "--time-limit",
+        "5",
+        "--no-progress",
+        "--json",
+        str(out),
+    ]
     assert main(argv) == 0
     d = json.loads(out.read_text())
     mine = next(s for s in d["standings"] if s["bot"] == "mine")

@@ -73,8 +73,12 @@ def test_a_bot_that_asks_to_keep_running_is_kept_for_the_rest_of_the_hand(simple
 
 
 def test_seeded_simulate_with_the_test_bots_has_no_faults():
-    bots = [f"botzone@{LIMIT:g}:" + _cmd("--claims"), f"botzone-simple@{LIMIT:g}:" + _cmd("--simple", "--keep"),
-            "rand", "rand"]
+    bots = [
+        f"botzone@{LIMIT:g}:" + _cmd("--claims"),
+        f"botzone-simple@{LIMIT:g}:" + _cmd("--simple", "--keep"),
+        "rand",
+        "rand",
+    ]
     r = simulate(3, 11, bots).to_dict()
     assert r["hands"] == 3 and r["illegal_actions"] == 0 and r["zero_sum_violations"] == 0
     again = simulate(3, 11, bots).to_dict()
@@ -82,8 +86,9 @@ def test_seeded_simulate_with_the_test_bots_has_no_faults():
 
 
 def test_botzone_ruleset_hands_play_too():
-    r = simulate(2, 3, [f"botzone-simple@{LIMIT:g}:" + _cmd("--simple", "--claims"), "rand", "rand", "rand"],
-                 rules="botzone").to_dict()
+    r = simulate(
+        2, 3, [f"botzone-simple@{LIMIT:g}:" + _cmd("--simple", "--claims"), "rand", "rand", "rand"], rules="botzone"
+    ).to_dict()
     assert r["hands"] == 2 and r["illegal_actions"] == 0
 
 
@@ -180,8 +185,11 @@ def test_simulate_cli_takes_a_time_limit(capsys):
 
 @pytest.mark.parametrize("simple", [False, True], ids=["json", "simple"])
 def test_the_example_bot_plays_without_faults(simple):
-    spec = ("botzone-simple" if simple else "botzone") + f"@{LIMIT:g}:" + _cmd(
-        *(["--simple"] if simple else []), script=EXAMPLE)
+    spec = (
+        ("botzone-simple" if simple else "botzone")
+        + f"@{LIMIT:g}:"
+        + _cmd(*(["--simple"] if simple else []), script=EXAMPLE)
+    )
     r = simulate(2, 8, [spec, "rand", "rand", "rand"]).to_dict()
     assert r["hands"] == 2 and r["illegal_actions"] == 0
 
@@ -207,16 +215,23 @@ def _hu_bot(tmp_path: Path) -> BotzoneBot:
 
 def test_hu_on_the_bot_s_own_draw_wins(tmp_path):
     bot = _hu_bot(tmp_path)
-    hand = rig({0: "123m 456m 789m 123p 55p", 1: "147m 258p 369s ESW N", 2: "147p 258s 369m ESW C",
-                3: "147s 258m 369p ESW F"})
+    hand = rig(
+        {0: "123m 456m 789m 123p 55p", 1: "147m 258p 369s ESW N", 2: "147p 258s 369m ESW C", 3: "147s 258m 369p ESW F"}
+    )
     play_hand(hand, [bot, RandomBot(1), RandomBot(2), RandomBot(3)])
     assert hand.win is not None and hand.win.seat == 0 and hand.win.discarder is None and bot.faults == 0
 
 
 def test_hu_on_a_discard_wins_and_hu_without_a_win_is_a_fault(tmp_path):
     bot = _hu_bot(tmp_path)
-    hand = rig({0: "123m 456m 789m 123p 5p N", 1: "123m 456m 789m 123p 5p", 2: "147p 258s 369m ESW C",
-                3: "147s 258m 369p ESW F"})
+    hand = rig(
+        {
+            0: "123m 456m 789m 123p 5p N",
+            1: "123m 456m 789m 123p 5p",
+            2: "147p 258s 369m ESW C",
+            3: "147s 258m 369p ESW F",
+        }
+    )
     play_hand(hand, [Discards("5p"), bot, RandomBot(2), RandomBot(3)])
     assert hand.win is not None and hand.win.seat == 1 and hand.win.discarder == 0
     assert bot.faults == 0

@@ -59,8 +59,9 @@ def test_requests_follow_botzone_grammar_and_hide_other_seats_tiles():
     kinds = set()
     for seed in range(12):
         hand = _played(seed)
-        own_draws = [sum(1 for e in hand.events if e["type"] == "draw" and e["seat"] == s and e["tile"] < 34)
-                     for s in range(4)]
+        own_draws = [
+            sum(1 for e in hand.events if e["type"] == "draw" and e["seat"] == s and e["tile"] < 34) for s in range(4)
+        ]
         for seat in range(4):
             reqs = requests_for(hand.events, seat)
             me = (seat - hand.dealer) % 4
@@ -78,8 +79,14 @@ def test_requests_follow_botzone_grammar_and_hide_other_seats_tiles():
             # every own draw that is not a flower is one "2 T" (the dealer's 14th tile is one too)
             twos = sum(1 for r in reqs if r.startswith("2 "))
             start = _first_turn(hand)
-            replaced = sum(1 for e in hand.events[start:] if e["type"] == "flower" and e["seat"] == seat
-                           and e.get("replacement") is not None and e["replacement"] < 34)
+            replaced = sum(
+                1
+                for e in hand.events[start:]
+                if e["type"] == "flower"
+                and e["seat"] == seat
+                and e.get("replacement") is not None
+                and e["replacement"] < 34
+            )
             assert twos == own_draws[seat] + (me == 0) + replaced
     assert {"DRAW", "PLAY", "PENG", "CHI", "BUHUA"} <= kinds
 
@@ -92,8 +99,11 @@ def test_every_judge_turn_is_one_request_to_each_player():
         assert len(lengths) == 1
         for k in range(1, len(hand.events)):  # and at every moment a seat may be asked, not only at the end
             e = hand.events[k - 1]
-            waits = e["type"] in ("discard", "add_kong_declared") or (e["type"] == "draw" and e["tile"] < 34) or (
-                e["type"] == "flower" and e.get("replacement") is not None and e["replacement"] < 34)
+            waits = (
+                e["type"] in ("discard", "add_kong_declared")
+                or (e["type"] == "draw" and e["tile"] < 34)
+                or (e["type"] == "flower" and e.get("replacement") is not None and e["replacement"] < 34)
+            )
             if waits:
                 assert len({len(requests_for(hand.events[:k], s)) for s in range(4)}) == 1
 
@@ -109,28 +119,31 @@ def _first_turn(hand: Hand) -> int:
 def test_a_claim_shows_with_its_discard_and_a_concealed_kong_hides_its_tile():
     hand = Hand(make_ruleset("gb"), bytes(32))
     events = [dict(e) for e in hand.events]
-    tail = [{"type": "discard", "seat": 0, "tile": mj("4m")},
-            {"type": "chow", "seat": 1, "from": 0, "tile": mj("4m"), "tiles": [mj("3m"), mj("4m"), mj("5m")]},
-            {"type": "discard", "seat": 1, "tile": mj("E")},
-            {"type": "pung", "seat": 3, "from": 1, "tile": mj("E")},
-            {"type": "discard", "seat": 3, "tile": mj("9s")},
-            {"type": "draw", "seat": 0, "tile": mj("C"), "tail": False},
-            {"type": "kong", "seat": 0, "tile": mj("C"), "kind": "concealed"},
-            {"type": "draw", "seat": 0, "tile": mj("2p"), "tail": True},
-            {"type": "add_kong_declared", "seat": 0, "tile": mj("2p")}]
+    tail = [
+        {"type": "discard", "seat": 0, "tile": mj("4m")},
+        {"type": "chow", "seat": 1, "from": 0, "tile": mj("4m"), "tiles": [mj("3m"), mj("4m"), mj("5m")]},
+        {"type": "discard", "seat": 1, "tile": mj("E")},
+        {"type": "pung", "seat": 3, "from": 1, "tile": mj("E")},
+        {"type": "discard", "seat": 3, "tile": mj("9s")},
+        {"type": "draw", "seat": 0, "tile": mj("C"), "tail": False},
+        {"type": "kong", "seat": 0, "tile": mj("C"), "kind": "concealed"},
+        {"type": "draw", "seat": 0, "tile": mj("2p"), "tail": True},
+        {"type": "add_kong_declared", "seat": 0, "tile": mj("2p")},
+    ]
     got = requests_for(events + tail, 2)[3:]
-    assert got == ["3 0 PLAY W4", "3 1 CHI W4 F1", "3 3 PENG T9", "3 0 DRAW", "3 0 GANG", "3 0 DRAW",
-                   "3 0 BUGANG B2"]
+    assert got == ["3 0 PLAY W4", "3 1 CHI W4 F1", "3 3 PENG T9", "3 0 DRAW", "3 0 GANG", "3 0 DRAW", "3 0 BUGANG B2"]
     assert requests_for(events + tail, 0)[-4:] == ["2 J1", "3 0 GANG", "2 B2", "3 0 BUGANG B2"]
 
 
 def test_a_flower_drawn_is_buhua_then_the_replacement():
     hand = Hand(make_ruleset("gb"), bytes(32))
     events = [dict(e) for e in hand.events]
-    tail = [{"type": "discard", "seat": 0, "tile": mj("4m")},
-            {"type": "draw", "seat": 1, "tile": 34, "tail": False},
-            {"type": "flower", "seat": 1, "tile": 34, "replacement": 35},
-            {"type": "flower", "seat": 1, "tile": 35, "replacement": mj("7p")}]
+    tail = [
+        {"type": "discard", "seat": 0, "tile": mj("4m")},
+        {"type": "draw", "seat": 1, "tile": 34, "tail": False},
+        {"type": "flower", "seat": 1, "tile": 34, "replacement": 35},
+        {"type": "flower", "seat": 1, "tile": 35, "replacement": mj("7p")},
+    ]
     assert requests_for(events + tail, 1)[-3:] == ["3 1 BUHUA H1", "3 1 BUHUA H2", "2 B7"]
     assert requests_for(events + tail, 2)[-3:] == ["3 1 BUHUA H1", "3 1 BUHUA H2", "3 1 DRAW"]
 
@@ -162,22 +175,26 @@ def test_answers_become_actions():
     chow = Action("chow", mj("4m"), (mj("3m"), mj("4m"), mj("5m")))
     r = parse_response("CHI W4 F1", "claim", [chow, Action("pass")], COUNTS, mj("4m"))
     assert r.action == chow and r.discard == mj("E")
-    assert parse_response("GANG", "claim", [Action("kong", mj("5m")), Action("pass")], COUNTS,
-                          mj("5m")).action == Action("kong", mj("5m"))
+    assert parse_response(
+        "GANG", "claim", [Action("kong", mj("5m")), Action("pass")], COUNTS, mj("5m")
+    ).action == Action("kong", mj("5m"))
 
 
-@pytest.mark.parametrize("text, phase", [
-    ("PLAY W9", "turn"),  # not held
-    ("PASS", "turn"),  # a draw must be answered
-    ("HU", "claim"),  # no win offered
-    ("PENG W1", "claim"),  # no pung offered
-    ("PENG", "claim"),  # the discard after the pung is missing
-    ("CHI W4 W4", "claim"),  # no 4m left after the chow
-    ("CHI F2 W1", "claim"),  # honours make no chows
-    ("PLAY Q1", "turn"),
-    ("", "turn"),
-    ("DANCE", "claim"),
-])
+@pytest.mark.parametrize(
+    "text, phase",
+    [
+        ("PLAY W9", "turn"),  # not held
+        ("PASS", "turn"),  # a draw must be answered
+        ("HU", "claim"),  # no win offered
+        ("PENG W1", "claim"),  # no pung offered
+        ("PENG", "claim"),  # the discard after the pung is missing
+        ("CHI W4 W4", "claim"),  # no 4m left after the chow
+        ("CHI F2 W1", "claim"),  # honours make no chows
+        ("PLAY Q1", "turn"),
+        ("", "turn"),
+        ("DANCE", "claim"),
+    ],
+)
 def test_bad_answers_are_refused_with_a_reason(text, phase):
     legal = [Action("discard", mj("1m")), Action("pass"), Action("chow", mj("4m"), (mj("3m"), mj("4m"), mj("5m")))]
     with pytest.raises(BadAnswer):
@@ -185,9 +202,14 @@ def test_bad_answers_are_refused_with_a_reason(text, phase):
 
 
 def test_an_action_written_as_an_answer_reads_back_as_itself():
-    cases = [(Action("discard", mj("C")), None), (Action("concealed_kong", mj("5m")), None),
-             (Action("pung", mj("E")), mj("9s")), (Action("chow", mj("4m"), (mj("3m"), mj("4m"), mj("5m"))), mj("E")),
-             (Action("kong", mj("5m")), None), (Action("pass"), None)]
+    cases = [
+        (Action("discard", mj("C")), None),
+        (Action("concealed_kong", mj("5m")), None),
+        (Action("pung", mj("E")), mj("9s")),
+        (Action("chow", mj("4m"), (mj("3m"), mj("4m"), mj("5m"))), mj("E")),
+        (Action("kong", mj("5m")), None),
+        (Action("pass"), None),
+    ]
     texts = [response_text(a, d) for a, d in cases]
     assert texts == ["PLAY J1", "GANG W5", "PENG T9", "CHI W4 F1", "GANG", "PASS"]
 

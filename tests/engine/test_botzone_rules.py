@@ -57,7 +57,7 @@ def test_each_player_is_dealt_from_the_back_of_its_quarter_and_the_dealer_draws_
     h = hand_from_walltiles(wall, quan=2)
     assert h.prevalent == 2 and h.dealer == 0
     for p in range(4):
-        dealt = sorted(wall[34 * p + 21:34 * p + 34])
+        dealt = sorted(wall[34 * p + 21 : 34 * p + 34])
         if p == 0:
             dealt = sorted([*dealt, wall[20]])  # the dealer's first draw: the next tile of its quarter
         assert h.seats[p].concealed() == dealt
@@ -69,8 +69,11 @@ def test_each_player_is_dealt_from_the_back_of_its_quarter_and_the_dealer_draws_
 
 
 def test_a_kong_replacement_comes_from_the_konger_s_own_quarter():
-    h = rig({0: "EEEE 123m 456p 789s 9m", 1: WIN_FLUSH, 2: "55p 13579s 2468m SN", 3: WIN_CLEAR}, rules="botzone",
-            parts={0: "7s"})
+    h = rig(
+        {0: "EEEE 123m 456p 789s 9m", 1: WIN_FLUSH, 2: "55p 13579s 2468m SN", 3: WIN_CLEAR},
+        rules="botzone",
+        parts={0: "7s"},
+    )
     assert h.wall.left(0) == 20
     h.act(0, Action("concealed_kong", T("E")))
     draw = h.events[-1]
@@ -110,8 +113,10 @@ def quarters(fixed, seed=0):
 
 def test_the_hand_is_exhausted_when_the_seat_to_draw_has_an_empty_quarter():
     # player 2 kongs once: its quarter runs out a turn before the others'
-    h = rig({0: DEALER_JUNK, 1: "19m 19p 19s ESWN CFP", 2: "2222m 36m 47p 58s 9s 1p 1s", 3: "13579s 2468p 3m 4m 5m 6m"},
-            rules="botzone")
+    h = rig(
+        {0: DEALER_JUNK, 1: "19m 19p 19s ESWN CFP", 2: "2222m 36m 47p 58s 9s 1p 1s", 3: "13579s 2468p 3m 4m 5m 6m"},
+        rules="botzone",
+    )
     _run_out(h, kong_seat=2)
     assert h.events[-3]["type"] == "exhausted"
     last_draw = next(e for e in reversed(h.events) if e["type"] == "draw")
@@ -184,8 +189,7 @@ def test_scores_self_draw_discard_and_robbed_kong():
     f = h.win.points
     assert h.deltas == [-(8 + f), 24 + f, -8, -8]
     # self-draw: 3 × (8 + F)
-    h = rig({0: "123p 46p 789p 22p 999p 5p", 1: "19m 19s ESWN CFP 3m 5m", 2: PUNG_5P, 3: WIN_CLEAR},
-            rules="botzone")
+    h = rig({0: "123p 46p 789p 22p 999p 5p", 1: "19m 19s ESWN CFP 3m 5m", 2: PUNG_5P, 3: WIN_CLEAR}, rules="botzone")
     h.act(0, Action("win", T("5p")))
     f = h.win.points
     assert h.deltas == [3 * (8 + f), -(8 + f), -(8 + f), -(8 + f)]
@@ -230,8 +234,9 @@ def test_a_wrong_answer_or_a_timeout_ends_the_hand_minus_30_plus_10():
         assert verify(h.events, from_header)[0]
         rec = export_record(h.events)
         assert rec["scores"] == [10, 10, -30, 10]
-        assert rec["log"][-2]["2"] == ({"verdict": "OK", "response": "WA"} if kind == "WA" else
-                                       {"verdict": "TLE", "response": "PASS"})
+        assert rec["log"][-2]["2"] == (
+            {"verdict": "OK", "response": "WA"} if kind == "WA" else {"verdict": "TLE", "response": "PASS"}
+        )
         assert compare(hand_result(import_record(rec)), record_result(rec)) == []
 
 
@@ -264,6 +269,7 @@ def test_export_import_round_trip(seed):
     bots = [RandomBot(seed * 4 + i) for i in range(4)]
     if seed % 2:
         from majiang.bots import make_bot
+
         bots = [make_bot("fan", seed * 4 + i, rules="botzone") for i in range(4)]
     play_hand(h, bots)
     rec = export_record(h.events)
@@ -297,11 +303,14 @@ def test_replay_command_reads_a_match_record(tmp_path, capsys):
 DATA = __import__("pathlib").Path(__file__).parent / "data"
 
 
-@pytest.mark.parametrize(("name", "action", "scores"), [
-    ("botzone_judge_rob.json", "HU", [-8, -37, -8, 53]),
-    ("botzone_judge_hu.json", "HU", [35, -19, -8, -8]),
-    ("botzone_judge_huang.json", "HUANG", [0, 0, 0, 0]),
-])
+@pytest.mark.parametrize(
+    ("name", "action", "scores"),
+    [
+        ("botzone_judge_rob.json", "HU", [-8, -37, -8, 53]),
+        ("botzone_judge_hu.json", "HU", [35, -19, -8, -8]),
+        ("botzone_judge_huang.json", "HUANG", [0, 0, 0, 0]),
+    ],
+)
 def test_records_written_by_the_judge_replay_to_its_result(name, action, scores, capsys):
     from majiang.cli.replay_cmd import run
 

@@ -74,9 +74,11 @@ def test_dealer_starts_with_the_fourteenth_tile_as_drawn():
 # ---- §2 flowers: dealer first, from the tail, repeated while a replacement is a flower -------------------
 def test_flower_replacement_dealer_first_from_the_tail_repeating_for_flowers():
     dealer = 2
-    h = rig({0: "f1 f2 2468m 99s SWNCF S", 1: "f3 13579s 2468p CF 1m", 2: "13579m 2468s CFP W",
-             3: "f4 1357m 2468s NNN P"},
-            tail="f5 1p 2p 3p 4p", dealer=dealer)
+    h = rig(
+        {0: "f1 f2 2468m 99s SWNCF S", 1: "f3 13579s 2468p CF 1m", 2: "13579m 2468s CFP W", 3: "f4 1357m 2468s NNN P"},
+        tail="f5 1p 2p 3p 4p",
+        dealer=dealer,
+    )
     flowers = [(e["seat"], e["tile"], e["replacement"]) for e in h.events if e["type"] == "flower"]
     dealer_flowers = sorted(parse_tiles("f1 f2"))
     assert flowers == [
@@ -162,8 +164,7 @@ def test_an_added_kong_can_be_robbed_and_the_robbed_player_pays_as_discarder():
 
 # ---- §2 kong replacement tiles come from the tail --------------------------------------------------------
 def test_a_kong_replacement_is_drawn_from_the_tail():
-    h = rig({0: KONG_5P, 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N", 3: WAITS_5P},
-            draws="1m", tail="9p")
+    h = rig({0: KONG_5P, 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N", 3: WAITS_5P}, draws="1m", tail="9p")
     live = h.wall.live
     h.act(0, Action("concealed_kong", T("5p")))
     draw = h.events[-1]
@@ -184,7 +185,9 @@ def test_exhausted_wall_ends_the_hand_without_score():
     assert all(h.wall.taken)  # every one of the 144 tiles was dealt or drawn
     assert [e["type"] for e in h.events[-3:]] == ["exhausted", "payment", "hand_end"]
     assert h.events[-1]["result"] == "draw"
-    held = sum(st.n_concealed + len(st.flowers) + len(st.discards) - sum(st.claimed)
-               + sum(len(m.tiles) for m in st.melds) for st in h.seats)
+    held = sum(
+        st.n_concealed + len(st.flowers) + len(st.discards) - sum(st.claimed) + sum(len(m.tiles) for m in st.melds)
+        for st in h.seats
+    )
     assert held == N_TILES
     assert verify(h.events, from_header)[0]

@@ -43,8 +43,12 @@ def test_every_answer_is_in_the_legal_list():
                 a = bots[s].choose(view, view.legal)
                 assert a in view.legal
                 if a.type == "win":  # the engine offers a win only when it reaches 8 fan
-                    assert h.rules.check_win(h, s, a.tile, h.win_context(
-                        s, a.tile, None if view.phase == "turn" else view.pending[0])) is not None
+                    assert (
+                        h.rules.check_win(
+                            h, s, a.tile, h.win_context(s, a.tile, None if view.phase == "turn" else view.pending[0])
+                        )
+                        is not None
+                    )
                 h.act(s, a)
                 if h.over:
                     break

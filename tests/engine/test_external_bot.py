@@ -102,7 +102,7 @@ def test_every_hand_ends_with_a_hand_end_message_holding_the_result_and_seed(tmp
         assert view["phase"] == "over" and view["legal"] == [] and len(view["seed"]) == 64
         assert sum(view["result"]["deltas"]) == 0 and "win" in view["result"]
     # each hand's requests come before its hand_end, the next hand's after it
-    assert all(m["view"]["hand_no"] == 1 for m in msgs[ends[0] + 1:ends[1]])
+    assert all(m["view"]["hand_no"] == 1 for m in msgs[ends[0] + 1 : ends[1]])
 
 
 def test_play_command_sends_hand_end_and_closes_the_bot(tmp_path):

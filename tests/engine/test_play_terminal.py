@@ -129,8 +129,10 @@ def test_a_heavenly_win_is_not_labelled_self_drawn() -> None:
 
 # ---- the end: the hand, concealed kongs, the breakdown ---------------------------------------------------
 def test_concealed_kongs_are_announced_face_down_and_revealed_at_the_end() -> None:
-    h = rig({0: "5555p 2468m SWNC SS", 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N", 3: "123456789m 11s 46p"},
-            tail="9p")
+    h = rig(
+        {0: "5555p 2468m SWNC SS", 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N", 3: "123456789m 11s 46p"},
+        tail="9p",
+    )
     h.act(0, Action("concealed_kong", T("5p")))
     while not h.over:
         s = h.prompted()[0]
@@ -152,9 +154,13 @@ def test_the_winning_hand_and_its_fans_add_up() -> None:
 
 def test_a_nanchang_result_breaks_the_score_down() -> None:
     text = play(5, rules="nanchang")
-    for shown in ("you (东) (庄) pays M 1 × 点炮 2 × 庄 2 = 4", "P1 (南) receives 6",
-                  "杠 you (东): 明杠 exposed kong [5555s] — 1 from each opponent",
-                  "上精 upper jing (9p/1p): raw [0, 4, 0, 3] → bonus [0, 4, 0, 3]", "next dealer: P1 (南)"):
+    for shown in (
+        "you (东) (庄) pays M 1 × 点炮 2 × 庄 2 = 4",
+        "P1 (南) receives 6",
+        "杠 you (东): 明杠 exposed kong [5555s] — 1 from each opponent",
+        "上精 upper jing (9p/1p): raw [0, 4, 0, 3] → bonus [0, 4, 0, 3]",
+        "next dealer: P1 (南)",
+    ):
         assert shown in text
     table = next(line.split() for line in text.splitlines() if line.startswith("   P1 (南)  "))
     assert table[-4:] == ["+6", "-1", "+9", "+14"]  # win + kong + jing = total
@@ -165,8 +171,10 @@ def test_a_nanchang_result_breaks_the_score_down() -> None:
 def test_a_false_win_can_be_declared_and_costs_the_penalty() -> None:
     text = play(11, keys="w\n")
     assert "    w. 和? declare a win anyway" in text
-    assert ("· 诈和 false win (not even ready): you (东) declared a win with 6s — play goes on; you (东) may not "
-            "win again this hand") in text
+    assert (
+        "· 诈和 false win (not even ready): you (东) declared a win with 6s — play goes on; you (东) may not "
+        "win again this hand"
+    ) in text
     assert "  · penalty: you (东) -60 · P1 (南) +20 · P2 (西) +20 · P3 (北) +20" in text
 
 

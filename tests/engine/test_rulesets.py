@@ -21,14 +21,24 @@ def test_every_entry_makes_its_ruleset() -> None:
 def test_tiles_dead_wall_and_what_the_client_is_told() -> None:
     assert (info("gb").tiles, info("gb").dead_wall) == (144, 0)
     assert (info("nanchang").tiles, info("nanchang").dead_wall) == (136, 34)
-    assert info("nanchang").public() == {"name": "nanchang", "zh": "南昌", "en": "Nanchang", "tiles": 136,
-                                         "dead_wall": 34, "form": "nanchang", "points": ["倍", "multiplier"]}
+    assert info("nanchang").public() == {
+        "name": "nanchang",
+        "zh": "南昌",
+        "en": "Nanchang",
+        "tiles": 136,
+        "dead_wall": 34,
+        "form": "nanchang",
+        "points": ["倍", "multiplier"],
+    }
     assert info("botzone").form == "mcr"
 
 
 def test_the_calculator_by_rules() -> None:
-    mcr = {"melds": [], "hand": ["1p", "1p", "1p", "2p", "3p", "4p", "5p", "5p", "6p", "7p", "8p", "9p", "9p"],
-           "win_tile": "9p"}
+    mcr = {
+        "melds": [],
+        "hand": ["1p", "1p", "1p", "2p", "3p", "4p", "5p", "5p", "6p", "7p", "8p", "9p", "9p"],
+        "win_tile": "9p",
+    }
     assert calculator("gb")(mcr, False)["total"] == calculator(None)(mcr, False)["total"]
     assert "error" in calculator(5)({**mcr, "rules": 5}, False)  # not a name: the default reports it
     assert "error" in calculator("nanchang")({"rules": "nanchang"}, False)

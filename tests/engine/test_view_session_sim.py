@@ -111,8 +111,7 @@ def test_simulate_summary_shape_and_invariants():
     r = simulate(48, 7, ["rand", "rand", "rand", "rand"], duplicate=True, verify=True).to_dict()
     assert r["hands"] == 48 and r["illegal_actions"] == 0 and r["zero_sum_violations"] == 0
     assert r["replay_mismatches"] == 0 and r["false_wins"] == 0
-    assert set(r["seats"][0]) == {"bot", "win_rate", "deal_in_rate", "avg_fan_on_win", "avg_score",
-                                  "avg_score_ci95"}
+    assert set(r["seats"][0]) == {"bot", "win_rate", "deal_in_rate", "avg_fan_on_win", "avg_score", "avg_score_ci95"}
     assert abs(sum(s["avg_score"] for s in r["seats"])) < 1e-9  # zero-sum over the same hands
 
 
@@ -123,12 +122,16 @@ def test_botzone_export_has_requests_and_responses():
     assert all(set(entry) == {"0", "1", "2", "3"} for entry in bz["log"][1::2])
     plays = [r for entry in bz["log"][1::2] for r in entry.values() if r["response"].startswith("PLAY")]
     assert len(plays) == sum(1 for e in h.events if e["type"] == "discard") - sum(
-        1 for e in h.events if e["type"] in ("pung", "chow"))
+        1 for e in h.events if e["type"] in ("pung", "chow")
+    )
 
 
 def test_tiles_to_json_converts_only_tile_keys():
-    assert tiles_to_json({"tile": 0, "seat": 0, "hands": [[27, 33]]}) == {"tile": "1m", "seat": 0,
-                                                                       "hands": [["E", "P"]]}
+    assert tiles_to_json({"tile": 0, "seat": 0, "hands": [[27, 33]]}) == {
+        "tile": "1m",
+        "seat": 0,
+        "hands": [["E", "P"]],
+    }
 
 
 def test_play_command_runs_a_hand_from_typed_input():
@@ -148,8 +151,10 @@ def test_seat_view_melds_show_other_seats_concealed_kongs_face_down():
     from majiang.engine.protocol import Action
     from majiang.tiles import parse_tile
 
-    h = rig({0: "5555p 2468m SWNC SS", 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N",
-             3: "123456789m 11s 46p"}, tail="9p")
+    h = rig(
+        {0: "5555p 2468m SWNC SS", 1: "13579s 2468p CF 19m", 2: "13579m 2468s CFP N", 3: "123456789m 11s 46p"},
+        tail="9p",
+    )
     h.act(0, Action("concealed_kong", parse_tile("5p")))
     own = SeatView(h, 0).melds[0]
     assert own[0].concealed and own[0].tiles == (parse_tile("5p"),) * 4

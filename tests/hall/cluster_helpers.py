@@ -45,8 +45,12 @@ def free_port() -> int:
 
 def http(url: str, body: dict[str, Any] | None = None, method: str | None = None) -> Any:
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method or ("POST" if data is not None else "GET"),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url,
+        data=data,
+        method=method or ("POST" if data is not None else "GET"),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
 
@@ -70,9 +74,29 @@ class Node:
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "majiang.cli", "serve", "--db", db, "--redis", redis, "--port", str(self.port),
-             "--rooms", str(rooms), "--bot-delay", bot_delay, "--log-level", "error"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [
+                sys.executable,
+                "-m",
+                "majiang.cli",
+                "serve",
+                "--db",
+                db,
+                "--redis",
+                redis,
+                "--port",
+                str(self.port),
+                "--rooms",
+                str(rooms),
+                "--bot-delay",
+                bot_delay,
+                "--log-level",
+                "error",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
 
     def wait_up(self, timeout: float = 60) -> None:
         t0 = time.time()
@@ -143,8 +167,11 @@ class Player:
 
     def answer(self, prompt: dict[str, Any]) -> None:
         legal = prompt["legal"]
-        a = next((x for x in legal if x["type"] == "win"), None) \
-            or next((x for x in legal if x["type"] == "pass"), None) or legal[-1]
+        a = (
+            next((x for x in legal if x["type"] == "win"), None)
+            or next((x for x in legal if x["type"] == "pass"), None)
+            or legal[-1]
+        )
         self.send({"type": "action", "seq": prompt["seq"], "action": a})
 
     def close(self) -> None:

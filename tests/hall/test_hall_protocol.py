@@ -106,10 +106,13 @@ def test_malformed_stale_and_out_of_turn_messages_change_nothing(client):
     tok = register(client)
     with client.websocket_connect(f"/ws?token={tok}") as ws:
         ws.receive_json()
-        for bad, code in [("not json", "bad_message"), ('{"type": "fly"}', "bad_message"),
-                          ('{"type": "action", "seq": "x", "action": {"type": "pass"}}', "bad_message"),
-                          ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_message"),
-                          ('{"type": "action", "seq": 1, "action": {"type": "pass"}}', "not_seated")]:
+        for bad, code in [
+            ("not json", "bad_message"),
+            ('{"type": "fly"}', "bad_message"),
+            ('{"type": "action", "seq": "x", "action": {"type": "pass"}}', "bad_message"),
+            ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_message"),
+            ('{"type": "action", "seq": 1, "action": {"type": "pass"}}', "not_seated"),
+        ]:
             ws.send_text(bad)
             assert ws.receive_json()["code"] == code
         ws.send_json({"type": "quick_join", "room": "t"})

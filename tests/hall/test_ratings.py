@@ -39,16 +39,20 @@ def _accounts(db: Database, kinds: list[str], prefix: str = "p") -> list[int]:
 
 def _play(store: HandStore, accounts: list[int], scores: list[int], humans: int, rules: str = "gb") -> int:
     hand = store.start_hand("tab", "room", 0, rules, "00" * 32, list(accounts))
-    stats = [{"account_id": accounts[i], "seat": i, "score": scores[i], "won": scores[i] > 0, "dealt_in": False,
-              "fan": 0} for i in range(humans)]
+    stats = [
+        {"account_id": accounts[i], "seat": i, "score": scores[i], "won": scores[i] > 0, "dealt_in": False, "fan": 0}
+        for i in range(humans)
+    ]
     store.finish_hand(hand, "tab", "11" * 32, {"scores": scores}, accounts, scores, 10, 5, stats)
     return hand
 
 
 def _ratings(db: Database, accounts: list[int], rules: str = "gb") -> dict[int, float]:
     with db.session() as s:
-        return {r.account_id: r.rating for r in s.scalars(select(Rating).where(Rating.rules == rules,
-                                                                               Rating.account_id.in_(accounts)))}
+        return {
+            r.account_id: r.rating
+            for r in s.scalars(select(Rating).where(Rating.rules == rules, Rating.account_id.in_(accounts)))
+        }
 
 
 @pytest.fixture
@@ -171,8 +175,10 @@ def test_a_real_table_with_two_humans_rates_the_hand(tmp_path):
             next(m for m in iter(wb.receive_json, None) if m["type"] == "table")
             wa.send_json({"type": "add_bots"})
             seen: dict[str, list] = {}
-            threads = [threading.Thread(target=lambda n=n, ws=ws: seen.__setitem__(n, play_until(ws, hands=1)))
-                       for n, ws in (("a", wa), ("b", wb))]
+            threads = [
+                threading.Thread(target=lambda n=n, ws=ws: seen.__setitem__(n, play_until(ws, hands=1)))
+                for n, ws in (("a", wa), ("b", wb))
+            ]
             for t in threads:
                 t.start()
             for t in threads:
@@ -183,8 +189,10 @@ def test_a_real_table_with_two_humans_rates_the_hand(tmp_path):
         assert all(p["hands"] == 1 for p in board)
         assert sum(p["rating"] - START for p in board) == pytest.approx(0, abs=0.3)
         ids = {p["name"]: p["account"] for p in board}
-        changes = [c.get(f"/api/players/{ids[n]}/ratings", headers={"Authorization": f"Bearer {t}"}).json()["history"]
-                   for n, t in (("alice", a), ("bobby", b))]
+        changes = [
+            c.get(f"/api/players/{ids[n]}/ratings", headers={"Authorization": f"Bearer {t}"}).json()["history"]
+            for n, t in (("alice", a), ("bobby", b))
+        ]
         other = c.get(f"/api/players/{ids['alice']}/ratings", headers={"Authorization": f"Bearer {b}"}).json()
         assert "hand" not in other["history"][0] and other["history"][0]["rating"] == changes[0][0]["rating"]
         assert all(len(h) == 1 and h[0]["hand"] == end["hand"] for h in changes)

@@ -20,14 +20,17 @@ from majiang.hall.rooms import Room
 from majiang.store import Database
 from majiang.store.models import Account, LedgerTxn
 
-ROOMS = [Room(id="cheap", name="cheap", rules="gb", coefficient=10, fee=5, min_balance=0, **FAST),  # type: ignore[arg-type]
-         Room(id="mid", name="mid", rules="gb", coefficient=10, fee=5, min_balance=15_000, **FAST),  # type: ignore[arg-type]
-         Room(id="top", name="top", rules="gb", coefficient=100, fee=50, min_balance=50_000, **FAST)]  # type: ignore[arg-type]
+ROOMS = [
+    Room(id="cheap", name="cheap", rules="gb", coefficient=10, fee=5, min_balance=0, **FAST),  # type: ignore[arg-type]
+    Room(id="mid", name="mid", rules="gb", coefficient=10, fee=5, min_balance=15_000, **FAST),  # type: ignore[arg-type]
+    Room(id="top", name="top", rules="gb", coefficient=100, fee=50, min_balance=50_000, **FAST),
+]  # type: ignore[arg-type]
 
 
 def test_claims_over_http(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", ROOMS, bot_delay=(0, 0),
-                     relief=ReliefPolicy(amount=2000, per_day=2))
+    app = create_app(
+        f"sqlite:///{tmp_path}/hall.db", ROOMS, bot_delay=(0, 0), relief=ReliefPolicy(amount=2000, per_day=2)
+    )
     with TestClient(app) as c:
         assert c.post("/api/me/relief").status_code == 401
         auth = {"Authorization": f"Bearer {register(c)}"}
@@ -47,8 +50,12 @@ def test_claims_over_http(tmp_path):
 
 
 def test_not_eligible_at_or_above_the_minimum(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", ROOMS, bot_delay=(0, 0),
-                     relief=ReliefPolicy(amount=2000, per_day=1, below=10_000))
+    app = create_app(
+        f"sqlite:///{tmp_path}/hall.db",
+        ROOMS,
+        bot_delay=(0, 0),
+        relief=ReliefPolicy(amount=2000, per_day=1, below=10_000),
+    )
     with TestClient(app) as c:
         auth = {"Authorization": f"Bearer {register(c)}"}  # exactly 10 000: not below
         st = c.get("/api/me/relief", headers=auth).json()
@@ -62,7 +69,7 @@ def test_policy_from_the_rooms_file(tmp_path):
     f = tmp_path / "rooms.toml"
     f.write_text('[relief]\namount = 300\nper_day = 3\nbelow = 100\n\n[[room]]\nid = "a"\nname = "a"\n')
     assert load_relief(f) == ReliefPolicy(amount=300, per_day=3, below=100)
-    f.write_text('[relief]\namout = 300\n')
+    f.write_text("[relief]\namout = 300\n")
     with pytest.raises(ValueError, match="unknown"):
         load_relief(f)
     assert ReliefPolicy().threshold([ROOMS[0]]) == 0  # no room asks a minimum: nobody is eligible

@@ -47,9 +47,12 @@ def _statement_flow(tmp_path, url):
         # one to one with the ledger's rows of this account
         db = Database(url)
         with db.session() as s:
-            rows = s.execute(select(LedgerEntry.id, LedgerEntry.amount, LedgerTxn.kind)
-                             .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
-                             .where(LedgerEntry.account_id == me["id"]).order_by(LedgerEntry.id.desc())).all()
+            rows = s.execute(
+                select(LedgerEntry.id, LedgerEntry.amount, LedgerTxn.kind)
+                .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
+                .where(LedgerEntry.account_id == me["id"])
+                .order_by(LedgerEntry.id.desc())
+            ).all()
         db.dispose()
         assert [(e["id"], e["amount"], e["kind"]) for e in entries] == [tuple(r) for r in rows]
         # pages: the same entries, the same running balances

@@ -100,11 +100,21 @@ class WS:
         hdrs = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
         if not any(k == b"host" for k, _ in hdrs):
             hdrs.append((b"host", b"testserver"))
-        self.scope = {"type": "websocket", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-                      "scheme": "ws", "server": ("testserver", 80), "client": ("127.0.0.1", 50000),
-                      "root_path": "", "path": parts.path, "raw_path": parts.path.encode(),
-                      "query_string": parts.query.encode(), "headers": hdrs, "subprotocols": [],
-                      "state": dict(live.lifespan_state)}
+        self.scope = {
+            "type": "websocket",
+            "asgi": {"version": "3.0", "spec_version": "2.3"},
+            "http_version": "1.1",
+            "scheme": "ws",
+            "server": ("testserver", 80),
+            "client": ("127.0.0.1", 50000),
+            "root_path": "",
+            "path": parts.path,
+            "raw_path": parts.path.encode(),
+            "query_string": parts.query.encode(),
+            "headers": hdrs,
+            "subprotocols": [],
+            "state": dict(live.lifespan_state),
+        }
         self.live = live
         self.to_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.from_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -189,8 +199,9 @@ class WS:
                 break
         return out
 
-    async def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20,
-                    seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    async def until(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20, seen: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -222,8 +233,14 @@ class WS:
 
 
 # ---- the live app ----------------------------------------------------------------------------------------
-UNLIMITED = Limits(login_per_address_per_min=1e9, login_burst=1e9, login_per_account_per_min=1e9,
-                   login_account_burst=1e9, guests_per_address_per_hour=1e9, guest_burst=1e9)
+UNLIMITED = Limits(
+    login_per_address_per_min=1e9,
+    login_burst=1e9,
+    login_per_account_per_min=1e9,
+    login_account_burst=1e9,
+    guests_per_address_per_hour=1e9,
+    guest_burst=1e9,
+)
 OPEN_FLAGS = ["--guests-per-hour", "1000000000", "--logins-per-minute", "1000000000"]
 
 
@@ -247,11 +264,13 @@ class Live:
         self._lifespan_in.put_nowait({"type": "lifespan.startup"})
         scope = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": self.lifespan_state}
         self._lifespan_task = asyncio.get_running_loop().create_task(
-            self.app(scope, self._lifespan_in.get, self._lifespan_out.put))
+            self.app(scope, self._lifespan_in.get, self._lifespan_out.put)
+        )
         m = await asyncio.wait_for(self._lifespan_out.get(), 60)
         assert m["type"] == "lifespan.startup.complete", m
-        self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://testserver",
-                                      timeout=60)
+        self.http = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=self.app), base_url="http://testserver", timeout=60
+        )
 
     async def stop(self) -> None:
         if self.http is not None:
@@ -272,8 +291,9 @@ class Live:
         d = r.json()
         return d["token"], d["account"]["id"]
 
-    async def connect(self, token: str | None = None, headers: Iterable[tuple[str, str]] = (),
-                      welcome: bool = True) -> WS:
+    async def connect(
+        self, token: str | None = None, headers: Iterable[tuple[str, str]] = (), welcome: bool = True
+    ) -> WS:
         ws = await WS(self, f"/ws?token={token}" if token is not None else "/ws", headers).open()
         if welcome and token is not None:
             m = await ws.recv()
@@ -311,8 +331,9 @@ class LiveSession:
             self.lt.stop()
 
 
-def run_live(db_url: str, rooms: list[Room], body: Callable[[Live], Awaitable[T]], timeout: float = 600,
-             **kwargs: Any) -> tuple[T, list[str]]:
+def run_live(
+    db_url: str, rooms: list[Room], body: Callable[[Live], Awaitable[T]], timeout: float = 600, **kwargs: Any
+) -> tuple[T, list[str]]:
     """Start a live app, run ``body(live)`` on its loop, stop; returns the body's result and every
     server-side failure seen."""
     session = LiveSession(db_url, rooms, **kwargs)
@@ -324,9 +345,29 @@ def run_live(db_url: str, rooms: list[Room], body: Callable[[Live], Awaitable[T]
 
 
 # ---- what a well-formed server message looks like (docs/protocol.md) --------------------------------
-ERROR_CODES = {"auth", "bad_message", "rate_limited", "stale", "illegal", "bad_action", "not_seated", "not_playing",
-               "seated", "full", "seat_taken", "busy", "balance", "not_found", "already",
-               "bad_item", "funds", "not_owned", "item_moment", "item_refused", "stakes"}  # the items' codes
+ERROR_CODES = {
+    "auth",
+    "bad_message",
+    "rate_limited",
+    "stale",
+    "illegal",
+    "bad_action",
+    "not_seated",
+    "not_playing",
+    "seated",
+    "full",
+    "seat_taken",
+    "busy",
+    "balance",
+    "not_found",
+    "already",
+    "bad_item",
+    "funds",
+    "not_owned",
+    "item_moment",
+    "item_refused",
+    "stakes",
+}  # the items' codes
 SERVER_FIELDS: dict[str, dict[str, Any]] = {
     "welcome": {"account": dict, "table": (str, type(None))},
     "lobby": {"rooms": list},
@@ -340,9 +381,14 @@ SERVER_FIELDS: dict[str, dict[str, Any]] = {
     "escape": {"seat": int, "penalty": int},
     "chat": {"scope": str, "from": str, "account": int, "text": str, "at": (int, float)},
     "error": {"code": str, "message": str},
-    "kicked": {"reason": str}, "stood_up": {}, "pong": {}, "muted": {"account": int, "on": bool},
-    "shop": {"items": list}, "bought": {"item": str, "count": int, "cost": int, "balance": int, "inventory": dict},
-    "inventory": {"inventory": dict, "balance": int, "log": list}, "item_used": {"item": str, "seat": int},
+    "kicked": {"reason": str},
+    "stood_up": {},
+    "pong": {},
+    "muted": {"account": int, "on": bool},
+    "shop": {"items": list},
+    "bought": {"item": str, "count": int, "cost": int, "balance": int, "inventory": dict},
+    "inventory": {"inventory": dict, "balance": int, "log": list},
+    "item_used": {"item": str, "seat": int},
     "items": {"usable": list, "inventory": dict, "golden_finger": bool},
 }
 
@@ -354,8 +400,9 @@ def check_server_message(m: Any) -> None:
     assert t in SERVER_FIELDS, f"unknown server message type {t!r}: {str(m)[:300]}"
     for k, typ in SERVER_FIELDS[t].items():
         assert k in m, f"{t} without {k!r}: {str(m)[:300]}"
-        assert isinstance(m[k], typ) and not (typ is int and isinstance(m[k], bool)), \
+        assert isinstance(m[k], typ) and not (typ is int and isinstance(m[k], bool)), (
             f"{t}.{k} has the wrong type: {str(m)[:300]}"
+        )
     if t == "error":
         assert m["code"] in ERROR_CODES, f"undocumented error code {m['code']!r}: {m}"
         assert m["message"], m
@@ -427,9 +474,28 @@ class Serve:
         self.log = tmp / "serve.log"
         self._err = self.log.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "majiang.cli", "serve", "--db", f"sqlite:///{self.db}", "--port", str(self.port),
-             "--rooms", str(rooms), "--bot-delay", "0", "--log-level", log_level, *OPEN_FLAGS, *extra],
-            stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            [
+                sys.executable,
+                "-m",
+                "majiang.cli",
+                "serve",
+                "--db",
+                f"sqlite:///{self.db}",
+                "--port",
+                str(self.port),
+                "--rooms",
+                str(rooms),
+                "--bot-delay",
+                "0",
+                "--log-level",
+                log_level,
+                *OPEN_FLAGS,
+                *extra,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self._err,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
 
     def wait_up(self, timeout: float = 60) -> Serve:
         import time

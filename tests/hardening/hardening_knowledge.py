@@ -19,14 +19,58 @@ from typing import Any
 from hardening_harness import FLOWERS, tile_strings
 
 TERMINAL = {"win", "exhausted", "hand_end"}
-PUBLIC_EVENTS = {"dice", "discard", "chow", "pung", "add_kong_declared", "robbed", "payment", "false_win", "win",
-                 "exhausted", "hand_end"}
-VIEW_KEYS = {"seat", "rules", "hand_no", "dealer", "prevalent", "seat_wind", "phase", "current", "wall", "scores",
-             "hand", "drawn", "seats", "pending", "legal", "seed_hash", "public"}
+PUBLIC_EVENTS = {
+    "dice",
+    "discard",
+    "chow",
+    "pung",
+    "add_kong_declared",
+    "robbed",
+    "payment",
+    "false_win",
+    "win",
+    "exhausted",
+    "hand_end",
+}
+VIEW_KEYS = {
+    "seat",
+    "rules",
+    "hand_no",
+    "dealer",
+    "prevalent",
+    "seat_wind",
+    "phase",
+    "current",
+    "wall",
+    "scores",
+    "hand",
+    "drawn",
+    "seats",
+    "pending",
+    "legal",
+    "seed_hash",
+    "public",
+}
 SEAT_KEYS = {"seat", "melds", "discards", "claimed", "flowers", "concealed_count"}
 # keys whose strings are words, not tiles (E/S/W/N as winds, people's names and chat)
-NOT_TILES = frozenset({"chat", "name", "text", "from", "prevalent", "seat_wind", "table", "room", "rooms", "fans",
-                       "zh", "account", "reason", "message"})
+NOT_TILES = frozenset(
+    {
+        "chat",
+        "name",
+        "text",
+        "from",
+        "prevalent",
+        "seat_wind",
+        "table",
+        "room",
+        "rooms",
+        "fans",
+        "zh",
+        "account",
+        "reason",
+        "message",
+    }
+)
 
 
 class Violation(AssertionError):
@@ -183,8 +227,7 @@ def check_view(view: dict[str, Any], rp: Replay, seat: int, ctx: str, msg: Any) 
     if not isinstance(view.get("wall"), int) or isinstance(view.get("wall"), bool):
         fail(ctx, "the wall is not a count", msg)
     if Counter(view["hand"]) != +rp.conc[seat]:
-        fail(ctx, f"own hand {sorted(view['hand'])} differs from the log's {sorted((+rp.conc[seat]).elements())}",
-             msg)
+        fail(ctx, f"own hand {sorted(view['hand'])} differs from the log's {sorted((+rp.conc[seat]).elements())}", msg)
     if view.get("drawn") is not None and rp.conc[seat][view["drawn"]] < 1:
         fail(ctx, "the drawn tile is not in the seat's hand", msg)
     for sv in view["seats"]:

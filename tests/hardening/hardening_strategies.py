@@ -16,23 +16,125 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-TYPES = ["hello", "lobby", "tables", "quick_join", "create", "join", "spectate", "stand", "add_bots", "action",
-         "auto", "chat", "mute", "ping"]
+TYPES = [
+    "hello",
+    "lobby",
+    "tables",
+    "quick_join",
+    "create",
+    "join",
+    "spectate",
+    "stand",
+    "add_bots",
+    "action",
+    "auto",
+    "chat",
+    "mute",
+    "ping",
+]
 ODD_TYPES = ["fly", "", "ACTION", "Ping", "welcome", "error", "prompt", "ping ", "action\u0000", "キ", "__class__"]
 ACTION_TYPES = ["discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass"]
 TILES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP") + [f"f{i}" for i in range(1, 9)]
-BAD_TILES = ["0m", "10", "f9", "f0", "1z", "8z", "x", "", " ", "mm", "1M", "５m", "E ", "12m", "\u0000", "🀄", "-1",
-             "1m1", "e", "c", "9s9"]
-NASTY: list[Any] = [
-    None, True, False, 0, -1, 1, 3, 4, 255, 1.5, -0.0, 1e308, -1e308, 2**31, 2**31 + 1, 2**53 + 1, 2**63, -(2**63),
-    10**30, "", " ", "x", "0", "1", "true", "null", "NaN", "\u0000", "\u202e", "🀄", "é" * 50, "x" * 401, "a.b",
-    "<script>alert(1)</script>", "'; DROP TABLE accounts; --", "%s%n%x", "../../etc/passwd", "${jndi:ldap://x}",
-    "\\u0000", "\ud7ff\ue000", [], [None], [1, 2, 3], ["1m", "2m", "3m"], [[[]]], {}, {"type": "pass"}, {"a": 1},
-    {"__proto__": {"admin": True}}, ["x"] * 50,
+BAD_TILES = [
+    "0m",
+    "10",
+    "f9",
+    "f0",
+    "1z",
+    "8z",
+    "x",
+    "",
+    " ",
+    "mm",
+    "1M",
+    "５m",
+    "E ",
+    "12m",
+    "\u0000",
+    "🀄",
+    "-1",
+    "1m1",
+    "e",
+    "c",
+    "9s9",
 ]
-JUNK_TEXT = ["not json", "{", "}", "{{}}", "[1,", "'single'", "{'type': 'ping'}", "\x00\x01\x02", "ÿþ", "🀄🀅🀆",
-             "\u202etxet", "<xml/>", "type=ping", "{\"type\":\"ping\"}garbage", "\"ping\"", "{\"type\"}",
-             "{\"type\":}", "{,}", "\t\n\r ", "1e999", "-", "[" * 30, "{\"a\":" * 30]
+NASTY: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    3,
+    4,
+    255,
+    1.5,
+    -0.0,
+    1e308,
+    -1e308,
+    2**31,
+    2**31 + 1,
+    2**53 + 1,
+    2**63,
+    -(2**63),
+    10**30,
+    "",
+    " ",
+    "x",
+    "0",
+    "1",
+    "true",
+    "null",
+    "NaN",
+    "\u0000",
+    "\u202e",
+    "🀄",
+    "é" * 50,
+    "x" * 401,
+    "a.b",
+    "<script>alert(1)</script>",
+    "'; DROP TABLE accounts; --",
+    "%s%n%x",
+    "../../etc/passwd",
+    "${jndi:ldap://x}",
+    "\\u0000",
+    "\ud7ff\ue000",
+    [],
+    [None],
+    [1, 2, 3],
+    ["1m", "2m", "3m"],
+    [[[]]],
+    {},
+    {"type": "pass"},
+    {"a": 1},
+    {"__proto__": {"admin": True}},
+    ["x"] * 50,
+]
+JUNK_TEXT = [
+    "not json",
+    "{",
+    "}",
+    "{{}}",
+    "[1,",
+    "'single'",
+    "{'type': 'ping'}",
+    "\x00\x01\x02",
+    "ÿþ",
+    "🀄🀅🀆",
+    "\u202etxet",
+    "<xml/>",
+    "type=ping",
+    '{"type":"ping"}garbage',
+    '"ping"',
+    '{"type"}',
+    '{"type":}',
+    "{,}",
+    "\t\n\r ",
+    "1e999",
+    "-",
+    "[" * 30,
+    '{"a":' * 30,
+]
 
 nasty = st.sampled_from(NASTY)
 small_text = st.text(max_size=10)
@@ -56,10 +158,22 @@ VALID: dict[str, st.SearchStrategy[Any]] = {
     "scope": st.sampled_from(["table", "lobby", "all", "", "TABLE"]),
     "account": st.one_of(st.integers(-5, 10**6), st.sampled_from([2**63, -(2**63), 10**40])),
 }
-FIELDS = {"hello": ["token"], "lobby": [], "tables": ["room"], "quick_join": ["room"], "create": ["room", "private"],
-          "join": ["table", "code", "seat"], "spectate": ["table"], "stand": [], "add_bots": [],
-          "action": ["seq", "action"], "auto": ["on"], "chat": ["text", "scope"], "mute": ["account", "on"],
-          "ping": []}
+FIELDS = {
+    "hello": ["token"],
+    "lobby": [],
+    "tables": ["room"],
+    "quick_join": ["room"],
+    "create": ["room", "private"],
+    "join": ["table", "code", "seat"],
+    "spectate": ["table"],
+    "stand": [],
+    "add_bots": [],
+    "action": ["seq", "action"],
+    "auto": ["on"],
+    "chat": ["text", "scope"],
+    "mute": ["account", "on"],
+    "ping": [],
+}
 
 
 ACTION_TYPE = st.sampled_from(ACTION_TYPES)
@@ -152,13 +266,21 @@ WEIRD = [
     '{"type": "ping"} {"type": "ping"}',
     '{"type": "ping"',
     '{"type": "\\u0070ing"}',
-    "null", "[]", "0", '""', "true", "", "   ",
+    "null",
+    "[]",
+    "0",
+    '""',
+    "true",
+    "",
+    "   ",
 ]
-DEEP = [lambda d: "[" * d + "]" * d,
-        lambda d: '{"type":' * min(d, 400) + '"ping"' + "}" * min(d, 400),
-        lambda d: '{"type": "action", "seq": ' + "9" * min(d, 3900) + ', "action": {"type": "pass"}}',
-        lambda d: '{"type": "mute", "account": ' + "9" * min(d, 3900) + "}",
-        lambda d: '{"type": "mute", "account": 1' + "0" * min(d, 3000) + ".0}"]
+DEEP = [
+    lambda d: "[" * d + "]" * d,
+    lambda d: '{"type":' * min(d, 400) + '"ping"' + "}" * min(d, 400),
+    lambda d: '{"type": "action", "seq": ' + "9" * min(d, 3900) + ', "action": {"type": "pass"}}',
+    lambda d: '{"type": "mute", "account": ' + "9" * min(d, 3900) + "}",
+    lambda d: '{"type": "mute", "account": 1' + "0" * min(d, 3000) + ".0}",
+]
 DEPTH = st.integers(20, 2000)
 WEIRD_PICK = st.integers(0, len(WEIRD) + len(DEEP) - 1)
 
@@ -215,8 +337,13 @@ def table_bound(draw: st.DrawFn, rooms: tuple[str, ...]) -> str:
     if k == 3:
         return _dumps({"type": "add_bots"})
     if k == 4:
-        return _dumps({"type": draw(st.sampled_from(["quick_join", "create"])), "room": draw(st.sampled_from(rooms)),
-                       "private": draw(st.booleans())})
+        return _dumps(
+            {
+                "type": draw(st.sampled_from(["quick_join", "create"])),
+                "room": draw(st.sampled_from(rooms)),
+                "private": draw(st.booleans()),
+            }
+        )
     if k == 5:
         return _dumps({"type": "join", "seat": draw(st.integers(0, 3))})
     return _dumps({"type": "action", "seq": draw(st.integers(0, 3000)), "action": draw(ACTION_ANY)})

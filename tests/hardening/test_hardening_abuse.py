@@ -16,10 +16,18 @@ from majiang.hall import accounts as accounts_module
 from majiang.hall.limits import Limits
 from majiang.hall.rooms import Room
 
-ROOMS = [Room(id="free", name="free room", rules="gb", bots="rand", bot_fill_s=600, timers="relaxed"),
-         Room(id="paid", name="paid room", rules="gb", bots="rand", bot_fill_s=600, coefficient=10, guests=False)]
-OPEN = Limits(login_per_address_per_min=1e9, login_burst=1e9, login_per_account_per_min=1e9,
-              login_account_burst=1e9, guests_per_address_per_hour=1e9, guest_burst=1e9)
+ROOMS = [
+    Room(id="free", name="free room", rules="gb", bots="rand", bot_fill_s=600, timers="relaxed"),
+    Room(id="paid", name="paid room", rules="gb", bots="rand", bot_fill_s=600, coefficient=10, guests=False),
+]
+OPEN = Limits(
+    login_per_address_per_min=1e9,
+    login_burst=1e9,
+    login_per_account_per_min=1e9,
+    login_account_burst=1e9,
+    guests_per_address_per_hour=1e9,
+    guest_burst=1e9,
+)
 PASSWORD = "correct horse battery"
 
 
@@ -29,8 +37,9 @@ def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
 
 
 def client_from(live: Live, address: str) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=live.app, client=(address, 40000)),
-                             base_url="http://testserver", timeout=60)
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=live.app, client=(address, 40000)), base_url="http://testserver", timeout=60
+    )
 
 
 # ---- #2: a login flood froze every table -------------------------------------------------------------------
@@ -45,6 +54,7 @@ def test_password_hashing_never_runs_on_the_database_worker(tmp_path: Any, monke
             def call(*args: Any) -> Any:
                 threads.add(threading.current_thread().name)
                 return getattr(real, name)(*args)
+
             return call
 
     monkeypatch.setattr(accounts_module, "_hasher", Spy())
@@ -53,8 +63,10 @@ def test_password_hashing_never_runs_on_the_database_worker(tmp_path: Any, monke
         assert live.http is not None
         r = await live.http.post("/api/register", json={"username": "alice", "password": PASSWORD})
         assert r.status_code == 200, r.text
-        flood = [asyncio.ensure_future(live.http.post("/api/login", json={"username": "alice", "password": "x" * 12}))
-                 for _ in range(24)]
+        flood = [
+            asyncio.ensure_future(live.http.post("/api/login", json={"username": "alice", "password": "x" * 12}))
+            for _ in range(24)
+        ]
         await asyncio.sleep(0.05)
         t0 = time.perf_counter()
         await live.hall.run_db(lambda: None)  # what a table's event write waits for
@@ -71,20 +83,24 @@ def test_password_hashing_never_runs_on_the_database_worker(tmp_path: Any, monke
 
 def test_a_login_flood_is_rate_limited_per_address_and_per_account(tmp_path: Any) -> None:
     """Was: no HTTP rate limit: unlimited password guesses from one address, or on one account."""
+
     async def body(live: Live) -> tuple[list[int], str | None, list[int]]:
         assert live.http is not None
         async with client_from(live, "10.1.1.1") as c:
             await c.post("/api/register", json={"username": "bob", "password": PASSWORD})
-        from_one = [(await live.http.post("/api/login", json={"username": f"nobody{i}", "password": "x" * 12}))
-                    for i in range(12)]
+        from_one = [
+            (await live.http.post("/api/login", json={"username": f"nobody{i}", "password": "x" * 12}))
+            for i in range(12)
+        ]
         on_one: list[int] = []
         for i in range(7):  # a botnet: a new address each time, one account
             async with client_from(live, f"10.0.0.{i + 1}") as c:
                 on_one.append((await c.post("/api/login", json={"username": "bob", "password": "x" * 12})).status_code)
         return [r.status_code for r in from_one], from_one[-1].headers.get("retry-after"), on_one
 
-    limits = Limits(login_per_address_per_min=0.01, login_burst=10, login_per_account_per_min=0.01,
-                    login_account_burst=5)  # refills too slowly to matter while the test runs
+    limits = Limits(
+        login_per_address_per_min=0.01, login_burst=10, login_per_account_per_min=0.01, login_account_burst=5
+    )  # refills too slowly to matter while the test runs
     (from_one, retry_after, on_one), errors = live_run(tmp_path, body, limits=limits)
     assert not errors, errors[0]
     assert from_one[:10] == [401] * 10 and from_one[10:] == [429, 429], from_one
@@ -94,6 +110,7 @@ def test_a_login_flood_is_rate_limited_per_address_and_per_account(tmp_path: Any
 
 def test_an_unknown_username_costs_the_same_time_as_a_wrong_password(tmp_path: Any) -> None:
     """Was: a wrong password took 613 ms, an unknown name 10 ms: usernames revealed by timing."""
+
     async def body(live: Live) -> tuple[float, float]:
         assert live.http is not None
         await live.http.post("/api/register", json={"username": "carol", "password": PASSWORD})
@@ -118,6 +135,7 @@ def test_an_unknown_username_costs_the_same_time_as_a_wrong_password(tmp_path: A
 # ---- #9: unlimited free guests, their coins worth as much as anyone's --------------------------------------
 def test_guests_are_limited_per_address(tmp_path: Any) -> None:
     """Was: 184 guests a second from one address (≈ 368,000 free coins a second)."""
+
     async def body(live: Live) -> tuple[list[int], str | None, int]:
         assert live.http is not None
         rs = [await live.http.post("/api/guest") for _ in range(5)]
@@ -136,6 +154,7 @@ def test_guests_are_limited_per_address(tmp_path: Any) -> None:
 def test_a_guest_may_sit_only_in_a_room_open_to_guests(tmp_path: Any) -> None:
     """Was: guests (free coins) sat in every room; now a room says ``guests = false`` and the built-in
     paid rooms do."""
+
     async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any]]:
         tok, _ = await live.guest()
         ws = await live.connect(tok)
@@ -158,10 +177,27 @@ def test_a_guest_may_sit_only_in_a_room_open_to_guests(tmp_path: Any) -> None:
 def test_usernames_are_normalised_and_look_alikes_refused(tmp_path: Any) -> None:
     """Was: ``bob_auth\\n`` registered (``$`` matches before a final newline), ``guest-…`` and ``fan-bot-0``
     could be taken by players, ``Bob`` next to ``bob``."""
+
     async def body(live: Live) -> dict[str, int]:
         assert live.http is not None
-        names = ["bob_auth", "bob_auth\n", "Bob_Auth", "bob-auth", "b0b_auth", "bob\u200b_auth", "bob\tauth",
-                 "guest-12ab", "Guest_x", "fan-bot-0", "bot:fan", "ｂｏｂｂｙ", "bobby", "alice", "аlice", "ALlCE"]
+        names = [
+            "bob_auth",
+            "bob_auth\n",
+            "Bob_Auth",
+            "bob-auth",
+            "b0b_auth",
+            "bob\u200b_auth",
+            "bob\tauth",
+            "guest-12ab",
+            "Guest_x",
+            "fan-bot-0",
+            "bot:fan",
+            "ｂｏｂｂｙ",
+            "bobby",
+            "alice",
+            "аlice",
+            "ALlCE",
+        ]
         out = {}
         for n in names:
             r = await live.http.post("/api/register", json={"username": n, "password": PASSWORD})
@@ -239,11 +275,17 @@ def test_a_slow_request_head_or_body_times_out(tmp_path: Any) -> None:
 
     srv = Serve(tmp_path, extra=["--header-timeout", "1.5", "--body-timeout", "1.5"]).wait_up()
     try:
-        head_s, head_reply = slow_client(srv.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-a: b\r\n",
-                                         0.3, 15)
-        body_s, body_reply = slow_client(srv.port, b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                         b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", b" ",
-                                         0.3, 15)
+        head_s, head_reply = slow_client(
+            srv.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"X-a: b\r\n", 0.3, 15
+        )
+        body_s, body_reply = slow_client(
+            srv.port,
+            b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+            b" ",
+            0.3,
+            15,
+        )
         silent_s, _ = slow_client(srv.port, b"", b"", 0.5, 15)
         # a normal request on a kept-alive connection still works
         with httpx.Client(base_url=srv.base) as c:
@@ -270,9 +312,11 @@ def test_a_request_for_another_host_is_refused(tmp_path: Any) -> None:
     (the Origin check compared Origin with Host, both the attacker's)."""
     from hardening_harness import Serve
 
-    upgrade = (b"GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-               b"Origin: http://%s\r\n\r\n")
+    upgrade = (
+        b"GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        b"Origin: http://%s\r\n\r\n"
+    )
     srv = Serve(tmp_path).wait_up()
     try:
         port = b"%d" % srv.port
@@ -302,6 +346,7 @@ def test_host_names_match_exactly_or_as_subdomains() -> None:
 def test_balances_and_hand_histories_are_the_owners_only(tmp_path: Any) -> None:
     """Was: GET /api/players/{id} (balance, coins won) and /api/players/{id}/hands answered anyone, without
     logging in."""
+
     async def body(live: Live) -> dict[str, Any]:
         assert live.http is not None
         alice, alice_id = await live.guest()
@@ -360,6 +405,7 @@ def test_a_client_that_never_reads_is_dropped_at_a_byte_budget() -> None:
 
 def test_the_tables_list_is_paginated(tmp_path: Any) -> None:
     """Was: ``tables`` (WebSocket) and GET /api/rooms/{room}/tables answered every table at once."""
+
     async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any], list[Any], dict[str, str]]:
         assert live.http is not None
         for _ in range(12):  # one open table per account (#10): twelve guests open one each
@@ -405,6 +451,12 @@ def test_mute_only_real_accounts_bounded_and_freed(tmp_path: Any, monkeypatch: A
     (replies, held, after), errors = live_run(tmp_path, body)
     assert not errors, errors[0]
     kinds = [(m["type"], m.get("code")) for m in replies]
-    assert kinds == [("error", "bad_message"), ("error", "not_found"), ("muted", None), ("muted", None),
-                     ("muted", None), ("error", "bad_message")], kinds
+    assert kinds == [
+        ("error", "bad_message"),
+        ("error", "not_found"),
+        ("muted", None),
+        ("muted", None),
+        ("muted", None),
+        ("error", "bad_message"),
+    ], kinds
     assert len(held) == 3 and after is None, (held, after)

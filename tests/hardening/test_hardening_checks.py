@@ -49,6 +49,7 @@ async def pings(ws: Any, n: int) -> dict[str, int]:
 # ---- rate limits ------------------------------------------------------------------------------------------
 def test_rate_limit_per_connection(hall: Any) -> None:
     """20 messages a second, bursts of 60: 100 at once → about 60 answered, the rest refused."""
+
     async def body() -> dict[str, int]:
         tok, _ = await hall.live.guest()
         ws = await hall.live.connect(tok)
@@ -62,6 +63,7 @@ def test_rate_limit_per_connection(hall: Any) -> None:
 def test_two_connections_of_one_account_share_its_budget(hall: Any) -> None:
     """The account's bucket (30/s, bursts of 90) outlives a connection: after 60 messages on the
     first, a second connection of the same account gets only the account's remaining ~30."""
+
     async def body() -> tuple[dict[str, int], dict[str, int]]:
         tok, _ = await hall.live.guest()
         first = await hall.live.connect(tok)
@@ -104,15 +106,31 @@ async def _open(live: Live, tok: str, origin: str | None) -> str:
 def test_websocket_origin_checks(hall: Any, tmp_path: Any) -> None:
     async def body(live: Live) -> dict[str, str]:
         tok, _ = await live.guest()
-        return {o or "none": await _open(live, tok, o) for o in [
-            None, "http://testserver", "https://testserver", "http://evil.example", "https://testserver.evil.example",
-            "null", "http://evil.example/testserver", "https://mahjong.example"]}
+        return {
+            o or "none": await _open(live, tok, o)
+            for o in [
+                None,
+                "http://testserver",
+                "https://testserver",
+                "http://evil.example",
+                "https://testserver.evil.example",
+                "null",
+                "http://evil.example/testserver",
+                "https://mahjong.example",
+            ]
+        }
 
     default = hall.run(body(hall.live))
-    assert default == {"none": "accepted", "http://testserver": "accepted", "https://testserver": "accepted",
-                       "http://evil.example": "refused 1008", "https://testserver.evil.example": "refused 1008",
-                       "null": "refused 1008", "http://evil.example/testserver": "refused 1008",
-                       "https://mahjong.example": "refused 1008"}, default
+    assert default == {
+        "none": "accepted",
+        "http://testserver": "accepted",
+        "https://testserver": "accepted",
+        "http://evil.example": "refused 1008",
+        "https://testserver.evil.example": "refused 1008",
+        "null": "refused 1008",
+        "http://evil.example/testserver": "refused 1008",
+        "https://mahjong.example": "refused 1008",
+    }, default
     other = LiveSession(f"sqlite:///{tmp_path}/origin.db", ROOMS, allowed_origins=["https://mahjong.example"])
     try:
         allowed = other.run(body(other.live))
@@ -142,9 +160,16 @@ def test_tokens_expire_and_are_checked(hall: Any) -> None:
         wrong_key = forge(hall.db_path, {"a": acc, "v": 0, "e": now + 60}, secret=b"x" * 32)
         other = forge(hall.db_path, {"a": acc + 10**6, "v": 0, "e": now + 60})
         out: dict[str, Any] = {}
-        for name, t in [("issued", tok), ("fresh", fresh), ("expired", expired), ("wrong_key", wrong_key),
-                        ("unknown_account", other), ("tampered", tok[:-1] + ("0" if tok[-1] != "0" else "1")),
-                        ("garbage", "x.y"), ("long", "a" * 600 + ".b")]:
+        for name, t in [
+            ("issued", tok),
+            ("fresh", fresh),
+            ("expired", expired),
+            ("wrong_key", wrong_key),
+            ("unknown_account", other),
+            ("tampered", tok[:-1] + ("0" if tok[-1] != "0" else "1")),
+            ("garbage", "x.y"),
+            ("long", "a" * 600 + ".b"),
+        ]:
             r = await live.http.get("/api/me", headers={"Authorization": f"Bearer {t}"})
             out[name] = (r.status_code, r.json().get("detail", ""))
             try:
@@ -178,8 +203,10 @@ def test_logout_revokes_every_token(hall: Any) -> None:
         r2 = await live.http.post("/api/login", json={"username": "revoked_one", "password": "correct horse"})
         tok2 = r2.json()["token"]
         auth = {"Authorization": f"Bearer {tok}"}
-        out = {"before": (await live.http.get("/api/me", headers=auth)).status_code,
-               "logout": (await live.http.post("/api/logout", headers=auth)).status_code}
+        out = {
+            "before": (await live.http.get("/api/me", headers=auth)).status_code,
+            "logout": (await live.http.post("/api/logout", headers=auth)).status_code,
+        }
         for name, t in (("first", tok), ("second", tok2)):
             r = await live.http.get("/api/me", headers={"Authorization": f"Bearer {t}"})
             out[name] = (r.status_code, r.json()["detail"])
@@ -189,8 +216,9 @@ def test_logout_revokes_every_token(hall: Any) -> None:
         hello.send({"type": "hello", "token": tok})
         out["hello"] = (await hello.recv()).get("code")
         r3 = await live.http.post("/api/login", json={"username": "revoked_one", "password": "correct horse"})
-        out["again"] = (await live.http.get("/api/me", headers={"Authorization": f"Bearer {r3.json()['token']}"})
-                        ).status_code
+        out["again"] = (
+            await live.http.get("/api/me", headers={"Authorization": f"Bearer {r3.json()['token']}"})
+        ).status_code
         return out
 
     out = hall.run(body())
@@ -204,8 +232,10 @@ def test_logout_revokes_every_token(hall: Any) -> None:
 HEADERS = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
 
 
-@pytest.mark.parametrize("path", ["/", "/docs", "/api/rooms", "/openapi.json", "/healthz", "/no/such/page",
-                                  "/static/index.html", "/tournaments"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/docs", "/api/rooms", "/openapi.json", "/healthz", "/no/such/page", "/static/index.html", "/tournaments"],
+)
 def test_security_headers(hall: Any, path: str) -> None:
     r = hall.run(hall.live.http.get(path))
     assert r.status_code < 500
@@ -219,6 +249,7 @@ def test_security_headers(hall: Any, path: str) -> None:
 def test_a_5kb_message_is_refused_and_changes_nothing(hall: Any) -> None:
     """A legal answer to the open prompt, padded past 4 KB: refused (bad_message), the prompt stays open,
     the table unchanged; the same answer unpadded is then accepted."""
+
     async def body() -> tuple[dict[str, Any], bool, bool]:
         live = hall.live
         tok, _ = await live.guest()
@@ -257,9 +288,12 @@ def served(tmp_path_factory: Any) -> Any:
 
 def _http(url: str, body: Any = None, token: str | None = None, raw: bytes | None = None) -> tuple[int, Any]:
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    req = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET",
-                                 headers={"Content-Type": "application/json",
-                                          **({"Authorization": f"Bearer {token}"} if token else {})})
+    req = urllib.request.Request(
+        url,
+        data=data,
+        method="POST" if data is not None else "GET",
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
             return r.status, json.loads(r.read() or b"null")
@@ -304,13 +338,21 @@ def test_every_http_body_is_schema_validated(served: Any) -> None:
     assert ("/api/register", "post") in ops and ("/api/tables", "post") in ops
     checked = 0
     for path, _method in ops:
-        bad: list[tuple[str, bytes]] = [("not json", b"{not json"), ("array", b"[1, 2]"), ("string", b'"x"'),
-                                        ("null", b"null"), ("wrong types", json.dumps(
-                                            {"username": 1, "password": [], "room": {}, "private": "maybe",
-                                             "item": 5, "hand": 7}).encode()),
-                                        ("extra field", json.dumps({"zzz": 1}).encode()),
-                                        ("huge", json.dumps({"username": "x" * 1_000_000}).encode()),
-                                        ("deep", b"[" * 5000 + b"]" * 5000)]
+        bad: list[tuple[str, bytes]] = [
+            ("not json", b"{not json"),
+            ("array", b"[1, 2]"),
+            ("string", b'"x"'),
+            ("null", b"null"),
+            (
+                "wrong types",
+                json.dumps(
+                    {"username": 1, "password": [], "room": {}, "private": "maybe", "item": 5, "hand": 7}
+                ).encode(),
+            ),
+            ("extra field", json.dumps({"zzz": 1}).encode()),
+            ("huge", json.dumps({"username": "x" * 1_000_000}).encode()),
+            ("deep", b"[" * 5000 + b"]" * 5000),
+        ]
         for name, raw in bad:
             status, detail = _http(served.base + path, raw=raw, token=token)
             assert status < 500, f"POST {path} with {name}: {status} {detail}"

@@ -50,16 +50,28 @@ UNAUTH_EXAMPLES = int(os.environ.get("HARDENING_FUZZ_UNAUTH_EXAMPLES", "120"))
 MIN_FRAMES = int(os.environ.get("HARDENING_FUZZ_MIN_FRAMES", "100000"))
 N_IDLE, N_SPECTATORS = 200, 140  # each connection comes round every few seconds: most frames pass the rate limit
 ROOMS = [
-    Room(id="fz-main", name="fuzz", rules="gb", bots="rand", bot_fill_s=600, next_hand_s=0.05, timers="hardening",
-         spectate_delay_s=0.0),
+    Room(
+        id="fz-main",
+        name="fuzz",
+        rules="gb",
+        bots="rand",
+        bot_fill_s=600,
+        next_hand_s=0.05,
+        timers="hardening",
+        spectate_delay_s=0.0,
+    ),
     Room(id="fz-vip", name="fuzz vip", rules="gb", bots="rand", min_balance=10**9, timers="hardening"),
 ]
 FIGURES: Counter[str] = Counter()
 # derandomized by default (a stable CI); HARDENING_FUZZ_RANDOM=1 draws new frames on every run
-SETTINGS = dict(deadline=None, database=None, derandomize=not os.environ.get("HARDENING_FUZZ_RANDOM"),
-                print_blob=True, suppress_health_check=list(HealthCheck))
+SETTINGS = dict(
+    deadline=None,
+    database=None,
+    derandomize=not os.environ.get("HARDENING_FUZZ_RANDOM"),
+    print_blob=True,
+    suppress_health_check=list(HealthCheck),
+)
 REJECT = '{"type": "action", "seq": -1, "action": {"type": "pass"}}'  # what an accepted frame is swapped for
-
 
 
 # ---- the mutator ------------------------------------------------------------------------------------
@@ -79,13 +91,13 @@ def mutate(frame: str, rnd: random.Random) -> str:
     """One seeded mutation of a frame: byte-level or JSON-level."""
     op = rnd.randrange(9)
     if op == 0 and len(frame) > 1:
-        return frame[:rnd.randrange(1, len(frame))]
+        return frame[: rnd.randrange(1, len(frame))]
     if op == 1:
         i = rnd.randrange(len(frame) + 1)
         return frame[:i] + rnd.choice(JUNK_CHARS) + frame[i:]
     if op == 2 and frame:
         i = rnd.randrange(len(frame))
-        return frame[:i] + frame[i + 1:]
+        return frame[:i] + frame[i + 1 :]
     if op == 3:
         return frame + rnd.choice(["", " ", "\n"]) + frame
     try:
@@ -102,8 +114,9 @@ def mutate(frame: str, rnd: random.Random) -> str:
     elif op == 6:
         obj["type"] = rnd.choice(TYPES)
     elif op == 7:
-        obj[rnd.choice(["seq", "seat", "table", "code", "on", "text", "room", "action", "account", "z"])] = \
-            rnd.choice(NASTY)
+        obj[rnd.choice(["seq", "seat", "table", "code", "on", "text", "room", "action", "account", "z"])] = rnd.choice(
+            NASTY
+        )
     elif isinstance(obj.get("action"), dict):
         obj["action"][rnd.choice(["type", "tile", "tiles", "x"])] = rnd.choice(NASTY + ["5m", "pass", "win"])
     else:
@@ -125,8 +138,9 @@ HALF_BOUND = half_bound()
 
 
 @st.composite
-def batch(draw: st.DrawFn, lo: int = 4, hi: int = 14, mutants: tuple[int, int] = (2, 6),
-          bound: bool = False) -> list[str]:
+def batch(
+    draw: st.DrawFn, lo: int = 4, hi: int = 14, mutants: tuple[int, int] = (2, 6), bound: bool = False
+) -> list[str]:
     """Frames drawn by the structured strategies, each followed by a few seeded mutants of it
     (``bound``: half of them well-formed messages that go to the table runner)."""
     base = draw(st.lists(HALF_BOUND if bound else HOSTILE, min_size=lo, max_size=hi))
@@ -199,8 +213,12 @@ class Seated:
         if self.prompt is None:
             return False
         p = t.prompts.get(self.seat)
-        return (p is not None and p.seq == self.prompt["seq"] and t.inbox.empty()
-                and all(t.seats[s] is not None and t.seats[s].human for s in t.prompts))
+        return (
+            p is not None
+            and p.seq == self.prompt["seq"]
+            and t.inbox.empty()
+            and all(t.seats[s] is not None and t.seats[s].human for s in t.prompts)
+        )
 
     def answer(self) -> None:
         assert self.prompt is not None
@@ -268,16 +286,21 @@ class Fuzz:
         except BadMessage:
             return frame
         t = msg.type
-        exists = t in ("join", "spectate") and (msg.table in self.hall.tables or (
-            t == "join" and msg.code is not None and msg.code in self.hall.cluster._codes))
+        exists = t in ("join", "spectate") and (
+            msg.table in self.hall.tables
+            or (t == "join" and msg.code is not None and msg.code in self.hall.cluster._codes)
+        )
         # a sit in a room it may enter seats the account; in fz-vip it is refused and changes nothing
         sits = t in ("quick_join", "create") and msg.room in self.hall.rooms and msg.room != "fz-vip"
         accepted = sits or exists or (t == "chat" and msg.scope == "lobby")
         if watching is not None:
             # a spectator's sits go to its table (refused there: busy or full); it may leave, chat at
             # its table or watch another, and gets no answer to "auto"
-            accepted = t in ("stand", "chat", "auto") or (t == "spectate" and msg.table in self.hall.tables) or (
-                t == "join" and msg.table is None and msg.code is not None and msg.code in self.hall.cluster._codes)
+            accepted = (
+                t in ("stand", "chat", "auto")
+                or (t == "spectate" and msg.table in self.hall.tables)
+                or (t == "join" and msg.table is None and msg.code is not None and msg.code in self.hall.cluster._codes)
+            )
         if accepted:
             FIGURES["frames_swapped"] += 1
             return REJECT
@@ -306,15 +329,37 @@ class Fuzz:
         t = p.table
         h = t.hand
         humans = [s.account_id for s in t.seats if s is not None and s.human]
-        state = (t.state, t.seq, t.hand_id, t.hands_played, t.sent, sorted(t.spectators), t.code,
-                 [None if s is None else (s.account_id, s.auto, s.timeouts, s.escaped, s.human) for s in t.seats],
-                 sorted((k, v.seq, tuple(v.legal)) for k, v in t.prompts.items()),
-                 [self.hall.where.get(a) for a in humans], len(self.hall.tables),
-                 None if h is None else (len(h.events), h.phase, h.current, h.pending, h.wall.live, tuple(h.deltas),
-                                         sorted(h.responses.items()), sorted(h.options.items()), h.first_turn,
-                                         [(tuple(st.counts), tuple(st.melds), tuple(st.discards),
-                                           tuple(st.flowers), st.drawn, st.barred) for st in h.seats]),
-                 await self.hall.run_db(self.hall.store.balances, humans))
+        state = (
+            t.state,
+            t.seq,
+            t.hand_id,
+            t.hands_played,
+            t.sent,
+            sorted(t.spectators),
+            t.code,
+            [None if s is None else (s.account_id, s.auto, s.timeouts, s.escaped, s.human) for s in t.seats],
+            sorted((k, v.seq, tuple(v.legal)) for k, v in t.prompts.items()),
+            [self.hall.where.get(a) for a in humans],
+            len(self.hall.tables),
+            None
+            if h is None
+            else (
+                len(h.events),
+                h.phase,
+                h.current,
+                h.pending,
+                h.wall.live,
+                tuple(h.deltas),
+                sorted(h.responses.items()),
+                sorted(h.options.items()),
+                h.first_turn,
+                [
+                    (tuple(st.counts), tuple(st.melds), tuple(st.discards), tuple(st.flowers), st.drawn, st.barred)
+                    for st in h.seats
+                ],
+            ),
+            await self.hall.run_db(self.hall.store.balances, humans),
+        )
         return repr(state)
 
     async def quiesce(self, ws: WS, table: Any = None) -> None:
@@ -342,9 +387,14 @@ class Fuzz:
                 if p.ready():
                     return p
             await asyncio.sleep(0.001)
-        raise AssertionError("no seated player got a prompt within 30 s: " + "; ".join(
-            f"{p.account}@{p.table_id}/{p.seat} closed={p.ws.close_code} prompt={p.prompt and p.prompt['seq']} "
-            f"table={self.hall.tables.get(p.table_id) and self.hall.tables[p.table_id].state}" for p in self.seated))
+        raise AssertionError(
+            "no seated player got a prompt within 30 s: "
+            + "; ".join(
+                f"{p.account}@{p.table_id}/{p.seat} closed={p.ws.close_code} prompt={p.prompt and p.prompt['seq']} "
+                f"table={self.hall.tables.get(p.table_id) and self.hall.tables[p.table_id].state}"
+                for p in self.seated
+            )
+        )
 
 
 @pytest.fixture(scope="module")
@@ -391,7 +441,7 @@ def idle_example(fuzz: Any, frames: list[str], spectators: bool) -> None:
         tables = len(fz.hall.tables)
         sent = [fz.filter_idle(f, watch) for f in frames]
         if spectators:
-            sent = sent[:bucket.available()]
+            sent = sent[: bucket.available()]
         for f in sent:
             ws.send_text(f)
         bucket.take(len(sent))
@@ -454,21 +504,35 @@ def test_fuzz_seated_players_change_nothing(fuzz: Any, frames: list[str], data: 
     p, others = fuzz.run(prepare(), 60)
     assert p.prompt is not None
     seq = p.prompt["seq"]
-    extra = [realize_seq(*x, seq, list(others)) for x in data.draw(st.lists(wrong_seq_action(), min_size=2,
-                                                                                        max_size=8))]
+    extra = [
+        realize_seq(*x, seq, list(others)) for x in data.draw(st.lists(wrong_seq_action(), min_size=2, max_size=8))
+    ]
     legal = {json.dumps(a, sort_keys=True) for a in p.prompt["legal"]}
-    wrong = [{"type": "action", "seq": seq, "action": a} for a in [
-        {"type": "discard", "tile": "f1"}, {"type": "kong", "tile": "P"}, {"type": "chow", "tile": "1m",
-                                                                           "tiles": ["1m", "2m", "3m"]},
-        {"type": "concealed_kong", "tile": "9s"}, {"type": "pass"}, {"type": "pung", "tile": "E"}]
-        if json.dumps(a, sort_keys=True) not in legal]
+    wrong = [
+        {"type": "action", "seq": seq, "action": a}
+        for a in [
+            {"type": "discard", "tile": "f1"},
+            {"type": "kong", "tile": "P"},
+            {"type": "chow", "tile": "1m", "tiles": ["1m", "2m", "3m"]},
+            {"type": "concealed_kong", "tile": "9s"},
+            {"type": "pass"},
+            {"type": "pung", "tile": "E"},
+        ]
+        if json.dumps(a, sort_keys=True) not in legal
+    ]
     others_tables = [q.table_id for q in fz.seated if q.table_id != p.table_id]
-    context = [{"type": "join", "table": others_tables[0]}, {"type": "join", "table": p.table_id},
-               {"type": "quick_join", "room": "fz-main"}, {"type": "create", "room": "fz-vip"},
-               {"type": "add_bots"}, {"type": "hello", "token": p.token}, {"type": "join", "code": "000000"}]
+    context = [
+        {"type": "join", "table": others_tables[0]},
+        {"type": "join", "table": p.table_id},
+        {"type": "quick_join", "room": "fz-main"},
+        {"type": "create", "room": "fz-vip"},
+        {"type": "add_bots"},
+        {"type": "hello", "token": p.token},
+        {"type": "join", "code": "000000"},
+    ]
     order = data.draw(st.permutations(range(len(context))))
     frames = frames + [json.dumps(m) for m in extra + wrong + [context[i] for i in order]]
-    frames = frames[:p.bucket.available() - 3]  # the answer afterwards must pass the rate limit
+    frames = frames[: p.bucket.available() - 3]  # the answer afterwards must pass the rate limit
 
     async def example() -> None:
         t = p.table
@@ -592,11 +656,15 @@ def test_fuzz_afterwards_the_hall_still_plays(fuzz: Any) -> None:
     assert r["balances"] == {2000}, "an idle account's balance changed"
     assert sum(seq for _h, seq in r["played"]) >= SEATED_EXAMPLES, "the seated fuzz tables did not move on"
     assert_no_failures(fuzz)
-    frames = sum(v for k, v in FIGURES.items() if k.startswith("frames_") and k not in (
-        "frames_structured", "frames_mutants", "frames_swapped"))
+    frames = sum(
+        v
+        for k, v in FIGURES.items()
+        if k.startswith("frames_") and k not in ("frames_structured", "frames_mutants", "frames_swapped")
+    )
     FIGURES["frames_total"] = frames
-    FIGURES["reached_table"] = sum(FIGURES[f"error:{c}"] for c in ("stale", "illegal", "bad_action", "not_playing",
-                                                                   "busy", "full"))
+    FIGURES["reached_table"] = sum(
+        FIGURES[f"error:{c}"] for c in ("stale", "illegal", "bad_action", "not_playing", "busy", "full")
+    )
     hands = sum(h for h, _seq in r["played"])
     print(f"\nprotocol fuzz: {frames} frames, {dict(sorted(FIGURES.items()))}, hands at the fuzzed tables {hands}")
     if IDLE_EXAMPLES >= 1000:

@@ -33,12 +33,29 @@ from majiang.hall.rooms import TIMER_PRESETS, Room
 
 MIN_HANDS = int(os.environ.get("HARDENING_SCAN_HANDS", "1000"))
 WORKERS = int(os.environ.get("HARDENING_SCAN_PROCESSES", "2"))
-ROOMS = [Room(id=f"hs-{b}", name=f"scan {b}", rules="gb", bots=b, bot_fill_s=600, next_hand_s=0.3,
-              timers="hardening", spectate_delay_s=0.0) for b in ("eff", "rand")]
+ROOMS = [
+    Room(
+        id=f"hs-{b}",
+        name=f"scan {b}",
+        rules="gb",
+        bots=b,
+        bot_fill_s=600,
+        next_hand_s=0.3,
+        timers="hardening",
+        spectate_delay_s=0.0,
+    )
+    for b in ("eff", "rand")
+]
 SLOW_TIMERS = {"first_discard": 600.0, "action": 600.0, "claim": 600.0}  # a busy machine never times a seat out
 # (room, humans, with a spectator): 43 tables per process; the hands per table follow from MIN_HANDS
-PLAN = [("hs-eff", 1, False)] * 30 + [("hs-rand", 1, False)] * 8 + [("hs-eff", 1, True)] * 2 \
-    + [("hs-eff", 2, True)] + [("hs-rand", 2, False)] + [("hs-eff", 4, True)]
+PLAN = (
+    [("hs-eff", 1, False)] * 30
+    + [("hs-rand", 1, False)] * 8
+    + [("hs-eff", 1, True)] * 2
+    + [("hs-eff", 2, True)]
+    + [("hs-rand", 2, False)]
+    + [("hs-eff", 4, True)]
+)
 RESULTS: dict[str, Any] = {}
 HERE = Path(__file__).resolve().parent
 
@@ -92,13 +109,15 @@ class Player:
         t = next((t for t in hall.tables.values() if any(s and s.account_id == self.account for s in t.seats)), None)
         if t is None:
             return f"{self.name}: no table; last messages {[m['type'] for m in self.seen[-8:]]}"
-        return (f"{self.name} (seat {self.seat}): table {t.id} {t.state}, hands {t.hands_played}, prompts "
-                f"{ {k: v.seq for k, v in t.prompts.items()} }, inbox {t.inbox.qsize()}, seats "
-                f"{[(s.name, s.auto, s.escaped) if s else None for s in t.seats]}, phase "
-                f"{t.hand.phase if t.hand else None}, hand events {len(t.hand.events) if t.hand else None} "
-                f"sent {t.sent}, hand id {t.hand_id}; event writer {hall.events.task} queue "
-                f"{hall.events.queue.qsize()}, executor queue {hall.executor._work_queue.qsize()}; "
-                f"last messages {[m['type'] for m in self.seen[-8:]]}")
+        return (
+            f"{self.name} (seat {self.seat}): table {t.id} {t.state}, hands {t.hands_played}, prompts "
+            f"{ {k: v.seq for k, v in t.prompts.items()} }, inbox {t.inbox.qsize()}, seats "
+            f"{[(s.name, s.auto, s.escaped) if s else None for s in t.seats]}, phase "
+            f"{t.hand.phase if t.hand else None}, hand events {len(t.hand.events) if t.hand else None} "
+            f"sent {t.sent}, hand id {t.hand_id}; event writer {hall.events.task} queue "
+            f"{hall.events.queue.qsize()}, executor queue {hall.executor._work_queue.qsize()}; "
+            f"last messages {[m['type'] for m in self.seen[-8:]]}"
+        )
 
     async def play(self, target: int) -> None:
         last: dict[str, Any] = {}
@@ -135,12 +154,15 @@ async def run_table(live: Live, i: int, room: str, humans: int, spectator: bool,
     assert live.http is not None
     rng = random.Random(1000 + i)
     accounts = [await live.guest() for _ in range(humans)]
-    r = await live.http.post("/api/tables", json={"room": room, "private": True},
-                             headers={"Authorization": f"Bearer {accounts[0][0]}"})
+    r = await live.http.post(
+        "/api/tables", json={"room": room, "private": True}, headers={"Authorization": f"Bearer {accounts[0][0]}"}
+    )
     assert r.status_code == 200, r.text
     table_id, code = r.json()["table"], r.json()["code"]
-    players = [Player(live, tok, acc, random.Random(rng.random()), f"table {i} human {k}")
-               for k, (tok, acc) in enumerate(accounts)]
+    players = [
+        Player(live, tok, acc, random.Random(rng.random()), f"table {i} human {k}")
+        for k, (tok, acc) in enumerate(accounts)
+    ]
     for p in players:
         await p.connect()
         p.ws.send({"type": "join", "code": code})
@@ -181,8 +203,14 @@ def split_by_hand(seen: list[dict[str, Any]]) -> tuple[dict[int, list[dict[str, 
     return by, between
 
 
-def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int, db_url: str | None = None,
-         redis_url: str | None = None) -> dict[str, Any]:
+def scan(
+    db_dir: Path,
+    hands: int,
+    plan: list[tuple[str, int, bool]],
+    seed: int,
+    db_url: str | None = None,
+    redis_url: str | None = None,
+) -> dict[str, Any]:
     """Play ``hands`` hands (at least) on ``plan``'s tables and check every seat's traffic (on SQLite
     in ``db_dir``, or on ``db_url`` with the Redis cluster layer at ``redis_url``)."""
     per_table = -(-hands // len(plan))
@@ -193,8 +221,9 @@ def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int,
 
     async def body(live: Live) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
         live.hall.auto_delay_s = 0.02  # a seat in 托管 (an escape at the very end) plays on at once
-        tables = await asyncio.gather(*(run_table(live, seed + i, room, n, spec, per_table)
-                                        for i, (room, n, spec) in enumerate(plan)))
+        tables = await asyncio.gather(
+            *(run_table(live, seed + i, room, n, spec, per_table) for i, (room, n, spec) in enumerate(plan))
+        )
         for _ in range(600):  # a hand that began before a stand arrived plays out in 托管 first
             if not live.hall.tables:
                 break
@@ -211,8 +240,9 @@ def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int,
 
     t0 = time.time()
     try:
-        (tables, logs), errors = run_live(db_url or f"sqlite:///{db_dir}/scan.db", ROOMS, body, timeout=900,
-                                          redis_url=redis_url)
+        (tables, logs), errors = run_live(
+            db_url or f"sqlite:///{db_dir}/scan.db", ROOMS, body, timeout=900, redis_url=redis_url
+        )
     finally:
         sys.setswitchinterval(interval)
         if previous is None:
@@ -249,9 +279,16 @@ def scan(db_dir: Path, hands: int, plan: list[tuple[str, int, bool]], seed: int,
                     hands_checked.add(h)
                 elif seat < 0:
                     spectator_hands += 1
-    return {"hands": len(hands_checked), "seat_hands": seat_hands, "spectator_hands": spectator_hands,
-            "messages": messages, "takeovers": takeovers, "rate_limited": slowed, "seconds": round(time.time() - t0, 1),
-            "play_seconds": round(t_play, 1)}
+    return {
+        "hands": len(hands_checked),
+        "seat_hands": seat_hands,
+        "spectator_hands": spectator_hands,
+        "messages": messages,
+        "takeovers": takeovers,
+        "rate_limited": slowed,
+        "seconds": round(time.time() - t0, 1),
+        "play_seconds": round(t_play, 1),
+    }
 
 
 def test_no_seat_ever_receives_hidden_information(tmp_path):
@@ -267,9 +304,14 @@ def test_no_seat_ever_receives_hidden_information(tmp_path):
             db = stack.enter_context(scratch_pg())
             redis = f"{REDIS}?prefix=hs{secrets.token_hex(4)}"
             path = os.pathsep.join([str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH", "")])
-            worker = subprocess.Popen([sys.executable, __file__, str(tmp_path / "w"), str(share), "5000", db, redis],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                      cwd=HERE.parents[1], env={**os.environ, "PYTHONPATH": path})
+            worker = subprocess.Popen(
+                [sys.executable, __file__, str(tmp_path / "w"), str(share), "5000", db, redis],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=HERE.parents[1],
+                env={**os.environ, "PYTHONPATH": path},
+            )
         (tmp_path / "l").mkdir()
         try:
             local = scan(tmp_path / "l", MIN_HANDS - share, PLAN, 0)
@@ -279,8 +321,10 @@ def test_no_seat_ever_receives_hidden_information(tmp_path):
     if worker is not None:
         assert worker.returncode == 0, f"the second scan process failed:\n{err[-6000:]}"
         results.append(json.loads(out.strip().splitlines()[-1]))
-    total = {k: sum(r[k] for r in results) for k in ("hands", "seat_hands", "spectator_hands", "messages",
-                                                       "takeovers", "rate_limited")}
+    total = {
+        k: sum(r[k] for r in results)
+        for k in ("hands", "seat_hands", "spectator_hands", "messages", "takeovers", "rate_limited")
+    }
     total["seconds"] = round(time.time() - t0, 1)
     total["processes"] = len(results)
     RESULTS.update(total)

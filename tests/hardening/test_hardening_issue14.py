@@ -13,8 +13,19 @@ from hardening_harness import Live, WSClosed, run_live
 
 from majiang.hall.rooms import Room
 
-ROOMS = [Room(id="i14", name="issue 14", rules="gb", bots="rand", bot_fill_s=600, next_hand_s=0.05, timers="relaxed",
-              spectate_delay_s=0.0, reconnect_grace_s=0.3)]
+ROOMS = [
+    Room(
+        id="i14",
+        name="issue 14",
+        rules="gb",
+        bots="rand",
+        bot_fill_s=600,
+        next_hand_s=0.05,
+        timers="relaxed",
+        spectate_delay_s=0.0,
+        reconnect_grace_s=0.3,
+    )
+]
 
 
 def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
@@ -22,8 +33,12 @@ def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
 
 
 def seats_of(live: Live, account: int) -> list[str]:
-    return [t.id for t in live.hall.tables.values() for s in t.seats
-            if s is not None and s.human and s.account_id == account and not s.escaped]
+    return [
+        t.id
+        for t in live.hall.tables.values()
+        for s in t.seats
+        if s is not None and s.human and s.account_id == account and not s.escaped
+    ]
 
 
 async def balance(live: Live, account: int) -> int:
@@ -33,6 +48,7 @@ async def balance(live: Live, account: int) -> int:
 def test_a_burst_of_joins_takes_one_seat(tmp_path: Any) -> None:
     """Was (#1): every 'join' of a burst was routed before the first seat was taken: one guest sat at 20
     of 20 tables; after it left one, the others played on for ever."""
+
     async def body(live: Live) -> tuple[list[str], list[str], int]:
         ids = [(await live.hall.create_table("i14")).id for _ in range(20)]
         tok, acc = await live.guest()
@@ -62,6 +78,7 @@ def test_a_burst_of_joins_takes_one_seat(tmp_path: Any) -> None:
 def test_a_socket_closed_mid_hand_is_an_escape_after_the_grace(tmp_path: Any) -> None:
     """Was (#14): closing the socket mid-hand put the seat in 托管 and the seat was given up at the hand's
     end: no escape penalty, unlike 'stand'."""
+
     async def body(live: Live) -> tuple[int, int, int]:
         tok, acc = await live.guest()
         ws = await live.connect(tok)
@@ -142,8 +159,9 @@ def test_private_tables_are_reachable_only_with_their_code(tmp_path: Any, monkey
 
         await h.run_db(reveal)
         out["hand"] = (await live.http.get(f"/api/hands/{hid}")).status_code
-        out["hand_player"] = (await live.http.get(f"/api/hands/{hid}",
-                                                  headers={"Authorization": f"Bearer {tok_a}"})).status_code
+        out["hand_player"] = (
+            await live.http.get(f"/api/hands/{hid}", headers={"Authorization": f"Bearer {tok_a}"})
+        ).status_code
         tok_d, _ = await live.guest()
         d = await live.connect(tok_d)
         d.send({"type": "spectate", "code": code})
@@ -189,6 +207,7 @@ async def my_turn(ws: Any, seen: list[dict[str, Any]]) -> dict[str, Any]:
 def test_one_false_win_a_turn_and_toguan_after_repeats(tmp_path: Any) -> None:
     """Was (#7): each false win (诈和) in a turn got a fresh prompt with a fresh timer: a balance moved to the
     others in seconds, one turn held for ever."""
+
     async def body(live: Live) -> dict[str, Any]:
         out: dict[str, Any] = {}
         tok, _acc = await live.guest()
@@ -214,8 +233,9 @@ def test_one_false_win_a_turn_and_toguan_after_repeats(tmp_path: Any) -> None:
         rest = await ws.settle(0.3, 2)
         seen += rest
         out["after"] = [m for m in rest if m["type"] == "prompt"]
-        out["false_wins"] = sum(1 for m in seen if m["type"] == "events" for e in m["events"]
-                                if e["type"] == "false_win")
+        out["false_wins"] = sum(
+            1 for m in seen if m["type"] == "events" for e in m["events"] if e["type"] == "false_win"
+        )
         await ws.close()
         return out
 
@@ -232,8 +252,19 @@ def test_one_false_win_a_turn_and_toguan_after_repeats(tmp_path: Any) -> None:
 def test_buying_mid_hand_does_not_lower_the_stakes(tmp_path: Any) -> None:
     """Was (#8): items bought mid-hand lowered the balance, which caps what a loser pays and the escape
     penalty: owed 1,205, paid 100."""
-    rooms = [Room(id="i14-items", name="items", rules="gb", bots="rand", bot_fill_s=600, timers="relaxed",
-                  items=True, escape_penalty=1205, escape_compensation=0)]
+    rooms = [
+        Room(
+            id="i14-items",
+            name="items",
+            rules="gb",
+            bots="rand",
+            bot_fill_s=600,
+            timers="relaxed",
+            items=True,
+            escape_penalty=1205,
+            escape_compensation=0,
+        )
+    ]
 
     async def body(live: Live) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -248,15 +279,17 @@ def test_buying_mid_hand_does_not_lower_the_stakes(tmp_path: Any) -> None:
         ws.send({"type": "buy", "item": "shunfenger", "count": min(99, (start - 100) // 200)})
         out["ws"] = await ws.until(lambda m: m["type"] in ("bought", "error"))
         assert live.http is not None
-        r = await live.http.post("/api/shop/buy", json={"item": "shunfenger", "count": 40},
-                                 headers={"Authorization": f"Bearer {tok}"})
+        r = await live.http.post(
+            "/api/shop/buy", json={"item": "shunfenger", "count": 40}, headers={"Authorization": f"Bearer {tok}"}
+        )
         out["http"] = r.status_code
         ws.send({"type": "stand"})
         out["escape"] = await ws.until(lambda m: m["type"] == "escape")
         out["paid"] = start - await balance(live, acc)
         await asyncio.sleep(0.1)
-        r = await live.http.post("/api/shop/buy", json={"item": "shunfenger", "count": 1},
-                                 headers={"Authorization": f"Bearer {tok}"})
+        r = await live.http.post(
+            "/api/shop/buy", json={"item": "shunfenger", "count": 1}, headers={"Authorization": f"Bearer {tok}"}
+        )
         out["after"] = r.status_code  # off the table: the shop is open again
         await ws.close()
         return out
@@ -279,8 +312,10 @@ def test_tables_opened_per_account_are_limited_and_empty_ones_close(tmp_path: An
         tok, _ = await live.guest()
         auth = {"Authorization": f"Bearer {tok}"}
         assert live.http is not None
-        codes = [(await live.http.post("/api/tables", json={"room": "i14-empty"}, headers=auth)).status_code
-                 for _ in range(50)]
+        codes = [
+            (await live.http.post("/api/tables", json={"room": "i14-empty"}, headers=auth)).status_code
+            for _ in range(50)
+        ]
         out["burst"] = list(codes)
         out["open"] = len(live.hall.tables)
         await asyncio.sleep(0.6)
@@ -312,8 +347,19 @@ def test_an_observer_cannot_tell_claimable_discards(tmp_path: Any) -> None:
     from majiang.engine.log import events_from_json, replay
     from majiang.rulesets import from_header
 
-    rooms = [Room(id="i14-claims", name="claims", rules="gb", bots="rand", bot_fill_s=600, next_hand_s=0.05,
-                  timers="relaxed", spectate_delay_s=0.0, claim_window_s=0.05)]
+    rooms = [
+        Room(
+            id="i14-claims",
+            name="claims",
+            rules="gb",
+            bots="rand",
+            bot_fill_s=600,
+            next_hand_s=0.05,
+            timers="relaxed",
+            spectate_delay_s=0.0,
+            claim_window_s=0.05,
+        )
+    ]
 
     async def body(live: Live) -> tuple[list[tuple[bool, float]], list[list[dict[str, Any]]]]:
         live.hall.auto_delay_s = 0.005  # 托管 claims decided within the window
@@ -354,7 +400,7 @@ def test_an_observer_cannot_tell_claimable_discards(tmp_path: Any) -> None:
         log = events_from_json(raw)
         for i, e in enumerate(log):
             if e["type"] == "discard":
-                claimable.append(replay(log[:i + 1], from_header).phase.value == "claim")
+                claimable.append(replay(log[: i + 1], from_header).phase.value == "claim")
     n = min(len(seen), len(claimable))
     seen, claimable = seen[:n], claimable[:n]
     assert n > 100 and 0 < sum(claimable) < n, (n, sum(claimable))

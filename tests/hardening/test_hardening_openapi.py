@@ -25,10 +25,14 @@ MAX_EXAMPLES = int(os.environ.get("HARDENING_OPENAPI_EXAMPLES", "14"))  # per op
 SLOW = {"POST /api/register": 8, "POST /api/login": 8}  # argon2: ~50 ms a hash
 FIGURES: Counter[str] = Counter()
 
+
 def _post(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
-    req = urllib.request.Request(url, data=json.dumps(body or {}).encode(), method="POST",
-                                 headers={"Content-Type": "application/json",
-                                          **({"Authorization": f"Bearer {token}"} if token else {})})
+    req = urllib.request.Request(
+        url,
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
+    )
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
 
@@ -50,8 +54,9 @@ def token(server: Any) -> str:
 def run_operation(op: Any, mode: Any, base: str, token: str, examples: int, session: Any) -> None:
     label = f"{op.method.upper()} {op.path}"
 
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(case=op.as_strategy(generation_mode=mode))
     def run(case: Any) -> None:
         FIGURES[f"cases:{label}"] += 1
@@ -89,9 +94,17 @@ def test_every_operation_without_5xx(server: Any, token: str) -> None:
             modes.append(schemathesis.GenerationMode.NEGATIVE)
         for mode in modes:
             n = slow or MAX_EXAMPLES
-            run_operation(op, mode, server.base, token, n if mode == schemathesis.GenerationMode.POSITIVE else
-                          max(1, n // 2), session)
+            run_operation(
+                op,
+                mode,
+                server.base,
+                token,
+                n if mode == schemathesis.GenerationMode.POSITIVE else max(1, n // 2),
+                session,
+            )
     cases = sum(v for k, v in FIGURES.items() if k.startswith("cases:"))
-    print(f"\nschemathesis {schemathesis.SCHEMATHESIS_VERSION}: {len(ops)} operations, {cases} cases, "
-          f"{dict(sorted((k, v) for k, v in FIGURES.items() if not k.startswith('cases:')))}")
+    print(
+        f"\nschemathesis {schemathesis.SCHEMATHESIS_VERSION}: {len(ops)} operations, {cases} cases, "
+        f"{dict(sorted((k, v) for k, v in FIGURES.items() if not k.startswith('cases:')))}"
+    )
     assert len(ops) >= 20 and all(FIGURES[f"cases:{o}"] for o in ops), "an operation got no case"

@@ -23,9 +23,19 @@ from majiang.hall import table as table_module
 from majiang.hall.rooms import Room
 from majiang.rulesets import make_ruleset
 
-ROOMS = [Room(id="kb", name="known bugs", rules="gb", bots="rand", bot_fill_s=600, next_hand_s=0.05, timers="relaxed",
-              spectate_delay_s=0.0),
-         Room(id="kb-vip", name="vip", rules="gb", bots="rand", min_balance=10**9)]
+ROOMS = [
+    Room(
+        id="kb",
+        name="known bugs",
+        rules="gb",
+        bots="rand",
+        bot_fill_s=600,
+        next_hand_s=0.05,
+        timers="relaxed",
+        spectate_delay_s=0.0,
+    ),
+    Room(id="kb-vip", name="vip", rules="gb", bots="rand", min_balance=10**9),
+]
 
 
 def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
@@ -45,6 +55,7 @@ async def seated_with_prompt(live: Live) -> tuple[Any, str, dict[str, Any]]:
 def test_a_binary_frame_is_refused_like_any_bad_message(tmp_path: Any) -> None:
     """Was: a binary WebSocket frame raises KeyError('text') in the /ws handler (websocket.receive_text) —
     an unhandled exception, the connection dies."""
+
     async def body(live: Live) -> list[dict[str, Any]]:
         tok, _ = await live.guest()
         ws = await live.connect(tok)
@@ -75,8 +86,9 @@ def test_a_false_win_on_the_first_turn_after_a_flower(tmp_path: Any, monkeypatch
     false_win with the client's tile: ValueError 'count out of range' / IndexError in the table runner,
     logged, 'internal' error."""
     seed = dealer_flower_seed()
-    monkeypatch.setattr(table_module, "secrets", types.SimpleNamespace(token_hex=secrets.token_hex,
-                                                                       token_bytes=lambda n: seed))
+    monkeypatch.setattr(
+        table_module, "secrets", types.SimpleNamespace(token_hex=secrets.token_hex, token_bytes=lambda n: seed)
+    )
 
     async def body(live: Live) -> list[dict[str, Any]]:
         ws, _tid, prompt = await seated_with_prompt(live)
@@ -94,6 +106,7 @@ def test_a_false_win_on_the_first_turn_after_a_flower(tmp_path: Any, monkeypatch
 def test_spectate_while_seated_is_refused(tmp_path: Any) -> None:
     """Was: 'spectate' is not refused while seated: the player's table mapping moves to the watched table,
     so their own seat stops getting their actions (and stand/quick_join then act on the wrong table)."""
+
     async def body(live: Live) -> tuple[dict[str, Any], str | None, bool]:
         ws, mine, _prompt = await seated_with_prompt(live)
         await seated_with_prompt(live)
@@ -113,6 +126,7 @@ def test_spectate_while_seated_is_refused(tmp_path: Any) -> None:
 def test_a_refused_create_leaves_no_table(tmp_path: Any) -> None:
     """Was: create/quick_join in a room the player may not enter (balance) makes the table first and refuses
     the seat after: an empty table stays forever (one per refused 'create'), listed in the lobby."""
+
     async def body(live: Live) -> tuple[list[str], int, int]:
         tok, _ = await live.guest()
         ws = await live.connect(tok)
@@ -134,6 +148,7 @@ def test_a_spectator_who_disconnects_is_no_longer_at_the_table(tmp_path: Any) ->
     """Was: a spectator who disconnects is dropped from the spectators but stays mapped to the table
     (on_disconnected never calls hall.left): on reconnect 'welcome' names that table and sits/quick_join are
     sent there."""
+
     async def body(live: Live) -> tuple[str | None, dict[str, Any]]:
         _ws, tid, _prompt = await seated_with_prompt(live)
         tok, _ = await live.guest()
@@ -157,6 +172,7 @@ def test_first_add_bots_while_another_connection_writes(tmp_path: Any) -> None:
     """Was: hall.bot_account creates the bot account on the event loop thread (table.fill_bots →
     accounts.bot_account → ledger.grant, a blocking write): while another connection writes, SQLite says
     'database is locked', the table runner logs it and the player gets 'internal'; add_bots fails."""
+
     async def body(live: Live) -> dict[str, Any]:
         tok, _ = await live.guest()
         ws = await live.connect(tok)
@@ -173,10 +189,13 @@ def test_first_add_bots_while_another_connection_writes(tmp_path: Any) -> None:
     assert not errors, errors[0]
 
 
-@pytest.mark.parametrize("path", ["/api/players/9223372036854775808", "/api/hands/9223372036854775808",
-                                  "/api/players/-9223372036854775809/hands"])
+@pytest.mark.parametrize(
+    "path",
+    ["/api/players/9223372036854775808", "/api/hands/9223372036854775808", "/api/players/-9223372036854775809/hands"],
+)
 def test_a_huge_id_is_a_404_not_a_500(tmp_path: Any, path: str) -> None:
     """Was: integer path parameters were unbounded: an id ≥ 2**63 reached the database (OverflowError → 500)."""
+
     async def body(live: Live) -> int:
         assert live.http is not None
         return (await live.http.get(path)).status_code
@@ -188,6 +207,7 @@ def test_a_huge_id_is_a_404_not_a_500(tmp_path: Any, path: str) -> None:
 def test_the_csp_lets_docs_load_what_it_needs(tmp_path: Any) -> None:
     """Was: /docs loads Swagger UI from cdn.jsdelivr.net but every page gets Content-Security-Policy script-
     src 'self': the browser blocks it, /docs is blank."""
+
     async def body(live: Live) -> tuple[str, str]:
         assert live.http is not None
         r = await live.http.get("/docs")
@@ -196,18 +216,24 @@ def test_the_csp_lets_docs_load_what_it_needs(tmp_path: Any) -> None:
     (html, csp), _errors = live_run(tmp_path, body)
     external = set(re.findall(r"""(?:src|href)=['"](https?://[^/'"]+)""", html))
     policy = {d.split()[0]: d.split()[1:] for d in csp.split(";") if d.strip()}
-    blocked = sorted(o for o in external if not any(o in policy.get(k, []) for k in ("script-src", "style-src",
-                                                                                      "img-src", "default-src")))
+    blocked = sorted(
+        o
+        for o in external
+        if not any(o in policy.get(k, []) for k in ("script-src", "style-src", "img-src", "default-src"))
+    )
     assert not blocked, f"/docs loads from {blocked}, which its own CSP forbids: {csp}"
 
 
 def test_the_fan_calculator_validates_its_body(tmp_path: Any) -> None:
     """Was: pOST /api/fan takes any JSON object (dict[str, Any]) and answers an invalid hand with 200
     {'error': …} instead of a 422 validation error."""
+
     async def body(live: Live) -> list[int]:
         assert live.http is not None
-        return [(await live.http.post("/api/fan", json=b)).status_code
-                for b in ({"hand": 5}, {"zzz": 1}, {"rules": 5, "hand": ["1m"]})]
+        return [
+            (await live.http.post("/api/fan", json=b)).status_code
+            for b in ({"hand": 5}, {"zzz": 1}, {"rules": 5, "hand": ["1m"]})
+        ]
 
     statuses, _errors = live_run(tmp_path, body)
     assert statuses == [422, 422, 422], statuses
@@ -216,6 +242,7 @@ def test_the_fan_calculator_validates_its_body(tmp_path: Any) -> None:
 def test_logout_closes_the_open_websocket(tmp_path: Any) -> None:
     """Was: POST /api/logout revoked the tokens, but the account's open WebSocket stayed connected and kept
     playing."""
+
     async def body(live: Live) -> tuple[list[dict[str, Any]], int | None]:
         tok, _ = await live.guest()
         ws = await live.connect(tok)

@@ -71,16 +71,24 @@ def test_toutian_takes_the_named_tile_from_the_live_wall_and_returns_the_given_o
     wall_before = Counter(live_tiles(h))
     counts = list(h.seats[s].counts)
     e = I.use(h, s, I.TOUTIAN, tile=give, target=want)
-    assert e == {"type": "item", "seat": s, "item": "toutian", "give": give, "tile": want, "found": True,
-                 "private_to": s}
+    assert e == {
+        "type": "item",
+        "seat": s,
+        "item": "toutian",
+        "give": give,
+        "tile": want,
+        "found": True,
+        "private_to": s,
+    }
     assert h.seats[s].counts[want] == counts[want] + 1 and h.seats[s].counts[give] == counts[give] - 1
     after = Counter(live_tiles(h))
     assert after[want] == wall_before[want] - 1 and after[give] == wall_before[give] + 1
     assert len(live_tiles(h)) == sum(wall_before.values())  # the same positions, one tile exchanged
     assert tiles_everywhere(h) == full
     assert h.phase is Phase.TURN and h.current == s
-    assert Action("discard", want) in h.legal(s) and (h.seats[s].counts[give] or Action("discard", give)
-                                                      not in h.legal(s))
+    assert Action("discard", want) in h.legal(s) and (
+        h.seats[s].counts[give] or Action("discard", give) not in h.legal(s)
+    )
     check_replay(h)
 
 
@@ -164,14 +172,23 @@ def test_qianliyan_gives_the_range_of_the_nearest_copy():
         assert all(live[i] != target for i in range(lo - 1))  # it is the nearest copy
     h = rig({0: "EE 123456789m 123p", 1: "EE 123456789s 12p"})
     e = I.use(h, 0, I.QIANLIYAN, target=T("E"))
-    assert e == {"type": "item", "seat": 0, "item": "qianliyan", "tile": T("E"), "found": False, "near": None,
-                 "private_to": 0}
+    assert e == {
+        "type": "item",
+        "seat": 0,
+        "item": "qianliyan",
+        "tile": T("E"),
+        "found": False,
+        "near": None,
+        "private_to": 0,
+    }
     check_replay(h)
 
 
 def test_shunfenger_shows_the_next_tile_which_is_then_drawn():
-    h = rig({0: "5p ESWNCFP EE SS WW", 1: "13579m 13579p 135s", 2: "2468m 2468p 2468s C",
-             3: "3579m 3579p 3579s P"}, draws="7s 8s")
+    h = rig(
+        {0: "5p ESWNCFP EE SS WW", 1: "13579m 13579p 135s", 2: "2468m 2468p 2468s C", 3: "3579m 3579p 3579s P"},
+        draws="7s 8s",
+    )
     e = I.use(h, 0, I.SHUNFENGER)
     assert e["tile"] == T("7s") and h.wall.peek_head() == T("7s")
     h.act(0, Action("discard", T("5p")))
@@ -289,8 +306,7 @@ def test_random_hands_with_items_conserve_tiles_and_replay_exactly(rules):
                 except I.ItemRefused as e:
                     assert item == I.TOUTIAN and give == target, e
                 assert tiles_everywhere(h) == full
-                assert len(h.legal(s)) > 0 and all(h.seats[s].counts[a.tile] for a in h.legal(s)
-                                                   if a.type == "discard")
+                assert len(h.legal(s)) > 0 and all(h.seats[s].counts[a.tile] for a in h.legal(s) if a.type == "discard")
             legal = h.legal(s)
             h.act(s, rng.choice(legal))
             if not h.over:
@@ -406,14 +422,17 @@ def test_qiankun_without_a_pattern_draws_one_and_two_uses_fit_together():
     h = I.with_qiankun(Hand(make_ruleset("gb"), SEED), [{"seat": 1, "pattern": None}])
     p = h.events[0]["items"][0]["pattern"]
     assert p in I.PATTERNS and I.pattern_distance(h.seats[1].counts, p) <= I.CLOSE
-    h = I.with_qiankun(Hand(make_ruleset("gb"), SEED), [{"seat": 0, "pattern": "big_four_winds"},
-                                                         {"seat": 2, "pattern": "big_three_dragons"}])
+    h = I.with_qiankun(
+        Hand(make_ruleset("gb"), SEED),
+        [{"seat": 0, "pattern": "big_four_winds"}, {"seat": 2, "pattern": "big_three_dragons"}],
+    )
     assert I.pattern_distance(h.seats[0].counts, "big_four_winds") <= I.CLOSE
     assert I.pattern_distance(h.seats[2].counts, "big_three_dragons") <= I.CLOSE
     assert verify(h.events, from_header)[0]
     with pytest.raises(I.ItemRefused, match="fits"):  # 16 winds cannot make two starts close to 大四喜
-        I.qiankun_swaps(h.rules, SEED, 0, [{"seat": 0, "pattern": "big_four_winds"},
-                                           {"seat": 2, "pattern": "big_four_winds"}])
+        I.qiankun_swaps(
+            h.rules, SEED, 0, [{"seat": 0, "pattern": "big_four_winds"}, {"seat": 2, "pattern": "big_four_winds"}]
+        )
     with pytest.raises(I.ItemRefused, match="unknown pattern"):
         I.qiankun_swaps(h.rules, SEED, 0, [{"seat": 0, "pattern": "nine_gates"}])
 
@@ -438,8 +457,10 @@ def test_verify_catches_an_arrangement_that_does_not_follow_from_the_seed():
 def test_qiankun_dealt_again_keeps_the_earlier_uses():
     once = I.with_qiankun(Hand(make_ruleset("gb"), SEED), [{"seat": 1, "pattern": "full_flush"}])
     twice = I.with_qiankun(once, [{"seat": 3, "pattern": "big_three_dragons"}])
-    both = I.with_qiankun(Hand(make_ruleset("gb"), SEED), [{"seat": 1, "pattern": "full_flush"},
-                                                            {"seat": 3, "pattern": "big_three_dragons"}])
+    both = I.with_qiankun(
+        Hand(make_ruleset("gb"), SEED),
+        [{"seat": 1, "pattern": "full_flush"}, {"seat": 3, "pattern": "big_three_dragons"}],
+    )
     assert twice.events == both.events and verify(twice.events, from_header)[0]
     assert I.pattern_distance(twice.seats[1].counts, "full_flush") <= I.CLOSE
     assert I.pattern_distance(twice.seats[3].counts, "big_three_dragons") <= I.CLOSE

@@ -56,8 +56,9 @@ def receive_until(ws, pred, seen: list[dict[str, Any]] | None = None, limit: int
         if pred(m):
             return m
         if m["type"] == "prompt" and not any(a["type"] == "discard" for a in m["legal"]):
-            a = next((x for x in m["legal"] if x["type"] == "win"), None) or \
-                next(x for x in m["legal"] if x["type"] == "pass")
+            a = next((x for x in m["legal"] if x["type"] == "win"), None) or next(
+                x for x in m["legal"] if x["type"] == "pass"
+            )
             ws.send_json({"type": "action", "seq": m["seq"], "action": a})
     raise AssertionError("no such message")
 
@@ -93,9 +94,11 @@ def play_out(ws, seen: list[dict[str, Any]], prompt: dict[str, Any] | None = Non
     while True:
         if prompt is not None:
             legal, d = prompt["legal"], prompt["view"]["drawn"]
-            a = next((x for x in legal if x["type"] == "win"), None) \
-                or next((x for x in legal if x["type"] == "discard" and x.get("tile") == d), None) \
+            a = (
+                next((x for x in legal if x["type"] == "win"), None)
+                or next((x for x in legal if x["type"] == "discard" and x.get("tile") == d), None)
                 or [x for x in legal if x["type"] == "discard"][-1]
+            )
             ws.send_json({"type": "action", "seq": prompt["seq"], "action": a})
         m = receive_until(ws, lambda m: is_turn(m) or m["type"] == "hand_end", seen)
         if m["type"] == "hand_end":
@@ -136,8 +139,11 @@ def test_shop_lists_six_items_and_purchases_move_exactly_the_price_to_the_house(
         assert ws.receive_json()["code"] == "bad_message"
         ws.send_json({"type": "inventory"})
         inv = ws.receive_json()
-        assert inv["type"] == "inventory" and inv["inventory"]["shunfenger"] == 2 and inv["balance"] == \
-            10_000 - cost - 2 * PRICES["shunfenger"]
+        assert (
+            inv["type"] == "inventory"
+            and inv["inventory"]["shunfenger"] == 2
+            and inv["balance"] == 10_000 - cost - 2 * PRICES["shunfenger"]
+        )
     spent = cost + 2 * PRICES["shunfenger"]
     assert balances(client) == (players0 - spent, house0 + spent)
     poor = client.post("/api/shop/buy", json={"item": "qiankun", "count": 99}, headers=auth(tok))
@@ -146,7 +152,9 @@ def test_shop_lists_six_items_and_purchases_move_exactly_the_price_to_the_house(
     me = client.get("/api/inventory", headers=auth(tok)).json()
     assert me["inventory"] == {**dict.fromkeys(I.ITEMS, 0), "toutian": 3, "shunfenger": 2}
     assert [(x["action"], x["item"], x["quantity"], x["coins"]) for x in me["log"]] == [
-        ("buy", "shunfenger", 2, 2 * PRICES["shunfenger"]), ("buy", "toutian", 3, cost)]
+        ("buy", "shunfenger", 2, 2 * PRICES["shunfenger"]),
+        ("buy", "toutian", 3, cost),
+    ]
     audit = client.get("/api/ledger/audit").json()
     assert audit["ok"] and audit["total"] == 0
 
@@ -213,9 +221,9 @@ def test_hand_items_at_an_items_table_act_log_and_replay(client):
     h = client.app.state.hall
     with h.db.session() as s:
         rows = s.scalars(select(ItemLog).order_by(ItemLog.id)).all()
-        assert [(r.action, r.item) for r in rows] == [("buy", i) for i in ("toutian", "yihua", "qianliyan",
-                                                                           "shunfenger", "jinshouzhi")] + [
-            ("use", "jinshouzhi"), ("use", "shunfenger"), ("use", "qianliyan"), ("use", "toutian"), ("use", "yihua")]
+        assert [(r.action, r.item) for r in rows] == [
+            ("buy", i) for i in ("toutian", "yihua", "qianliyan", "shunfenger", "jinshouzhi")
+        ] + [("use", "jinshouzhi"), ("use", "shunfenger"), ("use", "qianliyan"), ("use", "toutian"), ("use", "yihua")]
         assert all(r.hand_id == hand_id for r in rows[6:])
     assert client.get("/api/ledger/audit").json()["ok"]
 
@@ -283,10 +291,12 @@ def test_rooms_without_items_competition_tables_and_bad_uses_are_refused(client)
         assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "bad_message"
         ws.send_json({"type": "add_bots"})
         turn = receive_until(ws, is_turn)
-        for msg, code in [({"item": "toutian", "tile": "zz", "target": "2m"}, "item_refused"),
-                          ({"item": "toutian", "tile": "1m"}, "item_refused"),
-                          ({"item": "yihua"}, "item_refused"),
-                          ({"item": "qianliyan"}, "item_refused")]:
+        for msg, code in [
+            ({"item": "toutian", "tile": "zz", "target": "2m"}, "item_refused"),
+            ({"item": "toutian", "tile": "1m"}, "item_refused"),
+            ({"item": "yihua"}, "item_refused"),
+            ({"item": "qianliyan"}, "item_refused"),
+        ]:
             e = use(ws, **msg)
             assert e["type"] == "error" and e["code"] == code, (msg, e)
         held = turn["view"]["hand"]
@@ -306,8 +316,9 @@ def test_rooms_without_items_competition_tables_and_bad_uses_are_refused(client)
                 ws.send_json({"type": "action", "seq": m["seq"], "action": {"type": "pass"}})
                 break
             if is_turn(m):
-                ws.send_json({"type": "action", "seq": m["seq"], "action": [
-                    x for x in m["legal"] if x["type"] == "discard"][-1]})
+                ws.send_json(
+                    {"type": "action", "seq": m["seq"], "action": [x for x in m["legal"] if x["type"] == "discard"][-1]}
+                )
     inv = client.get("/api/inventory", headers=auth(tok)).json()["inventory"]
     assert inv == dict.fromkeys(I.ITEMS, 1)  # nothing refused was consumed
 
@@ -329,8 +340,9 @@ def _walk(x: Any):
 def test_item_information_never_reaches_the_other_seats_or_spectators(client):
     alice, bob, carol = register(client, "alice"), register(client, "bob"), register(client, "carol")
     for item in ("qiankun", "toutian", "yihua", "qianliyan", "shunfenger"):
-        client.post("/api/shop/buy", json={"item": item, "count": 2 if item == "shunfenger" else 1},
-                    headers=auth(alice))
+        client.post(
+            "/api/shop/buy", json={"item": item, "count": 2 if item == "shunfenger" else 1}, headers=auth(alice)
+        )
     stop = threading.Event()
     got: dict[str, list[dict[str, Any]]] = {"bob": [], "carol": []}
     errors: list[BaseException] = []
@@ -341,8 +353,10 @@ def test_item_information_never_reaches_the_other_seats_or_spectators(client):
                 m = ws.receive_json()
                 got[name].append(m)
                 if m["type"] == "prompt":
-                    a = next((x for x in m["legal"] if x["type"] == "pass"), None) or [
-                        x for x in m["legal"] if x["type"] == "discard"][-1]
+                    a = (
+                        next((x for x in m["legal"] if x["type"] == "pass"), None)
+                        or [x for x in m["legal"] if x["type"] == "discard"][-1]
+                    )
                     ws.send_json({"type": "action", "seq": m["seq"], "action": a})
                 if m["type"] == "hand_end" and stop.is_set():
                     return
@@ -350,8 +364,11 @@ def test_item_information_never_reaches_the_other_seats_or_spectators(client):
             errors.append(e)
 
     seen: list[dict[str, Any]] = []
-    with client.websocket_connect(f"/ws?token={alice}") as wa, client.websocket_connect(f"/ws?token={bob}") as wb, \
-            client.websocket_connect(f"/ws?token={carol}") as wc:
+    with (
+        client.websocket_connect(f"/ws?token={alice}") as wa,
+        client.websocket_connect(f"/ws?token={bob}") as wb,
+        client.websocket_connect(f"/ws?token={carol}") as wc,
+    ):
         table = sit(wa)["table"]["id"]
         assert sit(wb)["table"]["id"] == table
         assert wc.receive_json()["type"] == "welcome"
@@ -452,8 +469,9 @@ def test_turn_items_end_with_the_turn(client):
         ws.send_json({"type": "add_bots"})
         turn = receive_until(ws, is_turn)
         assert [x["item"] for x in turn["items"]] == ["shunfenger"]
-        ws.send_json({"type": "action", "seq": turn["seq"],
-                      "action": next(a for a in turn["legal"] if a["type"] == "discard")})
+        ws.send_json(
+            {"type": "action", "seq": turn["seq"], "action": next(a for a in turn["legal"] if a["type"] == "discard")}
+        )
         # the turn is over: the client is told before the next prompt that nothing is usable now
         m = receive_until(ws, lambda m: m["type"] == "items" or is_turn(m))
         assert m["type"] == "items" and m["usable"] == [] and m["inventory"]["shunfenger"] == 1

@@ -24,8 +24,16 @@ PARAMS = ("hand", "flags", "expected", "total", "profiles", "removed")
 NAMES = frozenset(info.en for info in FAN_INFO.values())
 
 
-def case(id_: str, hand: str, expected: dict[str, int], total: int, *, removed: tuple[str, ...] = (),
-         profiles: tuple[str, ...] = BOTH, **flags: Any) -> Any:
+def case(
+    id_: str,
+    hand: str,
+    expected: dict[str, int],
+    total: int,
+    *,
+    removed: tuple[str, ...] = (),
+    profiles: tuple[str, ...] = BOTH,
+    **flags: Any,
+) -> Any:
     return pytest.param(hand, flags, expected, total, profiles, tuple(removed), id=id_)
 
 
@@ -34,8 +42,14 @@ def fans_of(hand: str, flags: dict[str, Any], profile: str, scorer_fn: Any = sco
     return {fc.name: fc.count for fc in r.fans}, r.total
 
 
-def check(hand: str, flags: dict[str, Any], expected: dict[str, int], total: int, profiles: tuple[str, ...],
-          removed: tuple[str, ...]) -> None:
+def check(
+    hand: str,
+    flags: dict[str, Any],
+    expected: dict[str, int],
+    total: int,
+    profiles: tuple[str, ...],
+    removed: tuple[str, ...],
+) -> None:
     unknown = (set(expected) | set(removed)) - NAMES
     assert not unknown, f"typo in a fan name: {sorted(unknown)}"
     assert not set(removed) & set(expected), "a removed fan cannot also be expected"

@@ -15,8 +15,15 @@ from . import (
     test_special_shapes,
 )
 
-MODULES = (test_fans_88_64, test_fans_48_24, test_fans_16_12, test_fans_8_6, test_fans_4_1, test_special_shapes,
-           test_principles)
+MODULES = (
+    test_fans_88_64,
+    test_fans_48_24,
+    test_fans_16_12,
+    test_fans_8_6,
+    test_fans_4_1,
+    test_special_shapes,
+    test_principles,
+)
 ALL_CASES = [p for m in MODULES for name in dir(m) if name.endswith("CASES") for p in getattr(m, name)]
 
 # Fans that no exclusion (不计) or principle can take away: nothing outranks or implies them, and (where
@@ -25,18 +32,39 @@ ALL_CASES = [p for m in MODULES for name in dir(m) if name.endswith("CASES") for
 # win).  Their near misses are tested where noted.
 NEVER_REMOVED = {
     # 88/64: the tiles admit no other reading, or every other one is lower
-    "Big Four Winds", "Big Three Dragons", "All Green", "Four Kongs", "Seven Shifted Pairs", "Thirteen Orphans",
-    "All Terminals", "Little Four Winds", "Little Three Dragons", "All Honors", "Pure Terminal Chows",
+    "Big Four Winds",
+    "Big Three Dragons",
+    "All Green",
+    "Four Kongs",
+    "Seven Shifted Pairs",
+    "Thirteen Orphans",
+    "All Terminals",
+    "Little Four Winds",
+    "Little Three Dragons",
+    "All Honors",
+    "Pure Terminal Chows",
     # 48/32/24: a lower reading (一色三同顺/三节高, 七对 …) never beats them
-    "Quadruple Chow", "Four Pure Shifted Pungs", "Four Pure Shifted Chows", "Greater Honors and Knitted Tiles",
-    "Upper Tiles", "Middle Tiles", "Lower Tiles",  # a property of the tiles, true in every reading
+    "Quadruple Chow",
+    "Four Pure Shifted Pungs",
+    "Four Pure Shifted Chows",
+    "Greater Honors and Knitted Tiles",
+    "Upper Tiles",
+    "Middle Tiles",
+    "Lower Tiles",  # a property of the tiles, true in every reading
     "All Even Pungs",  # even pungs cannot be read as chows (their neighbours are odd) nor as 七对
     "Reversible Tiles",  # a property of the tiles, true in every reading
     "Knitted Straight",  # the 9 knitted tiles plus 5 others never make 4 sets and a pair any other way
     # the three chows plus one set and a pair have no higher re-reading (exhaustive search)
-    "Pure Straight", "Three-Suited Terminal Chows", "Mixed Straight", "Mixed Triple Chow", "Mixed Shifted Chows",
+    "Pure Straight",
+    "Three-Suited Terminal Chows",
+    "Mixed Straight",
+    "Mixed Triple Chow",
+    "Mixed Shifted Chows",
     # situational fans: nothing excludes them and they do not depend on the reading
-    "Last Tile Draw", "Last Tile Claim", "Out with Replacement Tile", "Robbing the Kong",
+    "Last Tile Draw",
+    "Last Tile Claim",
+    "Out with Replacement Tile",
+    "Robbing the Kong",
     "Melded Hand",  # not by a rule; 全求人-自摸不成立 shows the self-drawn near miss
     "Flower Tiles",  # test_principles: flowers never count towards the 8-fan minimum
 }

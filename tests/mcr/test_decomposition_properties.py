@@ -78,11 +78,12 @@ def test_divisions_are_exactly_the_brute_force_ones(case: tuple[list[int], int])
     assert counts == before  # the input is left as it was
     seen = set()
     for d in divisions:
-        assert d[:len(fixed)] == fixed
-        own = d[len(fixed):]
+        assert d[: len(fixed)] == fixed
+        own = d[len(fixed) :]
         assert [p.kind for p in own].count(PAIR) == 1 and own[-1].kind == PAIR and len(own) == need + 1
         assert Counter(t for p in own for t in p.tiles()) == Counter(
-            {t: c for t, c in enumerate(counts) if c})  # the division rebuilds the tiles
+            {t: c for t, c in enumerate(counts) if c}
+        )  # the division rebuilds the tiles
         key = (tuple(sorted((p.kind, p.tile) for p in own[:-1])), own[-1].tile)
         assert key not in seen  # never listed twice
         seen.add(key)

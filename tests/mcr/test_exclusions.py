@@ -109,8 +109,9 @@ def test_every_entry_matters(entry: Entry, mutable_tables: Any) -> None:
     scorer._exclusions.cache_clear()
     configure_fast()
     for name, fn in SCORERS:
-        changed = [h.to_string() for (h, r), before in zip(HANDS, BASELINE[name], strict=True)
-                   if outcome(fn, h, r) != before]
+        changed = [
+            h.to_string() for (h, r), before in zip(HANDS, BASELINE[name], strict=True) if outcome(fn, h, r) != before
+        ]
         assert changed, f"{name}: without {f.name} → {g.name} no test hand scores differently (coded inline too?)"
 
 

@@ -18,10 +18,19 @@ CHOWS = {"Full Flush": 1, "Pure Triple Chow": 1, "All Chows": 1, "Flower Tiles":
 PUNGS = {"Full Flush": 1, "Pure Shifted Pungs": 1, "Two Concealed Pungs": 1, "Flower Tiles": 1}
 TIES = [
     ("[678s3]1122233444s 3s f1", CHOWS, PUNGS, 51),
-    ("4455556666788s 4s",
-     {"Full Flush": 1, "Pure Triple Chow": 1, "Concealed Hand": 1, "All Chows": 1, "Tile Hog": 2, "All Simples": 1},
-     {"Full Flush": 1, "Pure Shifted Pungs": 1, "Concealed Hand": 1, "Tile Hog": 2, "Two Concealed Pungs": 1,
-      "All Simples": 1}, 58),
+    (
+        "4455556666788s 4s",
+        {"Full Flush": 1, "Pure Triple Chow": 1, "Concealed Hand": 1, "All Chows": 1, "Tile Hog": 2, "All Simples": 1},
+        {
+            "Full Flush": 1,
+            "Pure Shifted Pungs": 1,
+            "Concealed Hand": 1,
+            "Tile Hog": 2,
+            "Two Concealed Pungs": 1,
+            "All Simples": 1,
+        },
+        58,
+    ),
 ]
 
 
@@ -42,8 +51,9 @@ def no_tie_break(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.mark.parametrize(("text", "with_rule", "without", "total"), TIES)
-def test_equal_readings_report_the_tie_break_fan(text: str, with_rule: dict[str, int], without: dict[str, int],
-                                                 total: int) -> None:
+def test_equal_readings_report_the_tie_break_fan(
+    text: str, with_rule: dict[str, int], without: dict[str, int], total: int
+) -> None:
     hand = WinningHand.from_string(text)
     for fn in (scorer.score, scorer.score_reference):
         r = fn(hand, "botzone")
@@ -53,9 +63,9 @@ def test_equal_readings_report_the_tie_break_fan(text: str, with_rule: dict[str,
 
 
 @pytest.mark.parametrize(("text", "with_rule", "without", "total"), TIES)
-def test_without_the_rule_the_other_reading_is_reported(text: str, with_rule: dict[str, int],
-                                                        without: dict[str, int], total: int,
-                                                        no_tie_break: None) -> None:
+def test_without_the_rule_the_other_reading_is_reported(
+    text: str, with_rule: dict[str, int], without: dict[str, int], total: int, no_tie_break: None
+) -> None:
     hand = WinningHand.from_string(text)
     for fn in (scorer.score, scorer.score_reference):
         r = fn(hand, "botzone")

@@ -19,14 +19,17 @@ def test_switches_override_the_profile_for_one_hand(fn):
     assert fn({**bz, "switches": {}})["total"] == 14
 
 
-@pytest.mark.parametrize(("switches", "message"), [
-    ({"knitted_wait": True}, "unknown rule switch(es) ['knitted_wait']; known: "),
-    ({"min_fan": "8"}, "rule switch 'min_fan' takes int"),
-    ({"knitted_straight_wait_fans": 1}, "takes bool"),
-    ({"false_win": "never"}, "'play_on' or 'end_hand'"),
-    ({"name": "gb"}, "unknown rule switch(es) ['name']"),
-    (["min_fan"], "'switches' must be an object"),
-])
+@pytest.mark.parametrize(
+    ("switches", "message"),
+    [
+        ({"knitted_wait": True}, "unknown rule switch(es) ['knitted_wait']; known: "),
+        ({"min_fan": "8"}, "rule switch 'min_fan' takes int"),
+        ({"knitted_straight_wait_fans": 1}, "takes bool"),
+        ({"false_win": "never"}, "'play_on' or 'end_hand'"),
+        ({"name": "gb"}, "unknown rule switch(es) ['name']"),
+        (["min_fan"], "'switches' must be an object"),
+    ],
+)
 def test_a_bad_switch_is_a_clear_error(switches, message):
     out = score_dict({**KNITTED, "switches": switches})
     assert message in out["error"]

@@ -30,7 +30,7 @@ def test_every_one_suit_vector(total: int) -> None:
     for suit in _bounded(9, total):
         for base in (0, 18):
             counts = [0] * NUM_KINDS
-            counts[base:base + 9] = suit
+            counts[base : base + 9] = suit
             assert FAST.is_win_shape(counts, n_melds) == is_win_shape_py(counts, n_melds), (counts, n_melds)
             checked += 1
     assert checked > 50

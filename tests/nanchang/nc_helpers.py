@@ -34,10 +34,19 @@ def _meld_tiles(m: dict[str, Any]) -> list[int]:
     return [parse_tile(t) for t in m["tiles"]]
 
 
-def table(indicator: str, seats: dict[int, dict[str, Any]] | None = None, *, dealer: int = 0,
-          winner: int | None = None, win_tile: str | None = None, method: str | None = None,
-          discarder: int | None = None, options: dict[str, Any] | None = None,
-          avoid: str = "", **extra: Any) -> dict[str, Any]:
+def table(
+    indicator: str,
+    seats: dict[int, dict[str, Any]] | None = None,
+    *,
+    dealer: int = 0,
+    winner: int | None = None,
+    win_tile: str | None = None,
+    method: str | None = None,
+    discarder: int | None = None,
+    options: dict[str, Any] | None = None,
+    avoid: str = "",
+    **extra: Any,
+) -> dict[str, Any]:
     """A hand-json object.  Seats not given, and given seats whose ``concealed`` is short, are topped
     up with filler tiles that are never jing (nor in ``avoid``), respecting four copies per kind."""
     seats = seats or {}
@@ -76,8 +85,16 @@ def table(indicator: str, seats: dict[int, dict[str, Any]] | None = None, *, dea
             used[t] += 1
             have.append(t)
         spec["concealed"] = [tile_str(t) for t in have]
-    d: dict[str, Any] = {"rules": "nanchang", "jing_indicator": indicator, "dealer": dealer, "winner": winner,
-                         "win_tile": win_tile, "method": method, "discarder": discarder, "hands": hands}
+    d: dict[str, Any] = {
+        "rules": "nanchang",
+        "jing_indicator": indicator,
+        "dealer": dealer,
+        "winner": winner,
+        "win_tile": win_tile,
+        "method": method,
+        "discarder": discarder,
+        "hands": hands,
+    }
     if options:
         d["options"] = options
     d.update(extra)
@@ -85,6 +102,7 @@ def table(indicator: str, seats: dict[int, dict[str, Any]] | None = None, *, dea
 
 
 # ---- natural-only oracle (no wilds): an independent, slow reference -------------------------------
+
 
 def _runs(counts: list[int], sets: int, chows: bool) -> bool:
     if sets == 0:

@@ -8,8 +8,18 @@ from hypothesis import strategies as st
 
 from majiang.tiles import NUM_KINDS
 
-LAN_SUIT_PATTERNS = ((0, 3, 6), (0, 3, 7), (0, 3, 8), (0, 4, 7), (0, 4, 8), (0, 5, 8), (1, 4, 7), (1, 4, 8),
-                     (1, 5, 8), (2, 5, 8))
+LAN_SUIT_PATTERNS = (
+    (0, 3, 6),
+    (0, 3, 7),
+    (0, 3, 8),
+    (0, 4, 7),
+    (0, 4, 8),
+    (0, 5, 8),
+    (1, 4, 7),
+    (1, 4, 8),
+    (1, 5, 8),
+    (2, 5, 8),
+)
 HONOUR_CHOWS = ((27, 28, 29), (27, 28, 30), (27, 29, 30), (28, 29, 30), (31, 32, 33))
 
 
@@ -25,8 +35,9 @@ def _set(draw: Any, kind: str) -> list[int]:
 
 
 @st.composite
-def complete_tiles(draw: Any, n_sets: int = 4, shapes: tuple[str, ...] = ("std", "std", "pengpeng", "qidui", "lan")
-                   ) -> list[int]:
+def complete_tiles(
+    draw: Any, n_sets: int = 4, shapes: tuple[str, ...] = ("std", "std", "pengpeng", "qidui", "lan")
+) -> list[int]:
     """A natural complete hand of ``3·n_sets + 2`` tiles (≤ 4 copies a kind), of a random shape."""
     shape = draw(st.sampled_from(shapes)) if n_sets == 4 else draw(st.sampled_from(("std", "pengpeng")))
     if shape in ("std", "pengpeng"):

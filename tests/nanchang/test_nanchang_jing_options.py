@@ -23,8 +23,20 @@ from majiang.nanchang import (
 from majiang.tiles import parse_tile, tile_str
 
 
-@pytest.mark.parametrize(("indicator", "fu"), [("9m", "1m"), ("N", "E"), ("P", "C"), ("F", "P"), ("4s", "5s"),
-                                               ("E", "S"), ("C", "F"), ("1p", "2p"), ("9s", "1s")])
+@pytest.mark.parametrize(
+    ("indicator", "fu"),
+    [
+        ("9m", "1m"),
+        ("N", "E"),
+        ("P", "C"),
+        ("F", "P"),
+        ("4s", "5s"),
+        ("E", "S"),
+        ("C", "F"),
+        ("1p", "2p"),
+        ("9s", "1s"),
+    ],
+)
 def test_tc1_jing_from_indicator(indicator: str, fu: str) -> None:
     pair = JingPair.from_indicator(parse_tile(indicator))
     assert tile_str(pair.zheng) == indicator
@@ -45,33 +57,56 @@ def test_jing_round_reference() -> None:
 
 # ---- options -------------------------------------------------------------------------------------
 
+
 def test_defaults_match_the_spec_table() -> None:
     assert DEFAULT_OPTIONS.to_dict() == {
-        "dead_wall_tiles": 34, "indicator_drawable": False, "xia_jing": "none", "hui_tou_yi_xiao": False,
-        "count_discarded_jing": False, "bawang": "x2", "chongguan_baopei": False, "gang_jing_bonus": 10,
-        "dianpao_pay": "three", "qianggang_pay": "as_self_draw", "discard_win_wild_allowed": True,
-        "peng_peng_hu_mult": 2, "german_7pairs_extra_double": False, "tian_hu_base": 20, "di_hu_base": 10,
-        "tian_di_dealer_double": True, "dealer_keeps_on_draw": True, "huang_zhuang_huang_gang": False,
-        "pass_hu_furiten": True, "pass_hu_allows_bigger": False, "jingdiao_ron": "forbid", "chao_zhuang": False,
-        "qixing_qidui": False}
+        "dead_wall_tiles": 34,
+        "indicator_drawable": False,
+        "xia_jing": "none",
+        "hui_tou_yi_xiao": False,
+        "count_discarded_jing": False,
+        "bawang": "x2",
+        "chongguan_baopei": False,
+        "gang_jing_bonus": 10,
+        "dianpao_pay": "three",
+        "qianggang_pay": "as_self_draw",
+        "discard_win_wild_allowed": True,
+        "peng_peng_hu_mult": 2,
+        "german_7pairs_extra_double": False,
+        "tian_hu_base": 20,
+        "di_hu_base": 10,
+        "tian_di_dealer_double": True,
+        "dealer_keeps_on_draw": True,
+        "huang_zhuang_huang_gang": False,
+        "pass_hu_furiten": True,
+        "pass_hu_allows_bigger": False,
+        "jingdiao_ron": "forbid",
+        "chao_zhuang": False,
+        "qixing_qidui": False,
+    }
     assert options_from_dict(None) is DEFAULT_OPTIONS
     assert len(OPTION_NAMES) == 23
 
 
-@pytest.mark.parametrize(("d", "msg"), [
-    ({"dianpao": "one"}, "unknown option 'dianpao'"),
-    ({"dianpao_pay": "two"}, "'dianpao_pay' must be one of"),
-    ({"bawang": 2}, "'bawang' must be one of"),
-    ({"chao_zhuang": "yes"}, "'chao_zhuang' must be true or false"),
-    ({"dead_wall_tiles": -1}, "'dead_wall_tiles' must be an integer"),
-    ({"tian_hu_base": True}, "'tian_hu_base' must be an integer"),
-    ([1, 2], "'options' must be an object"),
-])
+@pytest.mark.parametrize(
+    ("d", "msg"),
+    [
+        ({"dianpao": "one"}, "unknown option 'dianpao'"),
+        ({"dianpao_pay": "two"}, "'dianpao_pay' must be one of"),
+        ({"bawang": 2}, "'bawang' must be one of"),
+        ({"chao_zhuang": "yes"}, "'chao_zhuang' must be true or false"),
+        ({"dead_wall_tiles": -1}, "'dead_wall_tiles' must be an integer"),
+        ({"tian_hu_base": True}, "'tian_hu_base' must be an integer"),
+        ([1, 2], "'options' must be an object"),
+    ],
+)
 def test_bad_options(d: Any, msg: str) -> None:
     with pytest.raises(OptionError, match=msg):
         options_from_dict(d)
-    assert msg.split("'")[1] in settle_dict(table("5p", options=d) if isinstance(d, dict) else
-                                            {**table("5p"), "options": d})["error"]
+    assert (
+        msg.split("'")[1]
+        in settle_dict(table("5p", options=d) if isinstance(d, dict) else {**table("5p"), "options": d})["error"]
+    )
 
 
 def test_changed_lists_non_defaults() -> None:
@@ -79,6 +114,7 @@ def test_changed_lists_non_defaults() -> None:
 
 
 # ---- jing-round options on an exhaustive draw ----------------------------------------------------
+
 
 def draw(**kw: Any) -> dict[str, Any]:
     r = settle_dict(table("5p", kw.pop("seats", {}), **kw))
@@ -113,8 +149,12 @@ def test_mai_di_lei_second_round() -> None:
 
 
 def _dealt(dealer: int = 0) -> list[str]:
-    return ["1m2m3m4m5m6m7m8m9m 1s2s3s4s" + (" 5s" if dealer == 0 else ""),
-            "1m2m3m4m5m6m7m8m9m 1s2s3s4s", "E E S S 1m2m3m4m5m6m7m8m9m", "1p2p3p4p6p7p8p9p 1m2m3m4m 7s"]
+    return [
+        "1m2m3m4m5m6m7m8m9m 1s2s3s4s" + (" 5s" if dealer == 0 else ""),
+        "1m2m3m4m5m6m7m8m9m 1s2s3s4s",
+        "E E S S 1m2m3m4m5m6m7m8m9m",
+        "1p2p3p4p6p7p8p9p 1m2m3m4m 7s",
+    ]
 
 
 def test_shang_xia_fan_settles_the_dealt_hands() -> None:
@@ -163,8 +203,13 @@ def test_dealer_rotation() -> None:
 
 
 def test_qixing_qidui_option() -> None:
-    d = table("1m", {1: {"concealed": "EE SS WW NN CC FF P"}, 3: {"concealed": "2m"}}, winner=1, win_tile="P",
-              method="self_drawn")
+    d = table(
+        "1m",
+        {1: {"concealed": "EE SS WW NN CC FF P"}, 3: {"concealed": "2m"}},
+        winner=1,
+        win_tile="P",
+        method="self_drawn",
+    )
     r = settle_dict(d)
     assert r["hu"] == ["德国", "小七对"] and r["multiplier"] == 4
     d["options"] = {"qixing_qidui": True}
@@ -173,9 +218,14 @@ def test_qixing_qidui_option() -> None:
 
 
 def test_qixing_qidui_with_a_wild() -> None:
-    d = table("1m", {1: {"concealed": "EE SS WW NN CC FF 1m"}, 3: {"concealed": "2m"}}, winner=1, win_tile="P",
-              method="self_drawn",
-              options={"qixing_qidui": True})
+    d = table(
+        "1m",
+        {1: {"concealed": "EE SS WW NN CC FF 1m"}, 3: {"concealed": "2m"}},
+        winner=1,
+        win_tile="P",
+        method="self_drawn",
+        options={"qixing_qidui": True},
+    )
     r = settle_dict(d)
     assert r["hu"] == ["精钓", "七星七对"] and r["multiplier"] == 8
 

@@ -16,8 +16,7 @@ from majiang.nanchang import record_from_dict, render_settlement, settle, settle
 
 
 def seed1() -> dict[str, Any]:
-    return table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}}, winner=1, win_tile="2s",
-                 method="self_drawn")
+    return table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}}, winner=1, win_tile="2s", method="self_drawn")
 
 
 def test_output_shape() -> None:
@@ -42,19 +41,22 @@ def _with(d: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
     return d
 
 
-@pytest.mark.parametrize(("path", "value", "msg"), [
-    (["hands", 1, "concealed", 0], "1x", "unknown tile '1x'"),
-    (["hands", 1, "concealed"], ["1m"], "wrong tile count: seat 1"),
-    (["win_tile"], "9z", "unknown tile"),
-    (["method"], "tsumo", "unknown method 'tsumo'"),
-    (["winner"], 4, "'winner' must be a seat"),
-    (["jing_indicator"], "f1", "without flowers"),
-    (["rules"], "gb", "'rules' must be 'nanchang'"),
-    (["discarder"], 0, "has no discarder"),
-    (["hands", 1, "melds"], [{"kind": "chow", "tiles": ["1m", "3m", "4m"]}], "not a chow, pung or kong"),
-    (["hands", 1, "colour"], 1, "unknown field 'colour'"),
-    (["surprise"], 1, "unknown field 'surprise'"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "msg"),
+    [
+        (["hands", 1, "concealed", 0], "1x", "unknown tile '1x'"),
+        (["hands", 1, "concealed"], ["1m"], "wrong tile count: seat 1"),
+        (["win_tile"], "9z", "unknown tile"),
+        (["method"], "tsumo", "unknown method 'tsumo'"),
+        (["winner"], 4, "'winner' must be a seat"),
+        (["jing_indicator"], "f1", "without flowers"),
+        (["rules"], "gb", "'rules' must be 'nanchang'"),
+        (["discarder"], 0, "has no discarder"),
+        (["hands", 1, "melds"], [{"kind": "chow", "tiles": ["1m", "3m", "4m"]}], "not a chow, pung or kong"),
+        (["hands", 1, "colour"], 1, "unknown field 'colour'"),
+        (["surprise"], 1, "unknown field 'surprise'"),
+    ],
+)
 def test_errors(path: list[Any], value: Any, msg: str) -> None:
     r = settle_dict(_with(seed1(), path, value))
     assert set(r) == {"error"}
@@ -74,15 +76,18 @@ def test_not_a_win() -> None:
     assert "not a winning hand" in settle_dict(d)["error"]
 
 
-@pytest.mark.parametrize(("change", "msg"), [
-    ({"method": "earthly", "discarder": 2}, "earthly"),
-    ({"method": "heavenly"}, "heavenly"),
-    ({"method": "kong_replacement"}, "no kong"),
-    ({"method": "robbed_kong", "discarder": 3}, "no exposed pung"),
-    ({"method": "discard"}, "needs a 'discarder'"),
-    ({"method": None}, "'method' is missing"),
-    ({"winner": None}, "exhaustive draw"),
-])
+@pytest.mark.parametrize(
+    ("change", "msg"),
+    [
+        ({"method": "earthly", "discarder": 2}, "earthly"),
+        ({"method": "heavenly"}, "heavenly"),
+        ({"method": "kong_replacement"}, "no kong"),
+        ({"method": "robbed_kong", "discarder": 3}, "no exposed pung"),
+        ({"method": "discard"}, "needs a 'discarder'"),
+        ({"method": None}, "'method' is missing"),
+        ({"winner": None}, "exhaustive draw"),
+    ],
+)
 def test_contradictions(change: dict[str, Any], msg: str) -> None:
     assert msg in settle_dict({**seed1(), **change})["error"]
 
@@ -99,19 +104,43 @@ def test_missing_fields() -> None:
 
 
 def test_render_mentions_everything() -> None:
-    d = table("5p", {2: {"concealed": "5p", "melds": [chow("1m2m3m", claimed=0), pung("7s", source=1),
-                                                      chow("ESW", claimed=2),
-                                                      {"kind": "kong", "tiles": ["9p"] * 4, "from": 2}]}},
-              winner=2, win_tile="2s", method="kong_replacement")
+    d = table(
+        "5p",
+        {
+            2: {
+                "concealed": "5p",
+                "melds": [
+                    chow("1m2m3m", claimed=0),
+                    pung("7s", source=1),
+                    chow("ESW", claimed=2),
+                    {"kind": "kong", "tiles": ["9p"] * 4, "from": 2},
+                ],
+            }
+        },
+        winner=2,
+        win_tile="2s",
+        method="kong_replacement",
+    )
     rec, options = record_from_dict(d)
     text = render_settlement(rec, settle(rec, options))
-    for s in ("杠开", "Win on a kong replacement", "精钓", "M = 4", "明杠", "上精", "霸王精", "next dealer: seat 1",
-              "+32", "-16"):
+    for s in (
+        "杠开",
+        "Win on a kong replacement",
+        "精钓",
+        "M = 4",
+        "明杠",
+        "上精",
+        "霸王精",
+        "next dealer: seat 1",
+        "+32",
+        "-16",
+    ):
         assert s in text, s
 
 
-def _run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-         ) -> tuple[int, str, str]:
+def _run(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
     parser = argparse.ArgumentParser(prog="majiang")
     nanchang_cmd.register(parser.add_subparsers())
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
@@ -121,18 +150,20 @@ def _run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: p
     return rc, out.out, out.err
 
 
-def test_cli_readable_and_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                               tmp_path: Path) -> None:
+def test_cli_readable_and_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     rc, out, _ = _run(["nanchang"], nanchang_cmd.EXAMPLE, monkeypatch, capsys)
     assert rc == 0 and "精钓" in out and "小七对" in out
     f = tmp_path / "hand.json"
     f.write_text(json.dumps(seed1()), encoding="utf-8")
-    rc, out, _ = _run(["nanchang", str(f), "--json", "-o", "dianpao_pay=one", "-o", "bawang=plus10"],
-                      "", monkeypatch, capsys)
+    rc, out, _ = _run(
+        ["nanchang", str(f), "--json", "-o", "dianpao_pay=one", "-o", "bawang=plus10"], "", monkeypatch, capsys
+    )
     assert rc == 0
     assert json.loads(out)["parts"]["jing"] == [-12, 36, -12, -12]  # 2 + 10
     rc, out, _ = _run(["nanchang", "--list-options"], "", monkeypatch, capsys)
-    assert "jingdiao_ron = \"forbid\"" in out
+    assert 'jingdiao_ron = "forbid"' in out
 
 
 def test_cli_errors(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -132,8 +132,11 @@ def test_the_own_draw_lifts_the_bar(options: dict[str, Any]) -> None:
 
 def test_a_passed_earthly_win_counts_its_flat_base() -> None:
     # 地胡 on the dealer's first discard is worth 10 × 1: a later ×8 is not bigger
-    hand = rig({0: "1m 4m 7m 2p 5p 8p 6s 8s E S W N 2s 5m", 1: HANDS[1].replace("2s", "F"),
-                2: HANDS[2], 3: WAITER}, DRAWS, pass_hu_allows_bigger=True)
+    hand = rig(
+        {0: "1m 4m 7m 2p 5p 8p 6s 8s E S W N 2s 5m", 1: HANDS[1].replace("2s", "F"), 2: HANDS[2], 3: WAITER},
+        DRAWS,
+        pass_hu_allows_bigger=True,
+    )
     discard(hand, 0, "2s")
     assert may_win(hand, 3, "2s")
     pass_claims(hand)
@@ -142,6 +145,7 @@ def test_a_passed_earthly_win_counts_its_flat_base() -> None:
 
 
 # ---- 抄庄 ---------------------------------------------------------------------------------------------
+
 
 def play_out(hand: Hand) -> None:
     while not hand.over:
@@ -185,6 +189,7 @@ def test_first_discards_need_an_unbroken_first_go_round() -> None:
 
 
 # ---- 回头一笑 -----------------------------------------------------------------------------------------
+
 
 def test_hui_tou_yi_xiao_reads_the_previous_indicator_from_the_header() -> None:
     previous = {"jing": {"indicator": parse_tile("5p")}}

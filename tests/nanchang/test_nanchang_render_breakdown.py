@@ -12,20 +12,50 @@ from nc_helpers import kong, table
 from majiang.nanchang import record_from_dict, render_settlement, settle
 
 EXAMPLES: list[tuple[dict[str, Any], list[str]]] = [
-    (table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}}, winner=1, win_tile="2s", method="self_drawn"),
-     ["seat 0 (庄) pays M 4 × 自摸 2 × 庄 2 = 16", "seat 2 pays M 4 × 自摸 2 = 8", "seat 1 receives 32",
-      "霸王精 seat 1", "+32         +0        +12    +44"]),  # played live: +44, the 12 being 霸王精
-    (table("5p", {0: {"concealed": "123m 456m 789p E", "melds": [kong("9s", concealed=True)]},
-                  2: {"concealed": "6p"}}, winner=0, win_tile="E", method="kong_replacement"),
-     ["seat 1 pays M 4 × 杠开 2 × 庄 2 + 德国 5 = 21", "seat 0 receives 63",
-      "暗杠 concealed kong {9999s} — 2 from each"]),
-    (table("5p", {1: {"concealed": "123m 456m 789m 123s 5p"}}, winner=1, win_tile="7s", method="earthly",
-           discarder=0),
-     ["seat 0 (庄) pays 地胡 base 10 × 精钓 2 × 庄 2 = 40", "seat 2 pays 地胡 base 10 × 精钓 2 = 20",
-      "seat 1 receives 80"]),
-    (table("9s", {0: {"concealed": "E S W N C F P 1m 4m 7m 2p 5p 8p"}, 2: {"concealed": "1s"}}, winner=0,
-           win_tile="3s", method="self_drawn"),
-     ["seat 1 pays M 8 × 自摸 2 × 庄 2 + 德国 5 = 37", "seat 0 receives 111"]),
+    (
+        table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}}, winner=1, win_tile="2s", method="self_drawn"),
+        [
+            "seat 0 (庄) pays M 4 × 自摸 2 × 庄 2 = 16",
+            "seat 2 pays M 4 × 自摸 2 = 8",
+            "seat 1 receives 32",
+            "霸王精 seat 1",
+            "+32         +0        +12    +44",
+        ],
+    ),  # played live: +44, the 12 being 霸王精
+    (
+        table(
+            "5p",
+            {0: {"concealed": "123m 456m 789p E", "melds": [kong("9s", concealed=True)]}, 2: {"concealed": "6p"}},
+            winner=0,
+            win_tile="E",
+            method="kong_replacement",
+        ),
+        [
+            "seat 1 pays M 4 × 杠开 2 × 庄 2 + 德国 5 = 21",
+            "seat 0 receives 63",
+            "暗杠 concealed kong {9999s} — 2 from each",
+        ],
+    ),
+    (
+        table(
+            "5p", {1: {"concealed": "123m 456m 789m 123s 5p"}}, winner=1, win_tile="7s", method="earthly", discarder=0
+        ),
+        [
+            "seat 0 (庄) pays 地胡 base 10 × 精钓 2 × 庄 2 = 40",
+            "seat 2 pays 地胡 base 10 × 精钓 2 = 20",
+            "seat 1 receives 80",
+        ],
+    ),
+    (
+        table(
+            "9s",
+            {0: {"concealed": "E S W N C F P 1m 4m 7m 2p 5p 8p"}, 2: {"concealed": "1s"}},
+            winner=0,
+            win_tile="3s",
+            method="self_drawn",
+        ),
+        ["seat 1 pays M 8 × 自摸 2 × 庄 2 + 德国 5 = 37", "seat 0 receives 111"],
+    ),
 ]
 
 

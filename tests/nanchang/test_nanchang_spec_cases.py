@@ -22,9 +22,9 @@ def ok(d: dict[str, Any]) -> dict[str, Any]:
 
 # ---- seed §3 -------------------------------------------------------------------------------------
 
+
 def test_seed_example_1_non_dealer_jingdiao_seven_pairs() -> None:
-    d = table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}},
-              winner=1, win_tile="2s", method="self_drawn")
+    d = table("5p", {1: {"concealed": "1m1m 3s3s 9p9p EE CC 7m7m 5p"}}, winner=1, win_tile="2s", method="self_drawn")
     r = ok(d)
     assert r["hu"] == ["精钓", "小七对"]
     assert r["multiplier"] == 4
@@ -32,9 +32,13 @@ def test_seed_example_1_non_dealer_jingdiao_seven_pairs() -> None:
 
 
 def test_seed_example_2_dealer_gangkai_german() -> None:
-    d = table("5p", {0: {"concealed": "123m 456m 789p E", "melds": [kong("9s", concealed=True)]},
-                     2: {"concealed": "6p"}},
-              winner=0, win_tile="E", method="kong_replacement")
+    d = table(
+        "5p",
+        {0: {"concealed": "123m 456m 789p E", "melds": [kong("9s", concealed=True)]}, 2: {"concealed": "6p"}},
+        winner=0,
+        win_tile="E",
+        method="kong_replacement",
+    )
     r = ok(d)
     assert r["hu"] == ["杠开", "德国", "平胡"]
     assert r["multiplier"] == 4
@@ -43,16 +47,22 @@ def test_seed_example_2_dealer_gangkai_german() -> None:
 
 
 def test_seed_example_3_non_dealer_jingdiao_earthly() -> None:
-    d = table("5p", {1: {"concealed": "123m 456m 789m 123s 5p"}},
-              winner=1, win_tile="7s", method="earthly", discarder=0)
+    d = table(
+        "5p", {1: {"concealed": "123m 456m 789m 123s 5p"}}, winner=1, win_tile="7s", method="earthly", discarder=0
+    )
     r = ok(d)
     assert r["hu"] == ["地胡", "精钓"]
     assert r["parts"]["win"] == [-40, 80, -20, -20]
 
 
 def test_seed_example_4_dealer_german_seven_star() -> None:
-    d = table("9s", {0: {"concealed": "E S W N C F P 1m 4m 7m 2p 5p 8p"}, 2: {"concealed": "1s"}},
-              winner=0, win_tile="3s", method="self_drawn")
+    d = table(
+        "9s",
+        {0: {"concealed": "E S W N C F P 1m 4m 7m 2p 5p 8p"}, 2: {"concealed": "1s"}},
+        winner=0,
+        win_tile="3s",
+        method="self_drawn",
+    )
     r = ok(d)
     assert r["hu"] == ["德国", "七星十三烂"]
     assert r["multiplier"] == 8
@@ -61,9 +71,17 @@ def test_seed_example_4_dealer_german_seven_star() -> None:
 
 # ---- §5 ------------------------------------------------------------------------------------------
 
+
 def tc2(**options: Any) -> dict[str, Any]:
-    return table("5p", {2: {"concealed": "1m2m3m 4s5s6s 7p8p9p 2s2s 7m 5p"}},
-                 winner=2, win_tile="8m", method="discard", discarder=3, options=options)
+    return table(
+        "5p",
+        {2: {"concealed": "1m2m3m 4s5s6s 7p8p9p 2s2s 7m 5p"}},
+        winner=2,
+        win_tile="8m",
+        method="discard",
+        discarder=3,
+        options=options,
+    )
 
 
 def test_tc2_discard_win_with_wild() -> None:
@@ -82,9 +100,15 @@ def test_tc2_wild_discard_win_forbidden_by_option() -> None:
 
 
 def tc3(**options: Any) -> dict[str, Any]:
-    return table("5p", {1: {"concealed": "7s7s7s EEE CC 9p9p", "melds": [pung("3m", source=2)]},
-                        2: {"concealed": "6p"}},
-                 winner=1, win_tile="9p", method="discard", discarder=0, options=options)
+    return table(
+        "5p",
+        {1: {"concealed": "7s7s7s EEE CC 9p9p", "melds": [pung("3m", source=2)]}, 2: {"concealed": "6p"}},
+        winner=1,
+        win_tile="9p",
+        method="discard",
+        discarder=0,
+        options=options,
+    )
 
 
 def test_tc3_german_all_pungs_off_the_dealer() -> None:
@@ -99,8 +123,7 @@ def test_tc3_all_pungs_x4_option() -> None:
 
 
 def test_tc4_dezhongde_seven_pairs_and_bawang() -> None:
-    d = table("5p", {1: {"concealed": "1m1m 4m4m 9s9s EE FF 6p6p 2p"}},
-              winner=1, win_tile="2p", method="self_drawn")
+    d = table("5p", {1: {"concealed": "1m1m 4m4m 9s9s EE FF 6p6p 2p"}}, winner=1, win_tile="2p", method="self_drawn")
     r = ok(d)
     assert r["hu"] == ["德中德", "小七对"] and r["multiplier"] == 8
     assert r["parts"]["win"] == [-37, 79, -21, -21]
@@ -109,18 +132,30 @@ def test_tc4_dezhongde_seven_pairs_and_bawang() -> None:
 
 
 def test_tc4_german_seven_pairs_extra_double() -> None:
-    d = table("5p", {1: {"concealed": "1m1m 4m4m 9s9s EE FF 6p6p 2p"}},
-              winner=1, win_tile="2p", method="self_drawn", options={"german_7pairs_extra_double": True})
+    d = table(
+        "5p",
+        {1: {"concealed": "1m1m 4m4m 9s9s EE FF 6p6p 2p"}},
+        winner=1,
+        win_tile="2p",
+        method="self_drawn",
+        options={"german_7pairs_extra_double": True},
+    )
     r = ok(d)
     assert r["multiplier"] == 16  # dealer 16×4 + 5 = 69, others 16×2 + 5 = 37
     assert r["parts"]["win"] == [-69, 143, -37, -37]
 
 
 def tc5(**options: Any) -> dict[str, Any]:
-    return table("5p", {0: {"concealed": "5p5p5p 6p"},
-                        1: {"melds": [kong("8s", concealed=True)]},
-                        2: {"concealed": "6p", "melds": [kong("E", source=1)]}},
-                 winner=None, options=options)
+    return table(
+        "5p",
+        {
+            0: {"concealed": "5p5p5p 6p"},
+            1: {"melds": [kong("8s", concealed=True)]},
+            2: {"concealed": "6p", "melds": [kong("E", source=1)]},
+        },
+        winner=None,
+        options=options,
+    )
 
 
 def test_tc5_draw_with_kongs_and_chongguan() -> None:
@@ -147,9 +182,15 @@ def test_tc6b_maximum_jing() -> None:
 
 
 def tc7(**options: Any) -> dict[str, Any]:
-    return table("5p", {1: {"melds": [pung("3s", source=2)]},
-                        2: {"concealed": "1m2m3m 4m5m6m 7p8p9p EE 2s 5p"}},
-                 winner=2, win_tile="3s", method="robbed_kong", discarder=1, options=options)
+    return table(
+        "5p",
+        {1: {"melds": [pung("3s", source=2)]}, 2: {"concealed": "1m2m3m 4m5m6m 7p8p9p EE 2s 5p"}},
+        winner=2,
+        win_tile="3s",
+        method="robbed_kong",
+        discarder=1,
+        options=options,
+    )
 
 
 def test_tc7_robbing_a_kong_as_self_draw() -> None:
@@ -164,9 +205,23 @@ def test_tc7_konger_pays_all() -> None:
 
 
 def test_tc8_gangkai_jingdiao() -> None:
-    d = table("5p", {2: {"concealed": "5p", "melds": [chow("1m2m3m", claimed=0), pung("7s", source=1),
-                                                      chow("ESW", claimed=2), kong("9p", source=2)]}},
-              winner=2, win_tile="2s", method="kong_replacement")
+    d = table(
+        "5p",
+        {
+            2: {
+                "concealed": "5p",
+                "melds": [
+                    chow("1m2m3m", claimed=0),
+                    pung("7s", source=1),
+                    chow("ESW", claimed=2),
+                    kong("9p", source=2),
+                ],
+            }
+        },
+        winner=2,
+        win_tile="2s",
+        method="kong_replacement",
+    )
     r = ok(d)
     assert r["hu"] == ["杠开", "精钓", "平胡"] and r["multiplier"] == 4
     assert r["parts"]["win"] == [-16, -8, 32, -8]
@@ -175,17 +230,27 @@ def test_tc8_gangkai_jingdiao() -> None:
 
 
 def test_tc9_german_shisanlan_by_discard() -> None:
-    d = table("F", {1: {"concealed": "1m 4m 7m 2p 5p 8p 3s 6s 9s E S W N"}, 0: {"concealed": "F"},
-                    2: {"concealed": "P"}},
-              winner=1, win_tile="C", method="discard", discarder=3)
+    d = table(
+        "F",
+        {1: {"concealed": "1m 4m 7m 2p 5p 8p 3s 6s 9s E S W N"}, 0: {"concealed": "F"}, 2: {"concealed": "P"}},
+        winner=1,
+        win_tile="C",
+        method="discard",
+        discarder=3,
+    )
     r = ok(d)
     assert r["hu"] == ["德国", "十三烂"] and r["multiplier"] == 4
     assert r["parts"]["win"] == [-8, 25, -4, -13]
 
 
 def test_tc10_seven_star_with_wild() -> None:
-    d = table("4s", {0: {"concealed": "E S W N C F P 1m 4m 7m 2p 5p 3s"}, 2: {"concealed": "5s"}},
-              winner=0, win_tile="4s", method="self_drawn")
+    d = table(
+        "4s",
+        {0: {"concealed": "E S W N C F P 1m 4m 7m 2p 5p 3s"}, 2: {"concealed": "5s"}},
+        winner=0,
+        win_tile="4s",
+        method="self_drawn",
+    )
     r = ok(d)
     assert r["hu"] == ["七星十三烂"] and r["multiplier"] == 4
     assert r["parts"]["win"] == [48, -16, -16, -16]
@@ -196,8 +261,15 @@ def test_tc10_seven_star_with_wild() -> None:
 def tc11(win_tile: str, method: str, **options: Any) -> dict[str, Any]:
     melds = [chow("1m2m3m", claimed=0), pung("7s", source=1), pung("E", source=2), chow("7p8p9p", claimed=1)]
     discarder = 3 if method == "discard" else None
-    return table("5p", {1: {"concealed": "5p", "melds": melds}, 2: {"concealed": "6p"}},
-                 winner=1, win_tile=win_tile, method=method, discarder=discarder, options=options)
+    return table(
+        "5p",
+        {1: {"concealed": "5p", "melds": melds}, 2: {"concealed": "6p"}},
+        winner=1,
+        win_tile=win_tile,
+        method=method,
+        discarder=discarder,
+        options=options,
+    )
 
 
 def test_tc11a_jingdiao_cannot_win_on_a_discard() -> None:
@@ -222,12 +294,15 @@ def test_tc11c_self_drawn_german_jingdiao() -> None:
     assert r["parts"]["win"] == [-21, 47, -13, -13]
 
 
-@pytest.mark.parametrize(("concealed", "options", "win", "hu"), [
-    ("123m 456m 789m 123s 5p 7s", {}, [240, -80, -80, -80], ["天胡", "精钓"]),
-    ("123m 456m 789m 123s 7s7s", {}, [120, -40, -40, -40], ["天胡"]),
-    ("123m 456m 789m 123s 7s7s", {"tian_di_dealer_double": False}, [60, -20, -20, -20], ["天胡"]),
-    ("123m 456m 789m 123s 5p 7s", {"tian_di_dealer_double": False}, [120, -40, -40, -40], ["天胡", "精钓"]),
-])
+@pytest.mark.parametrize(
+    ("concealed", "options", "win", "hu"),
+    [
+        ("123m 456m 789m 123s 5p 7s", {}, [240, -80, -80, -80], ["天胡", "精钓"]),
+        ("123m 456m 789m 123s 7s7s", {}, [120, -40, -40, -40], ["天胡"]),
+        ("123m 456m 789m 123s 7s7s", {"tian_di_dealer_double": False}, [60, -20, -20, -20], ["天胡"]),
+        ("123m 456m 789m 123s 5p 7s", {"tian_di_dealer_double": False}, [120, -40, -40, -40], ["天胡", "精钓"]),
+    ],
+)
 def test_tc12_heavenly(concealed: str, options: dict[str, Any], win: list[int], hu: list[str]) -> None:
     r = ok(table("5p", {0: {"concealed": concealed}}, winner=0, method="heavenly", options=options))
     assert r["hu"] == hu
@@ -239,10 +314,13 @@ def test_tc12_heavenly_with_win_tile_given() -> None:
     assert r["parts"]["win"] == [240, -80, -80, -80]
 
 
-@pytest.mark.parametrize(("concealed", "win", "hu"), [
-    ("123m 456m 789m 123s 7s", [-20, -10, 40, -10], ["地胡"]),
-    ("123m 456m 789m 123s 5p", [-40, -20, 80, -20], ["地胡", "精钓"]),
-])
+@pytest.mark.parametrize(
+    ("concealed", "win", "hu"),
+    [
+        ("123m 456m 789m 123s 7s", [-20, -10, 40, -10], ["地胡"]),
+        ("123m 456m 789m 123s 5p", [-40, -20, 80, -20], ["地胡", "精钓"]),
+    ],
+)
 def test_tc13_earthly(concealed: str, win: list[int], hu: list[str]) -> None:
     r = ok(table("5p", {2: {"concealed": concealed}}, winner=2, win_tile="7s", method="earthly", discarder=0))
     assert r["hu"] == hu
@@ -250,6 +328,15 @@ def test_tc13_earthly(concealed: str, win: list[int], hu: list[str]) -> None:
 
 
 def test_tc13_earthly_base_option() -> None:
-    r = ok(table("5p", {2: {"concealed": "123m 456m 789m 123s 7s"}}, winner=2, win_tile="7s",
-                 method="earthly", discarder=0, options={"di_hu_base": 20, "tian_di_dealer_double": False}))
+    r = ok(
+        table(
+            "5p",
+            {2: {"concealed": "123m 456m 789m 123s 7s"}},
+            winner=2,
+            win_tile="7s",
+            method="earthly",
+            discarder=0,
+            options={"di_hu_base": 20, "tian_di_dealer_double": False},
+        )
+    )
     assert r["parts"]["win"] == [-20, -20, 60, -20]

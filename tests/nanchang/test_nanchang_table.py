@@ -74,8 +74,18 @@ def test_chi_only_from_the_left_and_honour_chows() -> None:
     assert chows == [(27, 28, 29), (27, 29, 30), (28, 29, 30)]  # 东南西 东西北 南西北
     assert legal_claims(hand, [], w, seat=2, discarder=0, jing=JING, tiles_left=80) == []
     p = parse_tile("P")
-    assert [c.meld.tiles for c in legal_claims(hand, [], p, seat=1, discarder=0, jing=JING,  # type: ignore[union-attr]
-                                               tiles_left=80)] == [(31, 32, 33)]
+    assert [
+        c.meld.tiles
+        for c in legal_claims(
+            hand,
+            [],
+            p,
+            seat=1,
+            discarder=0,
+            jing=JING,  # type: ignore[union-attr]
+            tiles_left=80,
+        )
+    ] == [(31, 32, 33)]
 
 
 def test_jing_are_not_wild_for_claims() -> None:
@@ -98,12 +108,14 @@ def test_peng_and_kong() -> None:
 def test_hu_claim_and_furiten() -> None:
     melds = [meld_from_tiles(parse_tiles(m)) for m in ("123m", "777s", "EEE", "789p")]
     lone = [parse_tile("5p")]
-    assert ClaimKind.HU not in kinds(legal_claims(lone, melds, parse_tile("7m"), seat=1, discarder=3, jing=JING,
-                                                  tiles_left=60))
+    assert ClaimKind.HU not in kinds(
+        legal_claims(lone, melds, parse_tile("7m"), seat=1, discarder=3, jing=JING, tiles_left=60)
+    )
     claims = legal_claims(lone, melds, parse_tile("5p"), seat=1, discarder=3, jing=JING, tiles_left=60)
     assert kinds(claims)[0] is ClaimKind.HU
-    assert ClaimKind.HU not in kinds(legal_claims(lone, melds, parse_tile("5p"), seat=1, discarder=3, jing=JING,
-                                                  tiles_left=60, furiten=True))
+    assert ClaimKind.HU not in kinds(
+        legal_claims(lone, melds, parse_tile("5p"), seat=1, discarder=3, jing=JING, tiles_left=60, furiten=True)
+    )
 
 
 def test_self_kongs() -> None:
@@ -114,17 +126,20 @@ def test_self_kongs() -> None:
     assert self_kongs(hand, melds, tiles_left=34) == []
 
 
-@pytest.mark.parametrize(("hand", "win", "method", "expected"), [
-    ("123m 456m 789m 123s 5p", "7s", WinMethod.SELF_DRAWN, True),
-    ("123m 456m 789m 123s 5p", "7s", WinMethod.DISCARD, False),  # 精钓不接炮
-    ("123m 456m 789m 123s 5p", "5p", WinMethod.DISCARD, True),  # 德国 on the jing itself
-    ("123m 456m 789m 123s 5p", "7s", WinMethod.EARTHLY, True),
-    ("123m 456m 789m 12s 5p 6p", "9s", WinMethod.DISCARD, False),  # 12s+5p* and a lone 6p: 精钓 shape
-    ("123m 456m 789m 12s 5p 9s", "9s", WinMethod.DISCARD, True),
-    ("1m 4m 7m 2p 8p 3s 6s 9s E S W N C", "5p", WinMethod.SELF_DRAWN, True),  # 十三烂 with a wild
-    ("1m 4m 7m 2p 8p 3s 6s 9s E S W N C", "2m", WinMethod.SELF_DRAWN, False),
-    ("ESW SWN CFP 111m 9p", "9p", WinMethod.DISCARD, True),
-])
+@pytest.mark.parametrize(
+    ("hand", "win", "method", "expected"),
+    [
+        ("123m 456m 789m 123s 5p", "7s", WinMethod.SELF_DRAWN, True),
+        ("123m 456m 789m 123s 5p", "7s", WinMethod.DISCARD, False),  # 精钓不接炮
+        ("123m 456m 789m 123s 5p", "5p", WinMethod.DISCARD, True),  # 德国 on the jing itself
+        ("123m 456m 789m 123s 5p", "7s", WinMethod.EARTHLY, True),
+        ("123m 456m 789m 12s 5p 6p", "9s", WinMethod.DISCARD, False),  # 12s+5p* and a lone 6p: 精钓 shape
+        ("123m 456m 789m 12s 5p 9s", "9s", WinMethod.DISCARD, True),
+        ("1m 4m 7m 2p 8p 3s 6s 9s E S W N C", "5p", WinMethod.SELF_DRAWN, True),  # 十三烂 with a wild
+        ("1m 4m 7m 2p 8p 3s 6s 9s E S W N C", "2m", WinMethod.SELF_DRAWN, False),
+        ("ESW SWN CFP 111m 9p", "9p", WinMethod.DISCARD, True),
+    ],
+)
 def test_can_win(hand: str, win: str, method: WinMethod, expected: bool) -> None:
     assert can_win(parse_tiles(hand), [], JING, win_tile=parse_tile(win), method=method) is expected
 
@@ -132,8 +147,14 @@ def test_can_win(hand: str, win: str, method: WinMethod, expected: bool) -> None
 def test_can_win_discard_restriction_option() -> None:
     hand = parse_tiles("123m 456m 789m 12s 5p 9s")
     assert can_win(hand, [], JING, win_tile=parse_tile("9s"), method=WinMethod.DISCARD)
-    assert not can_win(hand, [], JING, win_tile=parse_tile("9s"), method=WinMethod.DISCARD,
-                       options=Options(discard_win_wild_allowed=False))
+    assert not can_win(
+        hand,
+        [],
+        JING,
+        win_tile=parse_tile("9s"),
+        method=WinMethod.DISCARD,
+        options=Options(discard_win_wild_allowed=False),
+    )
 
 
 def test_pass_hu() -> None:

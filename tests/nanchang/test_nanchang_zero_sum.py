@@ -77,8 +77,14 @@ def records(draw: Any) -> tuple[HandRecord, dict[str, Any]]:
             else:
                 tiles = [t] * (3 if kind == "pung" else 4)
             pool.take(tiles)
-            melds[seat].append(meld_from_tiles(tiles, concealed=kind == "ckong", source=None if kind == "ckong"
-                                               else draw(st.integers(1, 3)), claimed=0))
+            melds[seat].append(
+                meld_from_tiles(
+                    tiles,
+                    concealed=kind == "ckong",
+                    source=None if kind == "ckong" else draw(st.integers(1, 3)),
+                    claimed=0,
+                )
+            )
     concealed: list[list[int]] = [[] for _ in range(4)]
     win_tile = method = discarder = None
     if winner is not None:
@@ -110,22 +116,26 @@ def records(draw: Any) -> tuple[HandRecord, dict[str, Any]]:
         if seat == winner:
             continue
         n = 13 - 3 * len(melds[seat])
-        concealed[seat] = list(rest[pos:pos + n])
+        concealed[seat] = list(rest[pos : pos + n])
         pos += n
-    discards: list[list[int]] = [list(rest[pos + 3 * s: pos + 3 * s + 3]) for s in range(4)]
+    discards: list[list[int]] = [list(rest[pos + 3 * s : pos + 3 * s + 3]) for s in range(4)]
     dealt_src = draw(st.permutations([t for t in range(NUM_KINDS) for _ in range(4 - (t == indicator))]))
     dealt = []
     start = 0
     for seat in range(4):
         n = 14 if seat == dealer else 13
-        dealt.append(tuple(dealt_src[start:start + n]))
+        dealt.append(tuple(dealt_src[start : start + n]))
         start += n
     same = draw(st.booleans())
     first = draw(st.integers(0, NUM_KINDS - 1))
     rec = HandRecord(
         jing_indicator=indicator,
         hands=tuple(SeatHand(tuple(concealed[s]), tuple(melds[s]), tuple(discards[s]), dealt[s]) for s in range(4)),
-        dealer=dealer, winner=winner, win_tile=win_tile, method=method, discarder=discarder,
+        dealer=dealer,
+        winner=winner,
+        win_tile=win_tile,
+        method=method,
+        discarder=discarder,
         xia_jing_indicator=draw(st.integers(0, NUM_KINDS - 1)),
         previous_jing_indicator=draw(st.one_of(st.none(), st.integers(0, NUM_KINDS - 1))),
         first_discards=(first,) * 4 if same else (first, 0, 1, 2),
@@ -133,8 +143,7 @@ def records(draw: Any) -> tuple[HandRecord, dict[str, Any]]:
     return rec, opts
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
-                                                                  HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(records())
 def test_every_settlement_is_zero_sum(case: tuple[HandRecord, dict[str, Any]]) -> None:
     rec, opts = case
@@ -148,8 +157,9 @@ def test_every_settlement_is_zero_sum(case: tuple[HandRecord, dict[str, Any]]) -
         assert sum(part) == 0
     for r in s.jing_rounds:
         assert sum(r.deltas) == 0
-    assert s.deltas == tuple(a + b + c + d for a, b, c, d in
-                             zip(s.win_deltas, s.kong_deltas, s.jing_deltas, s.penalty_deltas, strict=True))
+    assert s.deltas == tuple(
+        a + b + c + d for a, b, c, d in zip(s.win_deltas, s.kong_deltas, s.jing_deltas, s.penalty_deltas, strict=True)
+    )
     if s.win is not None:
         assert rec.winner is not None
         assert s.win.payments[rec.winner] > 0

@@ -65,8 +65,10 @@ def test_the_environments_are_pettingzoo_classes_with_gymnasium_spaces():
     raw = mcr_v0.raw_env()
     assert isinstance(raw, pettingzoo.AECEnv) and isinstance(raw, MahjongEnv)
     assert isinstance(mcr_v0.parallel_env(), pettingzoo.ParallelEnv)
-    assert raw.metadata["render_modes"] == ["ansi", "human"] and nanchang_v0.raw_env().metadata["name"] == \
-        "majiang_nanchang_v0"
+    assert (
+        raw.metadata["render_modes"] == ["ansi", "human"]
+        and nanchang_v0.raw_env().metadata["name"] == "majiang_nanchang_v0"
+    )
     space = raw.observation_space("player_0")
     assert isinstance(space, gymnasium.spaces.Dict)
     assert isinstance(raw.action_space("player_0"), gymnasium.spaces.Discrete)
@@ -85,8 +87,9 @@ def test_observation_space_rejects_wrong_dtype_and_out_of_range_values():
     assert space.contains(obs)
     assert not space.contains({"observation": np.full(OBS_SHAPE, 7.0), "action_mask": obs["action_mask"]})
     assert not space.contains({"observation": obs["observation"].astype(np.float64), "action_mask": obs["action_mask"]})
-    assert not space.contains({"observation": np.full(OBS_SHAPE, 2.0, dtype=np.float32),
-                               "action_mask": obs["action_mask"]})
+    assert not space.contains(
+        {"observation": np.full(OBS_SHAPE, 2.0, dtype=np.float32), "action_mask": obs["action_mask"]}
+    )
     assert not space.contains({"observation": obs["observation"], "action_mask": obs["action_mask"] * 2})
     assert not space.contains({"observation": obs["observation"], "action_mask": obs["action_mask"].astype(float)})
 
@@ -218,8 +221,23 @@ def test_action_codes_round_trip():
 
 def test_training_example_runs():
     root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, str(root / "examples" / "rl_train.py"), "--hands", "2", "--checkpoints", "1",
-                          "--eval-hands", "24", "--opponents", "rand"], capture_output=True, text=True, timeout=300,
-                         check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(root / "examples" / "rl_train.py"),
+            "--hands",
+            "2",
+            "--checkpoints",
+            "1",
+            "--eval-hands",
+            "24",
+            "--opponents",
+            "rand",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     assert out.stdout.count("score/hand") == 2  # the evaluation before and after training
     assert "before" in out.stdout and "after" in out.stdout

@@ -17,13 +17,12 @@ from majiang.tiles import EAST, NUM_KINDS, WEST
 
 
 def _block(obs, k):
-    return obs[F.GLOBAL_ROWS + k * F.BLOCK_ROWS: F.GLOBAL_ROWS + (k + 1) * F.BLOCK_ROWS]
+    return obs[F.GLOBAL_ROWS + k * F.BLOCK_ROWS : F.GLOBAL_ROWS + (k + 1) * F.BLOCK_ROWS]
 
 
 def _played(seed, rules="gb", stop=None):
     rng = random.Random(seed)
-    h = Hand(make_ruleset(rules), rng.randbytes(32), dealer=seed % 4, prevalent=2, hand_no=9,
-             scores=[30, -20, 0, -10])
+    h = Hand(make_ruleset(rules), rng.randbytes(32), dealer=seed % 4, prevalent=2, hand_no=9, scores=[30, -20, 0, -10])
     bots = [RandomBot(seed * 4 + i) for i in range(4)]
     steps = 0
     while not h.over and (stop is None or steps < stop):
@@ -42,7 +41,7 @@ def test_public_information_is_in_the_planes():
     assert obs[F.PREVALENT, WEST] == 1 and obs[F.PREVALENT].sum() == 1  # prevalent West (not always East)
     assert obs[F.SEAT_WIND, EAST + v.seat_wind] == 1
     assert obs[F.SCALARS, 0] == np.float32(v.wall / 144) and obs[F.SCALARS, 1] == np.float32(9 / 15)
-    assert np.array_equal(obs[F.OWN:F.OWN + 4].sum(axis=0), np.asarray(v.counts, dtype=np.float32))
+    assert np.array_equal(obs[F.OWN : F.OWN + 4].sum(axis=0), np.asarray(v.counts, dtype=np.float32))
     for k in range(4):
         s = (seat + k) % 4
         b = _block(obs, k)
@@ -52,7 +51,7 @@ def test_public_information_is_in_the_planes():
         assert info[F.INFO_SCORE] == np.float32((v.scores[s] / 100 + 1) / 2)
         assert info[F.INFO_DEALER] == (s == v.dealer)
         pond = [t for t, c in zip(v.discards[s], v.claimed[s], strict=True) if not c]
-        assert np.array_equal(b[F.B_POND:F.B_POND + 4].sum(axis=0), np.bincount(pond, minlength=NUM_KINDS))
+        assert np.array_equal(b[F.B_POND : F.B_POND + 4].sum(axis=0), np.bincount(pond, minlength=NUM_KINDS))
         # the pond in order, one plane per discard
         assert [int(np.flatnonzero(b[F.B_ORDER + i])[0]) for i in range(len(v.discards[s]))] == v.discards[s]
     # the global order and the claimers read back from the planes

@@ -12,8 +12,11 @@ from majiang.engine.protocol import Action
 from majiang.rl import ACTION_SIZE, OBS_SHAPE, MahjongGymEnv
 
 
-@pytest.mark.parametrize("kwargs", [{"opponents": "rand"}, {"opponents": ["eff", "fan", "rand"], "seat": 2},
-                                    {"opponents": "eff", "seat": None}], ids=["rand", "mixed", "random-seat"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"opponents": "rand"}, {"opponents": ["eff", "fan", "rand"], "seat": 2}, {"opponents": "eff", "seat": None}],
+    ids=["rand", "mixed", "random-seat"],
+)
 def test_gymnasium_check_env_passes(kwargs, capsys):
     env = gymnasium.make("majiang/MCR-v0", **kwargs)
     with warnings.catch_warnings():

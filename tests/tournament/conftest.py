@@ -8,8 +8,17 @@ import pytest
 from majiang.tournament import HandRecord, Penalty, PenaltyCode, TableSeating
 
 # (fans, points) that are legal-looking MCR hands of at least 8 fan
-FAN_SETS = [("清一色",), ("碰碰和", "双箭刻"), ("七对", "断幺"), ("三色三步高", "平和"), ("花龙", "门前清"),
-            ("混一色", "碰碰和"), ("全求人", "双箭刻"), ("十三幺",), ("无番和",)]
+FAN_SETS = [
+    ("清一色",),
+    ("碰碰和", "双箭刻"),
+    ("七对", "断幺"),
+    ("三色三步高", "平和"),
+    ("花龙", "门前清"),
+    ("混一色", "碰碰和"),
+    ("全求人", "双箭刻"),
+    ("十三幺",),
+    ("无番和",),
+]
 
 
 def random_hands(seating: TableSeating, *, penalties: bool = True) -> list[HandRecord]:
@@ -29,8 +38,16 @@ def random_hands(seating: TableSeating, *, penalties: bool = True) -> list[HandR
         discarder = None if rng.random() < 0.33 else rng.choice(others)
         if penalties and rng.random() < 0.05:
             pens.append(Penalty(rng.choice(others), PenaltyCode.FALSE_WIN))
-        hands.append(HandRecord(no=no, winner=winner, discarder=discarder, fans=rng.choice(FAN_SETS),
-                                flowers=rng.randrange(3), penalties=tuple(pens)))
+        hands.append(
+            HandRecord(
+                no=no,
+                winner=winner,
+                discarder=discarder,
+                fans=rng.choice(FAN_SETS),
+                flowers=rng.randrange(3),
+                penalties=tuple(pens),
+            )
+        )
     return hands
 
 

@@ -74,8 +74,7 @@ def test_a_player_who_leaves_during_play(run):
     run("absent", "cup", "--session", "1", "--player", tables[1][1], "--substitute", "R", "--from-hand", "3")
     run("enter", "cup", "--session", "1", "--table", "2", "--hand", "3", "--winner", "S", "--points", "8")
     table = stored(run).groups[0].sessions[0].tables[1]
-    assert len(table.hands) == 3 and table.substitutions[0].to_dict() == {"seat": 1, "substitute": "S1",
-                                                                           "from_hand": 3}
+    assert len(table.hands) == 3 and table.substitutions[0].to_dict() == {"seat": 1, "substitute": "S1", "from_hand": 3}
     run("enter", "cup", "--session", "1", "--table", "2", "--time-called")
     _, out, _ = run("standings", "cup", "--json")
     by = {r["player"]: r for r in json.loads(out)["groups"][0]["standings"]}
@@ -90,8 +89,9 @@ def test_redraw_after_absences(run):
     before = stored(run).groups[0].sessions[1]
     code, _, err = run("absent", "cup", "--session", "2", "--player", "P01", "--bye", ok=False)
     assert code == 2 and "15 players present do not fill tables of four" in err and "--substitute" in err
-    _, out, err = run("draw", "cup", "--session", "2", "--method", "redraw", "--absent", "P01,P06", "--absent",
-                      "P11,P16", "--json")
+    _, out, err = run(
+        "draw", "cup", "--session", "2", "--method", "redraw", "--absent", "P01,P06", "--absent", "P11,P16", "--json"
+    )
     data = json.loads(out)
     assert data["absent"] == ["P01", "P06", "P11", "P16"] and len(data["tables"]) == 3
     assert "re-drawn (重新编排) for 12 players" in err and "P01: table" in err and "缺席 absent" in err
@@ -113,8 +113,9 @@ def test_redraw_after_absences(run):
 
 def test_byes_by_the_absent_command(run):
     new_cup(run)
-    _, out, err = run("absent", "cup", "--session", "1", *(x for p in ("P02", "P07", "P12", "P13")
-                                                              for x in ("--player", p)), "--bye")
+    _, out, err = run(
+        "absent", "cup", "--session", "1", *(x for p in ("P02", "P07", "P12", "P13") for x in ("--player", p)), "--bye"
+    )
     assert "byes 缺席: P02, P07, P12, P13" in err and "第1局" in out
     assert stored(run).groups[0].sessions[0].absent == ("P02", "P07", "P12", "P13")
     code, _, err = run("draw", "cup", "--absent", "P03", ok=False)

@@ -34,16 +34,57 @@ def test_a_team_event_from_new_to_exports(run, tmp_path):
     assert drawn["session"] == 1 and len(drawn["tables"]) == 4
     t1 = drawn["tables"][0]
     assert sorted(p for t in drawn["tables"] for p in t) == [f"P{i:02d}" for i in range(1, 17)]
-    _, out, _ = run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E",
-                    "--discarder", "W", "--fans", "清一色,平和", "--flowers", "1")
+    _, out, _ = run(
+        "enter",
+        "spring-cup",
+        "--session",
+        "1",
+        "--table",
+        "1",
+        "--hand",
+        "1",
+        "--winner",
+        "E",
+        "--discarder",
+        "W",
+        "--fans",
+        "清一色,平和",
+        "--flowers",
+        "1",
+    )
     assert "1/16 hands" in out and f"E {t1[0]} 551" in out
-    _, out, err = run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", t1[1],
-                      "--points", "6")  # below 8: a false win by South
+    _, out, err = run(
+        "enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", t1[1], "--points", "6"
+    )  # below 8: a false win by South
     assert "false win" in err and f"S {t1[1]} 462" in out
-    run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "3", "--winner", "none",
-        "--penalty", "N:warning")
-    _, out, _ = run("enter", "spring-cup", "--session", "1", "--table", "1", "--hand", "4", "--winner", "2",
-                    "--fans", "Pure Straight,门前清*2")  # English or Chinese names; 'name*2' counts a fan twice
+    run(
+        "enter",
+        "spring-cup",
+        "--session",
+        "1",
+        "--table",
+        "1",
+        "--hand",
+        "3",
+        "--winner",
+        "none",
+        "--penalty",
+        "N:warning",
+    )
+    _, out, _ = run(
+        "enter",
+        "spring-cup",
+        "--session",
+        "1",
+        "--table",
+        "1",
+        "--hand",
+        "4",
+        "--winner",
+        "2",
+        "--fans",
+        "Pure Straight,门前清*2",
+    )  # English or Chinese names; 'name*2' counts a fan twice
     assert "4/16 hands" in out
     run("enter", "spring-cup", "--session", "1", "--table", "1", "--penalty", "S:迟到:10", "--time-called")
     run("enter", "spring-cup", "--session", "1", "--table", "2", "--totals", "40,-8,-16,-16")
@@ -94,8 +135,9 @@ def test_errors_say_how_to_fix_them(run, tmp_path):
     code, _, err = run("new", "X", "--players", "players.txt", ok=False)
     assert code == 2 and "do not fill tables of four" in err
     run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
-    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E",
-                       "--points", "8", ok=False)
+    code, _, err = run(
+        "enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8", ok=False
+    )
     assert "draw cup --session 1" in err
     run("draw", "cup")
     for argv, msg in [
@@ -113,11 +155,11 @@ def test_errors_say_how_to_fix_them(run, tmp_path):
         code, _, err = run("enter", "cup", "--session", "1", "--table", "1", *argv, ok=False)
         assert code == 2 and msg in err, (argv, err)
     run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8")
-    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "S",
-                       "--points", "8", ok=False)
+    code, _, err = run(
+        "enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "S", "--points", "8", ok=False
+    )
     assert "--replace" in err
-    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "S", "--points", "8",
-        "--replace")
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "S", "--points", "8", "--replace")
     code, _, err = run("draw", "cup", "--session", "1", ok=False)
     assert "already has results" in err
     code, _, err = run("draw", "cup", "--session", "3", "--method", "perfect", ok=False)
@@ -132,8 +174,11 @@ def test_errors_say_how_to_fix_them(run, tmp_path):
 
 def test_player_files(run, tmp_path):
     colours = ["Red", "Blue", "Green", "Gold"]
-    (tmp_path / "p.csv").write_text("name,team,reserve,country\n" + "".join(
-        f"Player {i},{colours[(i - 1) // 4]},,CN\n" for i in range(1, 17)) + "Spare,Red,yes,CN\n")
+    (tmp_path / "p.csv").write_text(
+        "name,team,reserve,country\n"
+        + "".join(f"Player {i},{colours[(i - 1) // 4]},,CN\n" for i in range(1, 17))
+        + "Spare,Red,yes,CN\n"
+    )
     _, out, _ = run("new", "Four teams", "--players", "p.csv", "--sessions", "2", "--seed", "3")
     _, out, _ = run("draw", out.strip(), "--json")
     tables = json.loads(out)["tables"]
@@ -206,11 +251,13 @@ def test_printing_a_session_seating_and_all_its_sheets(run, tmp_path):
             assert n in sheets, n
         assert _text(tmp_path / "qr.pdf").count("PIN ") == 4
         assert sheets.count("Score sheet") == 4 and "Find your seat" in seating
-    for argv, msg in [(("--all-tables", "-o", "x.pdf"), "--session K"),
-                      (("--session", "1", "--table", "1", "--all-tables", "-o", "x.pdf"), "not --table"),
-                      (("--session", "1", "--all-tables", "-o", "x.html"), "one PDF"),
-                      (("--format", "seating", "--session", "3", "-o", "x.pdf"), "not 3"),
-                      (("--format", "seating", "--session", "1", "-o", "-"), "binary")]:
+    for argv, msg in [
+        (("--all-tables", "-o", "x.pdf"), "--session K"),
+        (("--session", "1", "--table", "1", "--all-tables", "-o", "x.pdf"), "not --table"),
+        (("--session", "1", "--all-tables", "-o", "x.html"), "one PDF"),
+        (("--format", "seating", "--session", "3", "-o", "x.pdf"), "not 3"),
+        (("--format", "seating", "--session", "1", "-o", "-"), "binary"),
+    ]:
         code, _, err = run("export", "cup", *argv, ok=False)
         assert code == 2 and msg in err, (argv, err)
 
@@ -219,15 +266,28 @@ PDFTOTEXT = shutil.which("pdftotext")
 
 
 def _text(path) -> str:
-    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
 def test_undo_and_the_entries_log(run):
     run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
     run("draw", "cup")
-    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8",
-        "--by", "anna")
+    run(
+        "enter",
+        "cup",
+        "--session",
+        "1",
+        "--table",
+        "1",
+        "--hand",
+        "1",
+        "--winner",
+        "E",
+        "--points",
+        "8",
+        "--by",
+        "anna",
+    )
     run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "S:late:10")
     _, out, _ = run("enter", "cup", "--session", "1", "--table", "1", "--penalty", "S:late:10")
     assert " S P" in out
@@ -242,9 +302,12 @@ def test_undo_and_the_entries_log(run):
     _, out, _ = run("log", "cup", "--session", "1", "--table", "1")
     assert "undo of entry" in out and "anna" in out
     run("undo", "cup", "--session", "1", "--table", "1")
-    for argv, msg in [((), "undo what?"), (("--entry", "1", "--session", "1"), "leave out"),
-                      (("--session", "1", "--table", "1"), "nothing to undo"),
-                      (("--session", "1", "--table", "9"), "tables 1–4, not 9")]:
+    for argv, msg in [
+        ((), "undo what?"),
+        (("--entry", "1", "--session", "1"), "leave out"),
+        (("--session", "1", "--table", "1"), "nothing to undo"),
+        (("--session", "1", "--table", "9"), "tables 1–4, not 9"),
+    ]:
         code, _, err = run("undo", "cup", *argv, ok=False)
         assert code == 2 and msg in err, (argv, err)
 
@@ -256,7 +319,9 @@ def test_pins_print_each_tables_link_and_a_stable_pin(run):
     run("draw", "cup")
     _, out, _ = run("pins", "cup", "--session", "1", "--url", "http://10.0.0.2:8000/", "--json")
     links = json.loads(out)
-    assert [x["table"] for x in links] == [1, 2, 3, 4] and links[1]["url"] == "http://10.0.0.2:8000/tournaments/cup/t/1/2"
+    assert [x["table"] for x in links] == [1, 2, 3, 4] and links[1][
+        "url"
+    ] == "http://10.0.0.2:8000/tournaments/cup/t/1/2"
     assert all(len(x["pin"]) == 6 and x["pin"].isdigit() for x in links) and len({x["pin"] for x in links}) == 4
     _, again, _ = run("pins", "cup", "--json")
     assert [x["pin"] for x in json.loads(again)] == [x["pin"] for x in links]
@@ -276,8 +341,9 @@ def test_the_session_clock_and_a_time_call_at_every_table_still_playing(run):
     run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8")
     _, out, _ = run("clock", "cup", "--session", "1", "--call")
     assert "time called at table(s) 1, 3, 4" in out and "2:29:" in out
-    code, _, err = run("enter", "cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", "E",
-                       "--points", "8", ok=False)
+    code, _, err = run(
+        "enter", "cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", "E", "--points", "8", ok=False
+    )
     assert code == 2 and "time was called" in err
     _, out, _ = run("log", "cup", "--json")
     assert [e["by"] for e in json.loads(out) if e["kind"] == "time_call"] == ["clock"] * 3

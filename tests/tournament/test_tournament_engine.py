@@ -47,10 +47,16 @@ def test_engine_seat_changes_are_the_1998_rotation():
 
 
 def test_record_from_outcome_maps_chairs_fans_flowers_and_false_wins():
-    win = {"seat": 2, "from": 0, "points": 29, "fans": [
-        {"name": "Full Flush", "zh": "清一色", "points": 24, "count": 1},
-        {"name": "All Simples", "zh": "断幺", "points": 2, "count": 1},
-        {"name": "Flower Tiles", "zh": "花牌", "points": 1, "count": 3}]}
+    win = {
+        "seat": 2,
+        "from": 0,
+        "points": 29,
+        "fans": [
+            {"name": "Full Flush", "zh": "清一色", "points": 24, "count": 1},
+            {"name": "All Simples", "zh": "断幺", "points": 2, "count": 1},
+            {"name": "Flower Tiles", "zh": "花牌", "points": 1, "count": 3},
+        ],
+    }
     chairs = (1, 0, 3, 2)  # chair → table player (the East round's swap)
     rec = record_from_outcome(5, win, [(1, "wrong"), (3, "short")], chairs)
     assert (rec.no, rec.winner, rec.discarder) == (5, 3, 1)
@@ -83,7 +89,7 @@ def check_1998(d: dict, players: int, sessions: int) -> None:
         for p, sc in scores.items():
             better = sum(1 for x in scores.values() if x > sc)
             tied = sum(1 for x in scores.values() if x == sc)
-            expect = Fraction(sum(values[better:better + tied]), tied)
+            expect = Fraction(sum(values[better : better + tied]), tied)
             assert given[p] == pytest.approx(float(expect)), (p, sc)
             std_sum[p] += given[p]
             score_sum[p] += sc
@@ -109,8 +115,23 @@ def check_1998(d: dict, players: int, sessions: int) -> None:
 
 
 def test_demo_command_16_players_4_teams_4_sessions(capsys, tmp_path):
-    argv = ["demo", "--players", "16", "--teams", "4", "--sessions", "4", "--seed", "1", "--scheme", "1998",
-            "--bots", "rand", "--json", "--no-progress"]
+    argv = [
+        "demo",
+        "--players",
+        "16",
+        "--teams",
+        "4",
+        "--sessions",
+        "4",
+        "--seed",
+        "1",
+        "--scheme",
+        "1998",
+        "--bots",
+        "rand",
+        "--json",
+        "--no-progress",
+    ]
     assert main(argv) == 0
     d = json.loads(capsys.readouterr().out)
     check_1998(d, 16, 4)
@@ -124,8 +145,30 @@ def test_demo_command_16_players_4_teams_4_sessions(capsys, tmp_path):
 
 def test_demo_4210_individuals_and_saving(capsys, tmp_path):
     url = f"sqlite:///{tmp_path}/demo.db"
-    assert main(["demo", "--players", "16", "--teams", "0", "--sessions", "2", "--seed", "4", "--scheme", "4210",
-                 "--bots", "rand,rand", "--json", "--save", "--db", url]) == 0
+    assert (
+        main(
+            [
+                "demo",
+                "--players",
+                "16",
+                "--teams",
+                "0",
+                "--sessions",
+                "2",
+                "--seed",
+                "4",
+                "--scheme",
+                "4210",
+                "--bots",
+                "rand,rand",
+                "--json",
+                "--save",
+                "--db",
+                url,
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["teams"] == [] and all(r["team"] is None for r in d["standings"])
     for s in d["sessions"]:
@@ -133,7 +176,8 @@ def test_demo_4210_individuals_and_saving(capsys, tmp_path):
             assert sum(t["standard_scores"]) == pytest.approx(7)
     assert main(["standings", "demo-4", "--json", "--db", url]) == 0
     saved = json.loads(capsys.readouterr().out)["groups"][0]["standings"]
-    assert [(r["player"], r["standard_total"]) for r in saved] == [(r["player"], r["standard_total"])
-                                                                   for r in d["standings"]]
+    assert [(r["player"], r["standard_total"]) for r in saved] == [
+        (r["player"], r["standard_total"]) for r in d["standings"]
+    ]
     assert main(["demo", "--players", "10", "--json"]) == 2
     assert "multiple of 4" in capsys.readouterr().err

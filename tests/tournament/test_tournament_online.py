@@ -36,10 +36,13 @@ def test_seating_plan_and_result_hook(tmp_path):
     repo.link_hall_table("online", 1, 2, "hall-xyz")
     hook = ResultHook(repo)
     assert hook("some-other-table", 0, None) is None
-    win = {"seat": 1, "from": None, "points": 12, "fans": [{"name": "Pure Straight", "zh": "清龙", "points": 16,
-                                                             "count": 1}]}
-    got = hook("hall-xyz", 0, {"deltas": [0, 0, 0, 0], "win": win},
-               [{"type": "false_win", "seat": 3, "kind": "wrong"}])
+    win = {
+        "seat": 1,
+        "from": None,
+        "points": 12,
+        "fans": [{"name": "Pure Straight", "zh": "清龙", "points": 16, "count": 1}],
+    }
+    got = hook("hall-xyz", 0, {"deltas": [0, 0, 0, 0], "win": win}, [{"type": "false_win", "seat": 3, "kind": "wrong"}])
     assert got is not None and (got.session, got.table, got.complete) == (1, 2, False)
     rec = repo.table("online", 1, 2).hands[0]
     assert rec.winner == 1 and rec.discarder is None and rec.fans == ("清龙",)

@@ -24,8 +24,9 @@ def hall_client(tmp_path):
     from majiang.hall.app import create_app
     from majiang.hall.rooms import Room
 
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0),
-                     **tournament_features())
+    app = create_app(
+        f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0), **tournament_features()
+    )
     with TestClient(app) as c:
         db = app.state.hall.db
         repo = TournamentRepository(db)
@@ -104,8 +105,12 @@ def test_every_group_is_shown(tmp_path):
     def group(gid: str, first: int) -> Group:
         ids = [f"{gid}{i}" for i in range(first, first + 4)]
         table = TableRecord(no=1, players=tuple(ids), totals=(30, 10, -10, -30))
-        return Group(id=gid, name=f"Group {gid}", players=tuple(Player(id=p, name=p) for p in ids),
-                     sessions=(SessionRecord(no=1, tables=(table,)),))
+        return Group(
+            id=gid,
+            name=f"Group {gid}",
+            players=tuple(Player(id=p, name=p) for p in ids),
+            sessions=(SessionRecord(no=1, tables=(table,)),),
+        )
 
     db = Database(f"sqlite:///{tmp_path}/g.db")
     db.migrate()
@@ -129,8 +134,11 @@ def test_every_group_is_shown(tmp_path):
 def test_standings_into_a_closed_pipe_end_quietly(tmp_path):
     url = f"sqlite:///{tmp_path}/p.db"
     cli = [sys.executable, "-m", "majiang.cli.tournament"]
-    subprocess.run([*cli, "new", "Cup", "--count", "16", "--sessions", "1", "--seed", "1", "--db", url],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*cli, "new", "Cup", "--count", "16", "--sessions", "1", "--seed", "1", "--db", url],
+        check=True,
+        capture_output=True,
+    )
     for extra, status in (("--json", {141}), ("", {1, 141})):  # rich ends a broken pipe itself with status 1
         argv = [*cli, "standings", "cup", "--db", url, *([extra] if extra else [])]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

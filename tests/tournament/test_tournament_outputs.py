@@ -24,16 +24,21 @@ from majiang.tournament.adapters.output import exports, html, pdf, plot
 @pytest.fixture(scope="module")
 def result():
     hands = (
-        HandRecord(no=1, winner=0, points=8),                                         # A self-draws
-        HandRecord(no=2),                                                             # exhaustive draw
-        HandRecord(no=3, winner=3, discarder=2, fans=("花龙",),
-                   penalties=(Penalty(1, PenaltyCode.FALSE_WIN),)),                   # B false win, D wins off C
+        HandRecord(no=1, winner=0, points=8),  # A self-draws
+        HandRecord(no=2),  # exhaustive draw
+        HandRecord(
+            no=3, winner=3, discarder=2, fans=("花龙",), penalties=(Penalty(1, PenaltyCode.FALSE_WIN),)
+        ),  # B false win, D wins off C
         HandRecord(no=4, penalties=(Penalty(0, PenaltyCode.WARNING, note="slow"),)),  # draw, A warned
     )
-    table = TableRecord(no=1, players=("A", "B", "C", "D"), hands=hands, time_called=True,
-                        penalties=(Penalty(2, PenaltyCode.MISCONDUCT, 10),))
-    players = (Player("A", "Li Wei", ema_id="14990001", country="CHN"), Player("B", "王芳"), Player("C"),
-               Player("D"))
+    table = TableRecord(
+        no=1,
+        players=("A", "B", "C", "D"),
+        hands=hands,
+        time_called=True,
+        penalties=(Penalty(2, PenaltyCode.MISCONDUCT, 10),),
+    )
+    players = (Player("A", "Li Wei", ema_id="14990001", country="CHN"), Player("B", "王芳"), Player("C"), Player("D"))
     g = Group(id="G", name="甲组", players=players, sessions=(SessionRecord(no=1, tables=(table,)),))
     return evaluate(g, scheme="4210")
 
@@ -79,10 +84,21 @@ def test_csv_exports(result):
     assert [r["player"] for r in rows] == ["A", "D", "C", "B"]
     assert rows[0]["standard_total"] == "4" and rows[0]["s1_score"] == "550"
     ema = list(csv.DictReader(io.StringIO(exports.ema_csv(result))))
-    assert list(ema[0]) == ["position", "last_name", "first_name", "ema_number", "nationality", "table_points",
-                            "mahjong_points"]
-    assert (ema[0]["last_name"], ema[0]["first_name"], ema[0]["ema_number"], ema[0]["mahjong_points"]) == \
-        ("Wei", "Li", "14990001", "50")
+    assert list(ema[0]) == [
+        "position",
+        "last_name",
+        "first_name",
+        "ema_number",
+        "nationality",
+        "table_points",
+        "mahjong_points",
+    ]
+    assert (ema[0]["last_name"], ema[0]["first_name"], ema[0]["ema_number"], ema[0]["mahjong_points"]) == (
+        "Wei",
+        "Li",
+        "14990001",
+        "50",
+    )
     assert ema[3]["last_name"] == "王芳"
     hands = list(csv.DictReader(io.StringIO(exports.hands_csv(result))))
     assert len(hands) == 4 and hands[2]["winner"] == "D" and hands[2]["discarder"] == "C"
@@ -118,8 +134,14 @@ def test_plots(result, tmp_path):
 
 def _sheet_group(hands, *, substitutions=(), penalties=(), players=("A", "B", "C", "D", "S")):
     from majiang.tournament import Substitution
-    table = TableRecord(no=1, players=("A", "B", "C", "D"), hands=tuple(hands), penalties=tuple(penalties),
-                        substitutions=tuple(Substitution(*s) for s in substitutions))
+
+    table = TableRecord(
+        no=1,
+        players=("A", "B", "C", "D"),
+        hands=tuple(hands),
+        penalties=tuple(penalties),
+        substitutions=tuple(Substitution(*s) for s in substitutions),
+    )
     empty = TableRecord(no=2, players=("E", "F", "G", "H"))
     ids = (*players, "E", "F", "G", "H")
     ps = tuple(Player(p, ranked=p != "S") for p in ids)
@@ -129,9 +151,11 @@ def _sheet_group(hands, *, substitutions=(), penalties=(), players=("A", "B", "C
 def test_sheet_rows_reconcile_each_penalty_once():
     """局分 = 500 + 得分 − 失分 − 罚分 on every row: a penalty given within a hand counts in 罚分 only,
     a table penalty too; false wins are payments between players and count in 得分/失分."""
-    hands = [HandRecord(no=1, winner=0, discarder=1, points=8, penalties=(Penalty(1, PenaltyCode.MISCONDUCT, 10),)),
-             HandRecord(no=2, penalties=(Penalty(2, PenaltyCode.FALSE_WIN),)),
-             HandRecord(no=3, winner=3, points=9)]
+    hands = [
+        HandRecord(no=1, winner=0, discarder=1, points=8, penalties=(Penalty(1, PenaltyCode.MISCONDUCT, 10),)),
+        HandRecord(no=2, penalties=(Penalty(2, PenaltyCode.FALSE_WIN),)),
+        HandRecord(no=3, winner=3, points=9),
+    ]
     res = _sheet_group(hands, penalties=(Penalty(1, PenaltyCode.MISCONDUCT, 5),))
     sheet = score_sheet(res, 1, 1)
     for r in sheet.rows:
@@ -142,8 +166,12 @@ def test_sheet_rows_reconcile_each_penalty_once():
 
 def test_sheet_of_a_player_who_left_mid_session():
     """第十二条: her row shows her own hands only; the substitute's false win is not hers."""
-    hands = [HandRecord(no=1, winner=0, discarder=1, points=8), HandRecord(no=2),
-             HandRecord(no=3, penalties=(Penalty(1, PenaltyCode.FALSE_WIN),)), HandRecord(no=4, winner=2, points=8)]
+    hands = [
+        HandRecord(no=1, winner=0, discarder=1, points=8),
+        HandRecord(no=2),
+        HandRecord(no=3, penalties=(Penalty(1, PenaltyCode.FALSE_WIN),)),
+        HandRecord(no=4, winner=2, points=8),
+    ]
     res = _sheet_group(hands, substitutions=[(1, "S", 3)])
     b = score_sheet(res, 1, 1).rows[1]
     assert [c.points for c in b.cells[:4]] == [-16, 0, None, None]
@@ -173,15 +201,15 @@ def test_pdf_text_keeps_every_name_whole(tmp_path):
     names = ["Jürgen Weiß", "Élodie Lefèvre", "Tomáš Dvořák", "王芳"]
     players = tuple(Player(f"P{i}", n) for i, n in enumerate(names))
     hands = (HandRecord(no=1, winner=0, discarder=1, points=8),)
-    table = TableRecord(no=1, players=tuple(p.id for p in players), hands=hands,
-                        penalties=(Penalty(1, PenaltyCode.EMPTY_CALL, 5),))
+    table = TableRecord(
+        no=1, players=tuple(p.id for p in players), hands=hands, penalties=(Penalty(1, PenaltyCode.EMPTY_CALL, 5),)
+    )
     res = evaluate(Group(id="G", players=players, sessions=(SessionRecord(no=1, tables=(table,)),)), scheme="4210")
 
     def text(data: bytes) -> str:
         path = tmp_path / "x.pdf"
         path.write_bytes(data)
-        return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
-                              check=True).stdout
+        return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
     sheet = text(pdf.score_sheet_pdf(score_sheet(res, 1, 1)))
     standings = text(pdf.standings_pdf(res))
@@ -195,27 +223,43 @@ def test_pdf_text_keeps_every_name_whole(tmp_path):
 def _pdf_text(data: bytes, tmp_path, name: str = "x.pdf") -> str:
     path = tmp_path / name
     path.write_bytes(data)
-    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
-NAMES = ["Jürgen Weiß", "Élodie Lefèvre", "Tomáš Dvořák", "王芳", "Ана Петровић", "Zoë Ødegård", "李小龙",
-         "Ślązak Łukasz"]
+NAMES = [
+    "Jürgen Weiß",
+    "Élodie Lefèvre",
+    "Tomáš Dvořák",
+    "王芳",
+    "Ана Петровић",
+    "Zoë Ødegård",
+    "李小龙",
+    "Ślązak Łukasz",
+]
 
 
 def _two_tables():
     players = tuple(Player(f"P{i}", n) for i, n in enumerate(NAMES)) + (Player("P8", "Absent Andy"),)
-    tables = (TableRecord(no=1, players=("P0", "P1", "P2", "P3"), hands=(HandRecord(no=1, winner=0, points=8),)),
-              TableRecord(no=2, players=("P4", "P5", "P6", "P7")))
-    return Group(id="G", name="甲组", players=players,
-                 sessions=(SessionRecord(no=1, tables=tables, absent=("P8",)),))
+    tables = (
+        TableRecord(no=1, players=("P0", "P1", "P2", "P3"), hands=(HandRecord(no=1, winner=0, points=8),)),
+        TableRecord(no=2, players=("P4", "P5", "P6", "P7")),
+    )
+    return Group(id="G", name="甲组", players=players, sessions=(SessionRecord(no=1, tables=tables, absent=("P8",)),))
 
 
 def test_session_seats_alphabetical_with_winds_and_byes():
     tables, seats, absent = pdf.session_seats(_two_tables(), 1)
     assert tables[1] == (2, ["Ана Петровић", "Zoë Ødegård", "李小龙", "Ślązak Łukasz"])
-    assert [s.name for s in seats] == ["Élodie Lefèvre", "Jürgen Weiß", "Ślązak Łukasz", "Tomáš Dvořák",
-                                       "Zoë Ødegård", "Ана Петровић", "李小龙", "王芳"]
+    assert [s.name for s in seats] == [
+        "Élodie Lefèvre",
+        "Jürgen Weiß",
+        "Ślązak Łukasz",
+        "Tomáš Dvořák",
+        "Zoë Ødegård",
+        "Ана Петровић",
+        "李小龙",
+        "王芳",
+    ]
     assert next(s for s in seats if s.name == "李小龙") == pdf.Seat("李小龙", 2, 2)
     assert absent == ["Absent Andy"]
     with pytest.raises(ValueError, match="not drawn"):

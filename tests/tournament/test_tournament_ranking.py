@@ -22,23 +22,36 @@ from majiang.tournament.ranking import Standing, decided_by, rank_individuals
 
 
 def standing(pid: str, stds: list[int], match: int) -> Standing:
-    return Standing(player=pid, team=None, standard_total=F(sum(stds)), match_total=match,
-                    session_standards=tuple(F(x) for x in stds), session_scores=(500,) * len(stds))
+    return Standing(
+        player=pid,
+        team=None,
+        standard_total=F(sum(stds)),
+        match_total=match,
+        session_standards=tuple(F(x) for x in stds),
+        session_scores=(500,) * len(stds),
+    )
 
 
 def quick(tables: list[tuple[list[str], list[int]]], no: int, absent: tuple[str, ...] = ()) -> SessionRecord:
-    return SessionRecord(no=no, tables=tuple(TableRecord(no=i + 1, players=tuple(p), totals=tuple(t))
-                                             for i, (p, t) in enumerate(tables)), absent=absent)
+    return SessionRecord(
+        no=no,
+        tables=tuple(TableRecord(no=i + 1, players=tuple(p), totals=tuple(t)) for i, (p, t) in enumerate(tables)),
+        absent=absent,
+    )
 
 
 FOUR = tuple(Player(id=f"P{i}") for i in range(1, 5))
 
 
 def test_step1_higher_sum_of_session_scores():
-    g = Group(id="G", players=FOUR, sessions=(
-        quick([(["P1", "P2", "P3", "P4"], [40, 10, -20, -30])], 1),   # 4 2 1 0
-        quick([(["P1", "P2", "P3", "P4"], [10, 50, -20, -40])], 2),   # 2 4 1 0
-    ))
+    g = Group(
+        id="G",
+        players=FOUR,
+        sessions=(
+            quick([(["P1", "P2", "P3", "P4"], [40, 10, -20, -30])], 1),  # 4 2 1 0
+            quick([(["P1", "P2", "P3", "P4"], [10, 50, -20, -40])], 2),  # 2 4 1 0
+        ),
+    )
     res = evaluate(g, scheme="4210")
     top = res.standings[:2]
     assert [s.player for s in top] == ["P2", "P1"]
@@ -66,8 +79,12 @@ def test_step3_more_high_single_sessions():
 
 
 def test_equal_on_every_step_share_the_rank():
-    rows = [standing("X", [4, 2], 1000), standing("A", [2, 4], 1000), standing("Z", [7, 0], 900),
-            standing("Y", [1, 1], 1000)]
+    rows = [
+        standing("X", [4, 2], 1000),
+        standing("A", [2, 4], 1000),
+        standing("Z", [7, 0], 900),
+        standing("Y", [1, 1], 1000),
+    ]
     ranked = rank_individuals(rows)
     assert [(s.player, s.rank) for s in ranked] == [("Z", 1), ("A", 2), ("X", 2), ("Y", 4)]
     assert decided_by(ranked[1], ranked[2]) == "tied"
@@ -77,9 +94,14 @@ def test_equal_on_every_step_share_the_rank():
 def test_team_totals_are_sums_of_members():
     players = tuple(Player(id=f"P{i}", team="A" if i <= 4 else "B") for i in range(1, 9))
     teams = (Team(id="A", players=("P1", "P2", "P3", "P4")), Team(id="B", players=("P5", "P6", "P7", "P8")))
-    g = Group(id="G", players=players, teams=teams, sessions=(
-        quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 0, 0, -5])], 1),
-    ))
+    g = Group(
+        id="G",
+        players=players,
+        teams=teams,
+        sessions=(
+            quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 0, 0, -5])], 1),
+        ),
+    )
     res = evaluate(g, scheme="1998")
     by = {s.player: s.standard_total for s in res.standings}
     # scores 530 520 505 500 500 495 490 460 → 8 6 5 (4+3)/2 ×2 2 1 0
@@ -95,8 +117,9 @@ def test_bye_and_whole_session_substitute():
     players = (*(Player(id=f"P{i}") for i in range(1, 9)), Player(id="S", ranked=False))
     s1 = quick([(["P1", "P2", "P3", "P4"], [0, 0, 0, 0]), (["P5", "P6", "P7", "P8"], [0, 0, 0, 0])], 1)
     # P8 absent in session 2; the substitute S takes the seat and wins the table
-    s2 = quick([(["P1", "P2", "P3", "P4"], [40, 20, -20, -40]), (["P5", "P6", "P7", "S"], [10, 5, -65, 50])], 2,
-               absent=("P8",))
+    s2 = quick(
+        [(["P1", "P2", "P3", "P4"], [40, 20, -20, -40]), (["P5", "P6", "P7", "S"], [10, 5, -65, 50])], 2, absent=("P8",)
+    )
     g = Group(id="G", players=players, sessions=(s1, s2))
     r98 = evaluate(g, scheme="1998")
     std2 = r98.sessions[1].standard
@@ -115,17 +138,22 @@ def test_bye_and_whole_session_substitute():
 def test_mid_session_substitute_counts_for_the_table_not_the_ranking():
     players = (*FOUR, Player(id="S", ranked=False))
     hands = (
-        HandRecord(no=1, winner=0, points=8),                 # P1 self-draw: +48, others −16
-        HandRecord(no=2, winner=3, discarder=0, points=8),    # P4 on P1's discard: +32, P1 −16, others −8
-        HandRecord(no=3, winner=3, points=10),                # S (seat 3) self-draw: +54, others −18
+        HandRecord(no=1, winner=0, points=8),  # P1 self-draw: +48, others −16
+        HandRecord(no=2, winner=3, discarder=0, points=8),  # P4 on P1's discard: +32, P1 −16, others −8
+        HandRecord(no=3, winner=3, points=10),  # S (seat 3) self-draw: +54, others −18
     )
-    table = TableRecord(no=1, players=("P1", "P2", "P3", "P4"), hands=hands, time_called=True,
-                        substitutions=(Substitution(seat=3, substitute="S", from_hand=3),))
+    table = TableRecord(
+        no=1,
+        players=("P1", "P2", "P3", "P4"),
+        hands=hands,
+        time_called=True,
+        substitutions=(Substitution(seat=3, substitute="S", from_hand=3),),
+    )
     g = Group(id="G", players=players, sessions=(SessionRecord(no=1, tables=(table,)),))
     res = evaluate(g, scheme="4210")
     t = res.sessions[0].tables[0]
     assert t.seat_scores == (514, 458, 458, 570)
-    assert t.session_scores == (514, 458, 458, 516)       # P4 keeps the score he had when he left
+    assert t.session_scores == (514, 458, 458, 516)  # P4 keeps the score he had when he left
     assert t.seats[3].substitute == "S" and t.seats[3].substitute_points == 54
     assert res.sessions[0].standard == {"P4": 4, "P1": 2, "P2": F(1, 2), "P3": F(1, 2)}
     assert [s.player for s in res.standings] == ["P4", "P1", "P2", "P3"]
@@ -145,11 +173,18 @@ def test_field_size_counts_seated_players_not_reserves():
     """第十条 with a team reserve: N is the players ranked in the session's field (8 seated), so the 1st
     gets 8 and the last 0; an unused reserve neither enlarges N nor appears in the standings."""
     players = tuple(Player(id=f"P{i}", team="A" if i <= 4 else "B") for i in range(1, 9)) + (Player(id="R", team="A"),)
-    teams = (Team(id="A", players=("P1", "P2", "P3", "P4"), reserve="R"),
-             Team(id="B", players=("P5", "P6", "P7", "P8")))
-    g = Group(id="G", players=players, teams=teams, sessions=(
-        quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 1),
-    ))
+    teams = (
+        Team(id="A", players=("P1", "P2", "P3", "P4"), reserve="R"),
+        Team(id="B", players=("P5", "P6", "P7", "P8")),
+    )
+    g = Group(
+        id="G",
+        players=players,
+        teams=teams,
+        sessions=(
+            quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 1),
+        ),
+    )
     res = evaluate(g, scheme="1998")
     assert res.field_size == 8
     by = {s.player: s.standard_total for s in res.standings}
@@ -158,9 +193,19 @@ def test_field_size_counts_seated_players_not_reserves():
 
 def test_a_table_never_entered_is_pending_not_a_tie_of_500s():
     eight = tuple(Player(id=f"P{i}") for i in range(1, 9))
-    g = Group(id="G", players=eight, sessions=(SessionRecord(no=1, tables=(
-        TableRecord(no=1, players=("P1", "P2", "P3", "P4"), totals=(30, 10, -10, -30)),
-        TableRecord(no=2, players=("P5", "P6", "P7", "P8")))),))
+    g = Group(
+        id="G",
+        players=eight,
+        sessions=(
+            SessionRecord(
+                no=1,
+                tables=(
+                    TableRecord(no=1, players=("P1", "P2", "P3", "P4"), totals=(30, 10, -10, -30)),
+                    TableRecord(no=2, players=("P5", "P6", "P7", "P8")),
+                ),
+            ),
+        ),
+    )
     res = evaluate(g, scheme="1998")
     assert res.pending == {1: (2,)}
     by = {s.player: s for s in res.standings}
@@ -171,13 +216,23 @@ def test_a_table_never_entered_is_pending_not_a_tie_of_500s():
 
 def test_an_unused_reserve_is_not_absent():
     players = tuple(Player(id=f"P{i}", team="A" if i <= 4 else "B") for i in range(1, 9)) + (Player(id="R", team="A"),)
-    teams = (Team(id="A", players=("P1", "P2", "P3", "P4"), reserve="R"),
-             Team(id="B", players=("P5", "P6", "P7", "P8")))
-    g = Group(id="G", players=players, teams=teams, sessions=(
-        quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 1),
-        quick([(["R", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 2,
-              absent=("P1",)),
-    ))
+    teams = (
+        Team(id="A", players=("P1", "P2", "P3", "P4"), reserve="R"),
+        Team(id="B", players=("P5", "P6", "P7", "P8")),
+    )
+    g = Group(
+        id="G",
+        players=players,
+        teams=teams,
+        sessions=(
+            quick([(["P1", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])], 1),
+            quick(
+                [(["R", "P5", "P2", "P6"], [30, 20, -10, -40]), (["P3", "P7", "P4", "P8"], [5, 1, 0, -6])],
+                2,
+                absent=("P1",),
+            ),
+        ),
+    )
     res = evaluate(g, scheme="1998")
     r = res.standing("R")
     assert r.session_scores == (None, 530)
@@ -188,8 +243,13 @@ def test_an_unused_reserve_is_not_absent():
 def _with_dq():
     eight = tuple(Player(id=f"P{i}") for i in range(1, 9))
     dq = HandRecord(no=1, penalties=(Penalty(0, PenaltyCode.DELIBERATE_FALSE_WIN),))
-    s1 = SessionRecord(no=1, tables=(TableRecord(no=1, players=("P1", "P2", "P3", "P4"), hands=(dq,)),
-                                     TableRecord(no=2, players=("P5", "P6", "P7", "P8"), totals=(9, 1, -4, -6))))
+    s1 = SessionRecord(
+        no=1,
+        tables=(
+            TableRecord(no=1, players=("P1", "P2", "P3", "P4"), hands=(dq,)),
+            TableRecord(no=2, players=("P5", "P6", "P7", "P8"), totals=(9, 1, -4, -6)),
+        ),
+    )
     return Group(id="G", players=eight, sessions=(s1,))
 
 
@@ -198,6 +258,7 @@ def test_the_disqualified_are_not_drawn_again_and_are_flagged():
     from majiang.tournament.absence import redraw_session
     from majiang.tournament.adapters.output import exports
     from majiang.tournament.draw import DrawError, draw_session, seatable
+
     g = _with_dq()
     assert "P1" not in seatable(g)
     with pytest.raises(DrawError, match="redraw"):
@@ -215,13 +276,17 @@ def test_ema_export_order_names_and_table_points():
     """EMA ranks by 4/2/1/0 table points (a 1998-scored event included), then mahjong points without the
     500 base, so a bye costs nothing; names split after the given name."""
     from majiang.tournament.adapters.output import exports
+
     names = {"A": "Jan de Vries", "B": "Vries, Anna de"}
     players = (*(Player(p, names.get(p, "")) for p in "ABCDEFGH"), Player("S", ranked=False))
-    g = Group(id="G", players=players, sessions=(
-        quick([(["A", "C", "D", "E"], [30, 0, -10, -20]), (["B", "F", "G", "H"], [5, 10, -5, -10])], 1),
-        quick([(["S", "C", "D", "E"], [0, 1, -1, 0]), (["B", "F", "G", "H"], [5, 10, -5, -10])], 2,
-              absent=("A",)),
-    ))
+    g = Group(
+        id="G",
+        players=players,
+        sessions=(
+            quick([(["A", "C", "D", "E"], [30, 0, -10, -20]), (["B", "F", "G", "H"], [5, 10, -5, -10])], 1),
+            quick([(["S", "C", "D", "E"], [0, 1, -1, 0]), (["B", "F", "G", "H"], [5, 10, -5, -10])], 2, absent=("A",)),
+        ),
+    )
     for scheme in ("4210", "1998"):
         ema = list(csv.DictReader(io.StringIO(exports.ema_csv(evaluate(g, scheme=scheme)))))
         by = {(r["last_name"], r["first_name"]): r for r in ema}

@@ -132,7 +132,7 @@ def test_draw_and_wind_balance():
 def test_swiss_and_snake():
     order = ids(16)
     assert snake_tables(order)[0] == ("P00", "P07", "P08", "P15")
-    assert swiss_tables(order) == tuple(tuple(order[i:i + 4]) for i in range(0, 16, 4))
+    assert swiss_tables(order) == tuple(tuple(order[i : i + 4]) for i in range(0, 16, 4))
     team_of = {p: f"T{i % 4}" for i, p in enumerate(order)}  # P00, P04, P08, P12 are team-mates
     team_of.update({"P01": "T0"})  # and P01 too
     tables = swiss_tables(order, team_of=team_of)
@@ -178,7 +178,7 @@ def test_swiss_finds_a_repeat_free_seating_whenever_one_exists():
             played = []
             for _ in range(n_played):
                 shuffled = rng.sample(order, 16)
-                played.append([shuffled[i:i + 4] for i in range(0, 16, 4)])
+                played.append([shuffled[i : i + 4] for i in range(0, 16, 4)])
             got = repeat_meetings([swiss_tables(order, played=played)], prior=played) - repeat_meetings(played)
             if _repeat_free_exists(order, meetings(played)):
                 checked += 1

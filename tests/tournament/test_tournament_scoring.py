@@ -33,10 +33,19 @@ def hands(draw: st.DrawFn) -> HandRecord:
     winner = draw(st.integers(0, 3))
     discarder = draw(st.sampled_from([None, *[s for s in range(4) if s != winner]]))
     fw = draw(st.sampled_from([None, *[s for s in range(4) if s != winner]]))
-    pens = (Penalty(fw, draw(st.sampled_from([PenaltyCode.FALSE_WIN, PenaltyCode.DECEPTIVE_WIN]))),) if fw is not None \
+    pens = (
+        (Penalty(fw, draw(st.sampled_from([PenaltyCode.FALSE_WIN, PenaltyCode.DECEPTIVE_WIN]))),)
+        if fw is not None
         else ()
-    return HandRecord(no=no, winner=winner, discarder=discarder, points=draw(st.integers(8, 300)),
-                      flowers=draw(st.integers(0, 8)), penalties=pens)
+    )
+    return HandRecord(
+        no=no,
+        winner=winner,
+        discarder=discarder,
+        points=draw(st.integers(8, 300)),
+        flowers=draw(st.integers(0, 8)),
+        penalties=pens,
+    )
 
 
 @given(hands())
@@ -100,10 +109,13 @@ def test_penalty_scale_and_ladders():
 
 
 def test_session_score_is_500_plus_hands_minus_penalties():
-    hs = [HandRecord(no=1, winner=0, points=10),                       # +54 −18 −18 −18
-          HandRecord(no=2, winner=1, discarder=2, points=8,
-                     penalties=(Penalty(3, PenaltyCode.EMPTY_CALL, 5),)),  # −8 +32 −16 −8, D −5
-          *[HandRecord(no=n) for n in range(3, 17)]]
+    hs = [
+        HandRecord(no=1, winner=0, points=10),  # +54 −18 −18 −18
+        HandRecord(
+            no=2, winner=1, discarder=2, points=8, penalties=(Penalty(3, PenaltyCode.EMPTY_CALL, 5),)
+        ),  # −8 +32 −16 −8, D −5
+        *[HandRecord(no=n) for n in range(3, 17)],
+    ]
     table = TableRecord(no=1, players=PLAYERS, hands=tuple(hs), penalties=(Penalty(0, PenaltyCode.LATE, 10),))
     res = score_table(table)
     assert res.complete
@@ -116,18 +128,25 @@ def test_time_limit_scores_the_session_as_it_stands():
     hs = tuple(HandRecord(no=n, winner=(n - 1) % 4, points=8) for n in range(1, 10))
     table = TableRecord(no=1, players=PLAYERS, hands=hs)
     assert not score_table(table).complete
-    cut = apply_time_limit(table, 6)   # time called during hand 6: it is finished, 7–9 are not played
+    cut = apply_time_limit(table, 6)  # time called during hand 6: it is finished, 7–9 are not played
     res = score_table(cut)
     assert cut.time_called and len(cut.hands) == 6 and res.complete
-    assert res.session_scores == (500 + 48 - 16 - 16 - 16 - 16 + 48, 500 - 16 + 48 - 16 - 16 - 16 + 48,
-                                  500 - 16 - 16 + 48 - 16 - 16 - 16, 500 - 16 - 16 - 16 + 48 - 16 - 16)
+    assert res.session_scores == (
+        500 + 48 - 16 - 16 - 16 - 16 + 48,
+        500 - 16 + 48 - 16 - 16 - 16 + 48,
+        500 - 16 - 16 + 48 - 16 - 16 - 16,
+        500 - 16 - 16 - 16 + 48 - 16 - 16,
+    )
     with pytest.raises(EntryError):
         apply_time_limit(table, 12)
 
 
 def test_quick_totals():
-    res = score_table(TableRecord(no=1, players=PLAYERS, totals=(120, -20, -40, -60),
-                                  penalties=(Penalty(2, PenaltyCode.MISCONDUCT, 10),)))
+    res = score_table(
+        TableRecord(
+            no=1, players=PLAYERS, totals=(120, -20, -40, -60), penalties=(Penalty(2, PenaltyCode.MISCONDUCT, 10),)
+        )
+    )
     assert res.session_scores == (620, 480, 450, 440)
     with pytest.raises(ModelError, match="zero-sum"):
         TableRecord(no=1, players=PLAYERS, totals=(120, -20, -40, -50))

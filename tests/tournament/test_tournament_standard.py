@@ -12,9 +12,14 @@ def group_of(n: int, sessions: list[list[tuple[list[str], list[int]]]]) -> Group
     """``n`` players P1…Pn; each session a list of (four players, quick totals)."""
     players = tuple(Player(id=f"P{i}") for i in range(1, n + 1))
     recs = tuple(
-        SessionRecord(no=s + 1, tables=tuple(TableRecord(no=t + 1, players=tuple(pl), totals=tuple(tot))
-                                             for t, (pl, tot) in enumerate(tables)))
-        for s, tables in enumerate(sessions))
+        SessionRecord(
+            no=s + 1,
+            tables=tuple(
+                TableRecord(no=t + 1, players=tuple(pl), totals=tuple(tot)) for t, (pl, tot) in enumerate(tables)
+            ),
+        )
+        for s, tables in enumerate(sessions)
+    )
     return Group(id="G", players=players, sessions=recs)
 
 
@@ -24,8 +29,12 @@ def test_1998_values_for_16_players():
     assert sum(v) == 121
 
 
-EIGHT = [[(["P1", "P2", "P3", "P4"], [100, 20, -40, -80]),   # 600 520 460 420
-          (["P5", "P6", "P7", "P8"], [50, 20, -30, -40])]]   # 550 520 470 460
+EIGHT = [
+    [
+        (["P1", "P2", "P3", "P4"], [100, 20, -40, -80]),  # 600 520 460 420
+        (["P5", "P6", "P7", "P8"], [50, 20, -30, -40]),
+    ]
+]  # 550 520 470 460
 
 
 def test_1998_group_ranking_ties_share_the_average():
@@ -50,8 +59,9 @@ def test_1998_tie_for_first_place():
 def test_4210_per_table_with_ties():
     res = evaluate(group_of(8, EIGHT), scheme="4210")
     assert res.sessions[0].standard == {"P1": 4, "P2": 2, "P3": 1, "P4": 0, "P5": 4, "P6": 2, "P7": 1, "P8": 0}
-    tied = group_of(8, [[(["P1", "P2", "P3", "P4"], [30, 30, -30, -30]),
-                         (["P5", "P6", "P7", "P8"], [10, 10, 10, -30])]])
+    tied = group_of(
+        8, [[(["P1", "P2", "P3", "P4"], [30, 30, -30, -30]), (["P5", "P6", "P7", "P8"], [10, 10, 10, -30])]]
+    )
     std = evaluate(tied, scheme="4210").sessions[0].standard
     assert std["P1"] == std["P2"] == 3 and std["P3"] == std["P4"] == F(1, 2)
     assert std["P5"] == std["P6"] == std["P7"] == F(7, 3) and std["P8"] == 0

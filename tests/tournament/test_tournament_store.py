@@ -18,8 +18,17 @@ from majiang.tournament.draw import DrawError, draw_session
 from majiang.tournament.model import Group, SessionRecord, Substitution, TableRecord
 from majiang.tournament.registration import build_group, count_entries, new_event
 
-TT_TABLES = {"tt_events", "tt_groups", "tt_teams", "tt_players", "tt_sessions", "tt_tables", "tt_hands",
-             "tt_penalties", "tt_entries"}
+TT_TABLES = {
+    "tt_events",
+    "tt_groups",
+    "tt_teams",
+    "tt_players",
+    "tt_sessions",
+    "tt_tables",
+    "tt_hands",
+    "tt_penalties",
+    "tt_entries",
+}
 
 
 def test_migration_creates_the_tables_and_matches_the_models(db):
@@ -38,17 +47,30 @@ def test_event_round_trip_with_everything(db, hand_generator):
     event, _, _ = build_demo(16, 4, 3, 9, "1998", play_session=hand_generator)
     g = event.groups[0]
     # a reserve, a substitute, a table penalty, quick totals, a mid-session substitution, an absentee
-    players = (*g.players, Player("R1", "Reserve One", team="T1"), Player("S1", "Sub", ranked=False, ema_id="0401",
-                                                                           country="CN"))
+    players = (
+        *g.players,
+        Player("R1", "Reserve One", team="T1"),
+        Player("S1", "Sub", ranked=False, ema_id="0401", country="CN"),
+    )
     teams = tuple(replace(t, reserve="R1", leader="Boss") if t.id == "T1" else t for t in g.teams)
     s3 = g.sessions[2]
-    t1 = replace(s3.tables[0], penalties=(Penalty(2, PenaltyCode.LATE, 10, "5 min"),),
-                 substitutions=(Substitution(seat=1, substitute="S1", from_hand=9),))
+    t1 = replace(
+        s3.tables[0],
+        penalties=(Penalty(2, PenaltyCode.LATE, 10, "5 min"),),
+        substitutions=(Substitution(seat=1, substitute="S1", from_hand=9),),
+    )
     t2 = TableRecord(no=2, players=s3.tables[1].players, totals=(40, -8, -16, -16), time_called=True)
     sessions = (*g.sessions[:2], SessionRecord(no=3, tables=(t1, t2, *s3.tables[2:]), absent=("R1",)))
     group = Group(id=g.id, name="Group A", players=players, teams=teams, sessions=sessions)
-    event = Event(id="cup-2025", name="杯赛 Cup", rules="gb", scheme="4210", tie_split="top", groups=(group,),
-                  extra={"seed": 9, "note": "中文"})
+    event = Event(
+        id="cup-2025",
+        name="杯赛 Cup",
+        rules="gb",
+        scheme="4210",
+        tie_split="top",
+        groups=(group,),
+        extra={"seed": 9, "note": "中文"},
+    )
     repo = TournamentRepository(db)
     assert repo.create(event) == "cup-2025"
     back = repo.load("cup-2025")
@@ -126,18 +148,30 @@ def test_draw_enter_and_standings(db):
 
 def test_scored_group_and_slug():
     g = build_group(count_entries(8))
-    s1 = SessionRecord(no=1, tables=(TableRecord(1, ("P01", "P02", "P03", "P04"), totals=(1, -1, 0, 0)),
-                                     TableRecord(2, ("P05", "P06", "P07", "P08"))))
-    s2 = SessionRecord(no=2, tables=(TableRecord(1, ("P01", "P05", "P03", "P07")),
-                                     TableRecord(2, ("P02", "P06", "P04", "P08"))))
+    s1 = SessionRecord(
+        no=1,
+        tables=(
+            TableRecord(1, ("P01", "P02", "P03", "P04"), totals=(1, -1, 0, 0)),
+            TableRecord(2, ("P05", "P06", "P07", "P08")),
+        ),
+    )
+    s2 = SessionRecord(
+        no=2, tables=(TableRecord(1, ("P01", "P05", "P03", "P07")), TableRecord(2, ("P02", "P06", "P04", "P08")))
+    )
     full = replace(g, sessions=(s1, s2))
     assert scored_group(full).sessions == (s1,)
     assert slug("Spring Cup 2025!") == "spring-cup-2025" and slug("春季杯") == "event"
 
 
 def test_team_with_reserve_and_unlisted_member_survive(db):
-    players = (Player("a", team="T"), Player("b", team="T"), Player("c", team="T"), Player("d", team="T"),
-               Player("e", team="T"), Player("f", team="T"))
+    players = (
+        Player("a", team="T"),
+        Player("b", team="T"),
+        Player("c", team="T"),
+        Player("d", team="T"),
+        Player("e", team="T"),
+        Player("f", team="T"),
+    )
     team = Team("T", "Team", "leader", players=("d", "a", "c", "b"), reserve="e")  # f says T but is not listed
     event = Event("e1", groups=(Group("G", players=players, teams=(team,)),))
     repo = TournamentRepository(db)
@@ -166,8 +200,14 @@ def test_every_entry_is_logged_with_who_and_when_and_each_can_be_undone(db):
     repo.set_time_called("cup", 1, 1, by="clock")
     repo.enter_totals("cup", 1, 2, [40, -8, -16, -16])
     log = repo.entries("cup", 1, 1)
-    assert [e["summary"] for e in log] == ["hand 1", "hand 2", "penalty W late -10", "penalty W late -10",
-                                           "hand 1 (corrected)", "time called"]
+    assert [e["summary"] for e in log] == [
+        "hand 1",
+        "hand 2",
+        "penalty W late -10",
+        "penalty W late -10",
+        "hand 1 (corrected)",
+        "time called",
+    ]
     assert [e["by"] for e in log][:3] == ["cli:anna", "web:P05", "referee"] and log[5]["by"] == "clock"
     assert all(e["at"] and e["undone_by"] is None for e in log)
     # the table's last entry: the time call

@@ -60,8 +60,9 @@ def test_inside_the_hall_app(tmp_path, hand_generator):
     from majiang.hall.app import create_app
     from majiang.hall.rooms import Room
 
-    app = create_app(f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0),
-                     **tournament_features())
+    app = create_app(
+        f"sqlite:///{tmp_path}/hall.db", [Room(id="t", name="t")], bot_delay=(0, 0), **tournament_features()
+    )
     app.include_router(router)
     with TestClient(app) as c:  # the lifespan migrates the hall's database and sets app.state.hall
         event, _, _ = build_demo(8, 0, 1, 2, "4210", play_session=hand_generator)
@@ -159,21 +160,25 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     assert c.post(f"{api}/confirm", json={"seat": 2, "id": p["id"]}, headers=h).status_code == 409
     # the referee (organiser token) records at once: an exhaustive draw with a false win by North
     ref = {"Authorization": f"Bearer {token}"}
-    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None, "false_wins": [3]}},
-                   headers=ref).json()
+    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None, "false_wins": [3]}}, headers=ref).json()
     assert state["hands"] == 2 and repo.table("cup", 1, 2).hands[1].penalties[0].code.value == "false_win"
     assert repo.entries("cup", 1, 2)[-1]["by"] == "web:referee"
     # penalties in a hand, and a table penalty, from the referee; a wrong code is refused with the list
-    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {
-        "winner": None, "penalties": [{"seat": 1, "code": "warning"}]}}, headers=ref).json()
+    state = c.post(
+        f"{api}/propose",
+        json={"seat": 0, "hand": {"winner": None, "penalties": [{"seat": 1, "code": "warning"}]}},
+        headers=ref,
+    ).json()
     assert state["hands"] == 3 and repo.table("cup", 1, 2).hands[2].penalties[0].code.value == "warning"
-    state = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "late", "points": 10}},
-                   headers=ref).json()
+    state = c.post(
+        f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "late", "points": 10}}, headers=ref
+    ).json()
     assert repo.table("cup", 1, 2).penalties[0].points == 10
     r = c.post(f"{api}/propose", json={"seat": 0, "penalty": {"seat": 2, "code": "nap"}}, headers=ref)
     assert r.status_code == 409 and "misconduct" in r.json()["detail"]
-    state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "discarder": 0, "fans": ["清一色"]}},
-                   headers=ref).json()
+    state = c.post(
+        f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "discarder": 0, "fans": ["清一色"]}}, headers=ref
+    ).json()
     assert state["hands"] == 4 and repo.table("cup", 1, 2).hands[3].fans == ("清一色",)
     r = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 3, "fans": ["nonsense"]}}, headers=ref)
     assert r.status_code == 409 and "nonsense" in r.json()["detail"]
@@ -188,8 +193,9 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     assert r.status_code == 409 and "time was called" in r.json()["detail"]
     # totals on another table
     h3 = {"X-Table-Pin": table_pin(repo.load("cup").extra, 1, 3)}
-    state = c.post("/api/tournaments/cup/t/1/3/propose", json={"seat": 0, "totals": [10, -10, 0, 0]},
-                   headers=ref).json()
+    state = c.post(
+        "/api/tournaments/cup/t/1/3/propose", json={"seat": 0, "totals": [10, -10, 0, 0]}, headers=ref
+    ).json()
     assert state["totals"] == [10, -10, 0, 0] and c.get("/api/tournaments/cup/t/1/3", headers=h3).status_code == 200
     page = c.get("/tournaments/cup/t/1/2")
     assert page.status_code == 200 and 'data-table="cup|1|2"' in page.text
@@ -203,8 +209,11 @@ def test_the_clock_api_and_the_projector_page(tmp_path):
     db, repo, token, c = _pinned_event(tmp_path)
     assert c.get("/api/tournaments/cup/clock").json()["phase"] == "not started"
     assert c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5}).status_code == 401
-    state = c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5},
-                   headers={"Authorization": f"Bearer {token}"}).json()
+    state = c.post(
+        "/tournaments/cup/sessions/1/clock",
+        json={"minutes": 60, "warn": 5},
+        headers={"Authorization": f"Bearer {token}"},
+    ).json()
     assert state["phase"] == "running" and state["minutes"] == 60 and state["called"] == []
     assert c.post("/tournaments/cup/sessions/5/clock", headers={"Authorization": f"Bearer {token}"}).status_code == 409
     repo.set_time_called("cup", 1, 4)

@@ -22,8 +22,16 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SHOTS = Path(__file__).parent / "screenshots"
 PASSWORD = "correct horse battery"
 
@@ -78,8 +86,10 @@ bot_fill_s = 300
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if CHROMIUM.exists():
         return
-    skip = pytest.mark.skip(reason=f"browser tests need Debian's chromium at {CHROMIUM}; "
-                                   "install it with scripts/ensure-debian.sh (apt-get install chromium)")
+    skip = pytest.mark.skip(
+        reason=f"browser tests need Debian's chromium at {CHROMIUM}; "
+        "install it with scripts/ensure-debian.sh (apt-get install chromium)"
+    )
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:
@@ -119,8 +129,9 @@ class Hall:
         offered, else pass, else discard the drawn tile); returns the finished hand's id."""
         return self.play_hands_over_ws(1, room, timeout, token)[1][0]
 
-    def play_hands_over_ws(self, n: int, room: str = "fast", timeout: float = 60,
-                           token: str | None = None) -> tuple[str, list[int]]:
+    def play_hands_over_ws(
+        self, n: int, room: str = "fast", timeout: float = 60, token: str | None = None
+    ) -> tuple[str, list[int]]:
         """A guest (or the account of ``token``) plays ``n`` hands in a row at one table with bots (as
         play_hand_over_ws); returns the token and the finished hands' ids."""
         from websockets.sync.client import connect
@@ -138,10 +149,12 @@ class Hall:
                 elif m["type"] == "prompt":
                     legal = m["legal"]
                     drawn = m["view"].get("drawn")
-                    a = next((x for x in legal if x["type"] == "win"), None) \
-                        or next((x for x in legal if x["type"] == "pass"), None) \
-                        or next((x for x in legal if x["type"] == "discard" and x.get("tile") == drawn), None) \
+                    a = (
+                        next((x for x in legal if x["type"] == "win"), None)
+                        or next((x for x in legal if x["type"] == "pass"), None)
+                        or next((x for x in legal if x["type"] == "discard" and x.get("tile") == drawn), None)
                         or next(x for x in legal if x["type"] == "discard")
+                    )
                     ws.send(json.dumps({"type": "action", "seq": m["seq"], "action": a}))
                 elif m["type"] == "hand_end":
                     hands.append(int(m["hand"]))
@@ -158,9 +171,26 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
     rooms.write_text(ROOMS, encoding="utf-8")
     port = _free_port()
     log = tmp / "server.log"
-    cmd = [sys.executable, "-m", "majiang.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", f"sqlite:///{tmp / 'hall.db'}", "--rooms", str(rooms), "--bot-delay", "0.01,0.04",
-           "--guests-per-hour", "1000000", "--logins-per-minute", "1000000"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "majiang.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{tmp / 'hall.db'}",
+        "--rooms",
+        str(rooms),
+        "--bot-delay",
+        "0.01,0.04",
+        "--guests-per-hour",
+        "1000000",
+        "--logins-per-minute",
+        "1000000",
+    ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -190,8 +220,9 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package "
-                                                                   "playwright (pip install playwright)")
+    playwright = pytest.importorskip(
+        "playwright.sync_api", reason="the browser tests need the Python package playwright (pip install playwright)"
+    )
     with playwright.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -220,8 +251,14 @@ def new_page(browser: Any, hall: Hall) -> Iterator[Any]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-        page.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error"
-                and "WebSocket" not in m.text and "status of 4" not in m.text else None)
+        page.on(
+            "console",
+            lambda m: (
+                errors.append(f"console error: {m.text}")
+                if m.type == "error" and "WebSocket" not in m.text and "status of 4" not in m.text
+                else None
+            ),
+        )
         return page
 
     yield make

@@ -43,8 +43,13 @@ def test_known_hand_by_clicking(new_page: Any, shots: Path) -> None:
     expect(page.locator("#calc-total")).to_have_attribute("data-total", "12")
     fans = page.locator("#calc-fans tbody tr.fan")
     expect(fans).to_have_count(5)
-    for zh, en in [("五门齐", "All Types"), ("门风刻", "Seat Wind"), ("暗杠", "Concealed Kong"),
-                   ("幺九刻", "Pung of Terminals or Honors"), ("单钓将", "Single Wait")]:
+    for zh, en in [
+        ("五门齐", "All Types"),
+        ("门风刻", "Seat Wind"),
+        ("暗杠", "Concealed Kong"),
+        ("幺九刻", "Pung of Terminals or Honors"),
+        ("单钓将", "Single Wait"),
+    ]:
         row = page.locator(f"#calc-fans tr[data-fan='{en}']")
         expect(row.locator("td.zh")).to_have_text(zh)
     expect(page.locator("#calc-fans tr[data-fan='Seat Wind'] td.from")).to_contain_text("[EEE]")

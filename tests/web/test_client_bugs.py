@@ -35,8 +35,12 @@ def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands:
     import httpx
 
     account, hands, token = two_hands  # a hand history is its owner's only: the guest looks at its own page
-    rows = {r["hand"]: r for r in httpx.get(f"{hall.base}/api/players/{account}/hands", timeout=10,
-                                            headers={"Authorization": f"Bearer {token}"}).json()}
+    rows = {
+        r["hand"]: r
+        for r in httpx.get(
+            f"{hall.base}/api/players/{account}/hands", timeout=10, headers={"Authorization": f"Bearer {token}"}
+        ).json()
+    }
     page.goto("/")
     page.evaluate("t => localStorage.setItem('majiang.token', t)", token)
     page.goto(f"/#player/{account}")

@@ -16,8 +16,17 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 
-ROOM = {"id": "fast", "name": "快速场 Fast", "rules": "gb", "coefficient": 10, "fee": 5, "next_hand_s": 6,
-        "spectate_delay_s": 0, "escape_penalty": 0, "timer_values": {"action": 15, "claim": 3, "first_discard": 30}}
+ROOM = {
+    "id": "fast",
+    "name": "快速场 Fast",
+    "rules": "gb",
+    "coefficient": 10,
+    "fee": 5,
+    "next_hand_s": 6,
+    "spectate_delay_s": 0,
+    "escape_penalty": 0,
+    "timer_values": {"action": 15, "claim": 3, "first_discard": 30},
+}
 # 23m 123p 456p 789s 11s: ready on 1m (花龙: 13 fan on a discard) and 4m (5 fan, 7 self-drawn)
 READY = ["2m", "3m", "1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "1s"]
 
@@ -30,20 +39,58 @@ def view(hand: list[str], phase: str, current: int, drawn: str | None = None) ->
     """Seen from seat 0 (the dealer is seat 1, so we are North): 1m in 下家's pond, 4m in 对家's chow
     and in 上家's pond, and 对家's concealed kong face down (hidden: never in the query)."""
     return {
-        "seat": 0, "rules": "gb", "hand_no": 1, "dealer": 1, "prevalent": "E", "seat_wind": "N", "phase": phase,
-        "current": current, "wall": 60, "scores": [500] * 4, "hand": hand, "drawn": drawn,
+        "seat": 0,
+        "rules": "gb",
+        "hand_no": 1,
+        "dealer": 1,
+        "prevalent": "E",
+        "seat_wind": "N",
+        "phase": phase,
+        "current": current,
+        "wall": 60,
+        "scores": [500] * 4,
+        "hand": hand,
+        "drawn": drawn,
         "seats": [
-            {"seat": 0, "melds": [], "discards": ["N"], "claimed": [False], "flowers": [],
-             "concealed_count": len(hand)},
-            {"seat": 1, "melds": [], "discards": ["1m", "C"], "claimed": [False, False], "flowers": [],
-             "concealed_count": 13},
-            {"seat": 2, "melds": [{"kind": "chow", "tiles": ["3m", "4m", "5m"], "concealed": False, "claimed": 1},
-                                  {"kind": "kong", "tiles": [None] * 4, "concealed": True}],
-             "discards": ["9p"], "claimed": [False], "flowers": [], "concealed_count": 4},
-            {"seat": 3, "melds": [], "discards": ["4m", "3p"], "claimed": [False, True], "flowers": [],
-             "concealed_count": 13},
+            {
+                "seat": 0,
+                "melds": [],
+                "discards": ["N"],
+                "claimed": [False],
+                "flowers": [],
+                "concealed_count": len(hand),
+            },
+            {
+                "seat": 1,
+                "melds": [],
+                "discards": ["1m", "C"],
+                "claimed": [False, False],
+                "flowers": [],
+                "concealed_count": 13,
+            },
+            {
+                "seat": 2,
+                "melds": [
+                    {"kind": "chow", "tiles": ["3m", "4m", "5m"], "concealed": False, "claimed": 1},
+                    {"kind": "kong", "tiles": [None] * 4, "concealed": True},
+                ],
+                "discards": ["9p"],
+                "claimed": [False],
+                "flowers": [],
+                "concealed_count": 4,
+            },
+            {
+                "seat": 3,
+                "melds": [],
+                "discards": ["4m", "3p"],
+                "claimed": [False, True],
+                "flowers": [],
+                "concealed_count": 13,
+            },
         ],
-        "pending": None, "legal": [], "seed_hash": "cd" * 32,
+        "pending": None,
+        "legal": [],
+        "seed_hash": "cd" * 32,
     }
 
 
@@ -56,18 +103,39 @@ def at_table(page: Any, hand: list[str], phase: str = "claim", current: int = 3,
     page.click("#guest")
     page.wait_for_selector(".room-card")
     page.evaluate("() => { window.__sent = []; window.mj.conn.send = (m) => { window.__sent.push(m); return true; }; }")
-    table = {"id": "t9", "room": "fast", "private": False, "state": "playing", "hands": 1, "spectators": 0,
-             "seats": [seat("me"), seat("fan-bot-1", True), seat("fan-bot-2", True), seat("fan-bot-3", True)]}
-    emit(page, "table", {"table": table, "seat": 0, "room": ROOM, "chat": [], "hand": 7,
-                         "view": view(hand, phase, current, drawn), "events": []})
+    table = {
+        "id": "t9",
+        "room": "fast",
+        "private": False,
+        "state": "playing",
+        "hands": 1,
+        "spectators": 0,
+        "seats": [seat("me"), seat("fan-bot-1", True), seat("fan-bot-2", True), seat("fan-bot-3", True)],
+    }
+    emit(
+        page,
+        "table",
+        {
+            "table": table,
+            "seat": 0,
+            "room": ROOM,
+            "chat": [],
+            "hand": 7,
+            "view": view(hand, phase, current, drawn),
+            "events": [],
+        },
+    )
     page.wait_for_selector(".stage")
     expect(page.locator("#hints-card")).to_be_visible()
 
 
 def turn_prompt(page: Any, hand: list[str], drawn: str) -> None:
     legal = [{"type": "discard", "tile": t} for t in sorted(set(hand))]
-    emit(page, "prompt", {"seq": 5, "hand": 7, "legal": legal, "timeout_ms": 15000,
-                          "view": view(hand, "turn", 0, drawn=drawn)})
+    emit(
+        page,
+        "prompt",
+        {"seq": 5, "hand": 7, "legal": legal, "timeout_ms": 15000, "view": view(hand, "turn", 0, drawn=drawn)},
+    )
 
 
 def stub(page: Any, path: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
@@ -85,10 +153,22 @@ def stub(page: Any, path: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
 def test_waits_rendered_from_the_answer(new_page: Any) -> None:
     page = new_page()
     at_table(page, READY)
-    asked = stub(page, "/api/shanten", {
-        "shanten": 0, "waits": ["1m", "4m"], "min_fan": 8, "fan_shanten": 0,
-        "wait_fans": [{"tile": "1m", "discard": 13, "self_drawn": 15}, {"tile": "4m", "discard": 5, "self_drawn": 7}],
-        "legal_waits": ["1m"], "self_drawn_waits": []})
+    asked = stub(
+        page,
+        "/api/shanten",
+        {
+            "shanten": 0,
+            "waits": ["1m", "4m"],
+            "min_fan": 8,
+            "fan_shanten": 0,
+            "wait_fans": [
+                {"tile": "1m", "discard": 13, "self_drawn": 15},
+                {"tile": "4m", "discard": 5, "self_drawn": 7},
+            ],
+            "legal_waits": ["1m"],
+            "self_drawn_waits": [],
+        },
+    )
     page.click("#hint-btn")
     waits = page.locator("#hint-waits li.wait")
     expect(waits).to_have_count(2)
@@ -113,15 +193,42 @@ def test_discards_that_keep_the_hand_ready(new_page: Any, shots: Path) -> None:
     hand = sorted([*READY, "5m"])
     at_table(page, hand, "turn", 0, drawn="5m")
     turn_prompt(page, hand, "5m")
-    stub(page, "/api/shanten", {
-        "shanten": 0, "waits": ["1m", "4m"], "min_fan": 8, "fan_shanten": 0,
-        "fan_discards": [
-            {"discard": "5m", "fan_shanten": 0, "exact": True, "shanten": 0, "unseen": 5, "legal_unseen": 3,
-             "wait_fans": [{"tile": "1m", "discard": 13, "self_drawn": 15},
-                           {"tile": "4m", "discard": 5, "self_drawn": 7}], "legal_waits": ["1m"]},
-            {"discard": "2m", "fan_shanten": 1, "exact": True, "shanten": 0, "unseen": 2, "legal_unseen": 0,
-             "wait_fans": [{"tile": "4m", "discard": 6, "self_drawn": 8}], "legal_waits": []},
-            {"discard": "1p", "fan_shanten": 1, "exact": False, "shanten": 1, "unseen": 17, "legal_unseen": 0}]})
+    stub(
+        page,
+        "/api/shanten",
+        {
+            "shanten": 0,
+            "waits": ["1m", "4m"],
+            "min_fan": 8,
+            "fan_shanten": 0,
+            "fan_discards": [
+                {
+                    "discard": "5m",
+                    "fan_shanten": 0,
+                    "exact": True,
+                    "shanten": 0,
+                    "unseen": 5,
+                    "legal_unseen": 3,
+                    "wait_fans": [
+                        {"tile": "1m", "discard": 13, "self_drawn": 15},
+                        {"tile": "4m", "discard": 5, "self_drawn": 7},
+                    ],
+                    "legal_waits": ["1m"],
+                },
+                {
+                    "discard": "2m",
+                    "fan_shanten": 1,
+                    "exact": True,
+                    "shanten": 0,
+                    "unseen": 2,
+                    "legal_unseen": 0,
+                    "wait_fans": [{"tile": "4m", "discard": 6, "self_drawn": 8}],
+                    "legal_waits": [],
+                },
+                {"discard": "1p", "fan_shanten": 1, "exact": False, "shanten": 1, "unseen": 17, "legal_unseen": 0},
+            ],
+        },
+    )
     page.click("#hint-btn")
     keeps = page.locator("#hint-keeps .keep")
     expect(keeps).to_have_count(2)

@@ -21,8 +21,14 @@ expect = sync_api.expect
 PlaywrightError = sync_api.Error
 
 PRICES = {"qiankun": 2000, "toutian": 800, "yihua": 300, "qianliyan": 400, "shunfenger": 200, "jinshouzhi": 1000}
-ITEM_ZH = {"qiankun": "乾坤大挪移", "toutian": "偷天换日", "yihua": "移花接木", "qianliyan": "千里眼",
-           "shunfenger": "顺风耳", "jinshouzhi": "金手指"}
+ITEM_ZH = {
+    "qiankun": "乾坤大挪移",
+    "toutian": "偷天换日",
+    "yihua": "移花接木",
+    "qianliyan": "千里眼",
+    "shunfenger": "顺风耳",
+    "jinshouzhi": "金手指",
+}
 ORPHANS = {"1m", "9m", "1p", "9p", "1s", "9s", "E", "S", "W", "N", "C", "F", "P"}
 NUM_ZH = "一二三四五六七八九"
 HONOR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
@@ -38,8 +44,10 @@ def zh(tile: str) -> str:
 
 
 def my_tiles(page: Any) -> list[str]:
-    return [t.get_attribute("data-tile") for t in page.locator(".strip.pos0 .concealed img.tile, "
-                                                               ".strip.pos0 .drawn img.tile").all()]
+    return [
+        t.get_attribute("data-tile")
+        for t in page.locator(".strip.pos0 .concealed img.tile, .strip.pos0 .drawn img.tile").all()
+    ]
 
 
 def wait_turn(page: Any, timeout: float = 20) -> None:
@@ -71,8 +79,12 @@ def play_out(page: Any, budget_s: float = 40) -> None:
     deadline = time.monotonic() + budget_s
     while not page.locator("#result").is_visible():
         assert time.monotonic() < deadline, "the hand did not finish in time"
-        for sel in ("button.act[data-action=win]", "button.act[data-action=pass]",
-                    ".strip.pos0 .drawn .tile.playable", ".strip.pos0 .tile.playable"):
+        for sel in (
+            "button.act[data-action=win]",
+            "button.act[data-action=pass]",
+            ".strip.pos0 .drawn .tile.playable",
+            ".strip.pos0 .tile.playable",
+        ):
             loc = page.locator(sel)
             if loc.count():
                 with contextlib.suppress(PlaywrightError):  # a DOM click: the table redraws under the mouse
@@ -251,11 +263,22 @@ def test_shop_and_items_at_the_table(page: Any, signup: Any, hall: Any, shots: P
 
 
 # ---- the item bar from crafted messages ---------------------------------------------------------------------
-ROOM = {"id": "items", "name": "道具场 Items", "rules": "gb", "coefficient": 100, "fee": 50, "next_hand_s": 6,
-        "spectate_delay_s": 0, "escape_penalty": 0, "items": True,
-        "timer_values": {"action": 15, "claim": 3, "first_discard": 30}}
-TURN_ITEMS = [{"item": "toutian", "count": 2, "needs": ["tile", "target"], "optional": []},
-              {"item": "shunfenger", "count": 1, "needs": [], "optional": []}]
+ROOM = {
+    "id": "items",
+    "name": "道具场 Items",
+    "rules": "gb",
+    "coefficient": 100,
+    "fee": 50,
+    "next_hand_s": 6,
+    "spectate_delay_s": 0,
+    "escape_penalty": 0,
+    "items": True,
+    "timer_values": {"action": 15, "claim": 3, "first_discard": 30},
+}
+TURN_ITEMS = [
+    {"item": "toutian", "count": 2, "needs": ["tile", "target"], "optional": []},
+    {"item": "shunfenger", "count": 1, "needs": [], "optional": []},
+]
 
 
 def emit(page: Any, kind: str, msg: dict[str, Any]) -> None:
@@ -264,12 +287,28 @@ def emit(page: Any, kind: str, msg: dict[str, Any]) -> None:
 
 def view(current: int) -> dict[str, Any]:
     hand = ["1m", "1m", "2p", "3p", "5p", "6p", "7s", "8s", "9s", "E", "E", "C", "C", "W"]
-    seats = [{"seat": s, "melds": [], "discards": [], "claimed": [], "flowers": [], "concealed_count": 13}
-             for s in range(4)]
+    seats = [
+        {"seat": s, "melds": [], "discards": [], "claimed": [], "flowers": [], "concealed_count": 13} for s in range(4)
+    ]
     seats[0]["concealed_count"] = len(hand)
-    return {"seat": 0, "rules": "gb", "hand_no": 0, "dealer": 0, "prevalent": "E", "seat_wind": "E",
-            "phase": "turn", "current": current, "wall": 83, "scores": [0, 0, 0, 0], "hand": hand, "drawn": "W",
-            "seats": seats, "pending": None, "legal": [], "seed_hash": "ab" * 32}
+    return {
+        "seat": 0,
+        "rules": "gb",
+        "hand_no": 0,
+        "dealer": 0,
+        "prevalent": "E",
+        "seat_wind": "E",
+        "phase": "turn",
+        "current": current,
+        "wall": 83,
+        "scores": [0, 0, 0, 0],
+        "hand": hand,
+        "drawn": "W",
+        "seats": seats,
+        "pending": None,
+        "legal": [],
+        "seed_hash": "ab" * 32,
+    }
 
 
 def test_item_bar_follows_the_server(page: Any) -> None:
@@ -278,20 +317,44 @@ def test_item_bar_follows_the_server(page: Any) -> None:
     page.wait_for_selector(".room-card")
     page.evaluate("() => { window.__sent = []; window.mj.conn.send = (m) => { window.__sent.push(m); return true; }; }")
     seat = {"bot": True, "auto": False, "online": True, "account": 0, "golden_finger": False}
-    table = {"id": "t9", "room": "items", "private": False, "state": "playing", "hands": 0, "spectators": 0,
-             "seats": [{**seat, "name": "me", "bot": False, "account": 5}] +
-                      [{**seat, "name": f"fan-bot-{i}"} for i in (1, 2, 3)]}
-    status = {"usable": [], "inventory": {"toutian": 2, "shunfenger": 1, "yihua": 0}, "golden_finger": False,
-              "queued": None}
-    emit(page, "table", {"table": table, "seat": 0, "room": ROOM, "chat": [], "hand": 3, "view": view(1),
-                         "events": [], "items": status})
+    table = {
+        "id": "t9",
+        "room": "items",
+        "private": False,
+        "state": "playing",
+        "hands": 0,
+        "spectators": 0,
+        "seats": [{**seat, "name": "me", "bot": False, "account": 5}]
+        + [{**seat, "name": f"fan-bot-{i}"} for i in (1, 2, 3)],
+    }
+    status = {
+        "usable": [],
+        "inventory": {"toutian": 2, "shunfenger": 1, "yihua": 0},
+        "golden_finger": False,
+        "queued": None,
+    }
+    emit(
+        page,
+        "table",
+        {
+            "table": table,
+            "seat": 0,
+            "room": ROOM,
+            "chat": [],
+            "hand": 3,
+            "view": view(1),
+            "events": [],
+            "items": status,
+        },
+    )
     bar = page.locator("#item-bar")
     expect(bar.locator(".item-btn")).to_have_count(2)  # owned only
     expect(bar.locator(".item-btn[data-item=toutian]")).to_be_disabled()  # nothing usable: not our turn
     # our turn: the prompt lists the usable items
     legal = [{"type": "discard", "tile": t} for t in ("1m", "W")]
-    emit(page, "prompt", {"seq": 7, "hand": 3, "legal": legal, "timeout_ms": 15000, "view": view(0),
-                          "items": TURN_ITEMS})
+    emit(
+        page, "prompt", {"seq": 7, "hand": 3, "legal": legal, "timeout_ms": 15000, "view": view(0), "items": TURN_ITEMS}
+    )
     expect(bar.locator(".item-btn[data-item=toutian]")).to_be_enabled()
     expect(bar.locator(".item-btn[data-item=toutian]")).to_contain_text("×2")
     bar.locator(".item-btn[data-item=shunfenger]").click()
@@ -306,9 +369,13 @@ def test_item_bar_follows_the_server(page: Any) -> None:
     page.click("#item-confirm")
     assert page.evaluate("window.__sent")[-1] == {"type": "use_item", "item": "toutian", "tile": "E", "target": "5m"}
     # item errors in words, at the table and as a toast
-    for code, words in [("item_moment", "现在不能使用这个道具"), ("item_refused", "道具使用被拒绝"),
-                        ("not_owned", "你没有这个道具了"), ("bad_item", "没有这个道具"),
-                        ("items_off", "这里不能使用道具")]:
+    for code, words in [
+        ("item_moment", "现在不能使用这个道具"),
+        ("item_refused", "道具使用被拒绝"),
+        ("not_owned", "你没有这个道具了"),
+        ("bad_item", "没有这个道具"),
+        ("items_off", "这里不能使用道具"),
+    ]:
         emit(page, "error", {"code": code, "message": f"server says {code}", "item": "toutian"})
         expect(page.locator("#item-error")).to_have_attribute("data-code", code)
         expect(page.locator("#item-error")).to_contain_text(f"偷天换日：{words}")
@@ -319,8 +386,16 @@ def test_item_bar_follows_the_server(page: Any) -> None:
     expect(page.locator("#item-log")).to_contain_text("fan-bot-2 使用了 千里眼 · fan-bot-2 used Far Sight")
     expect(page.locator(".item-banner").last).to_contain_text("fan-bot-2 使用了 千里眼")
     # our own use: the owner's answer in the info panel
-    emit(page, "item_used", {"item": "qianliyan", "seat": 0, "hand": 3,
-                             "result": {"seat": 0, "item": "qianliyan", "tile": "9p", "found": True, "near": [9, 16]}})
+    emit(
+        page,
+        "item_used",
+        {
+            "item": "qianliyan",
+            "seat": 0,
+            "hand": 3,
+            "result": {"seat": 0, "item": "qianliyan", "tile": "9p", "found": True, "near": [9, 16]},
+        },
+    )
     expect(page.locator("#item-info")).to_contain_text("最近的 九饼 在第 9–16 张")
     # once the turn moved on, the turn's items wait for the next prompt that lists them
     emit(page, "events", {"hand": 3, "events": [{"type": "discard", "seat": 0, "tile": "W"}]})

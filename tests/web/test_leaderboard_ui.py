@@ -36,8 +36,10 @@ def _rated_hands(hall: Any, me: int, n: int) -> list[int]:
         for k in range(n):
             hand = store.start_hand("lb-table", "fast", k, "gb", "00" * 32, accs)
             sc = scores[k % len(scores)]
-            stats = [{"account_id": accs[i], "seat": i, "score": sc[i], "won": sc[i] > 0, "dealt_in": False,
-                      "fan": 0} for i in range(3)]
+            stats = [
+                {"account_id": accs[i], "seat": i, "score": sc[i], "won": sc[i] > 0, "dealt_in": False, "fan": 0}
+                for i in range(3)
+            ]
             store.finish_hand(hand, "lb-table", "11" * 32, {"scores": sc}, accs, sc, 10, 5, stats)
         return accs
     finally:

@@ -28,8 +28,9 @@ SMALL_BUTTONS = """() => [...document.querySelectorAll('button, a.btn, .act, .ch
 
 @pytest.fixture
 def phone(browser: Any, hall: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport=PORTRAIT, is_mobile=True, has_touch=True, device_scale_factor=3,
-                              base_url=hall.base)
+    ctx = browser.new_context(
+        viewport=PORTRAIT, is_mobile=True, has_touch=True, device_scale_factor=3, base_url=hall.base
+    )
     ctx.set_default_timeout(15_000)
     page = ctx.new_page()
     errors: list[str] = []
@@ -78,8 +79,9 @@ def result_fits(page: Any, where: str) -> None:
     assert sh <= ch + 1, f"{where}: the result dialog scrolls inside ({sh} > {ch})"
     box = result.bounding_box()
     vw, vh = screen_width(page), int(page.viewport_size["height"])
-    inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 0.5 \
-        and box["y"] + box["height"] <= vh + 0.5
+    inside = (
+        box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= vw + 0.5 and box["y"] + box["height"] <= vh + 0.5
+    )
     assert inside, f"{where}: the result dialog {box} is not within the {vw}×{vh} screen"
     no_hscroll(page, where)
 

@@ -150,9 +150,11 @@ def test_register_lobby_quick_join_play(page: Any, signup: Any, hall: Any, shots
     page.click("#nav-me")
     expect(page.locator("#stat-hands")).to_have_text(str(hands))
     expect(page.locator(f"#recent-hands tr[data-hand='{hand_id}'] a.replay-link")).to_have_attribute(
-        "href", f"#replay/{hand_id}")
+        "href", f"#replay/{hand_id}"
+    )
     expect(page.locator(f"#recent-hands tr[data-hand='{hand_id}'] a.review-link")).to_have_attribute(
-        "href", f"#replay/{hand_id}/review")
+        "href", f"#replay/{hand_id}/review"
+    )
     expect(page.locator("#stat-balance")).to_have_text(f"{start_balance:,}")
     page.screenshot(path=str(shots / "player.png"))
     leave_table(page)

@@ -37,7 +37,8 @@ def test_review_panel(new_page: Any, hall: Any, shots: Path) -> None:
     # your own page links the hand to its review
     page.goto("/#player/me")
     expect(page.locator(f'#recent-hands tr[data-hand="{hand_id}"] a.review-link')).to_have_attribute(
-        "href", f"#replay/{hand_id}/review")
+        "href", f"#replay/{hand_id}/review"
+    )
 
 
 def test_review_panel_for_someone_elses_hand(new_page: Any, hall: Any) -> None:

@@ -25,8 +25,10 @@ def test_statement_page_shows_the_ledger(page: Any, signup: Any, hall: Any) -> N
     expect(rows).to_have_count(len(st["entries"]))
     expect(page.locator("#statement-table thead")).to_contain_text("余额 Balance")
     expect(page.locator("#statement-table thead")).to_contain_text("金额 Amount")
-    shown = [(int(r.get_attribute("data-amount")), int(r.get_attribute("data-balance")), r.get_attribute("data-kind"))
-             for r in rows.all()]
+    shown = [
+        (int(r.get_attribute("data-amount")), int(r.get_attribute("data-balance")), r.get_attribute("data-kind"))
+        for r in rows.all()
+    ]
     assert shown == [(e["amount"], e["balance"], e["kind"]) for e in st["entries"]]
     first = rows.first
     expect(first.locator(".balance")).to_have_text(f"{me['balance']:,}")

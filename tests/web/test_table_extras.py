@@ -12,8 +12,17 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 
-ROOM = {"id": "nanchang", "name": "南昌场 Nanchang", "rules": "nanchang", "coefficient": 5, "fee": 2, "next_hand_s": 6,
-        "spectate_delay_s": 0, "escape_penalty": 0, "timer_values": {"action": 15, "claim": 3, "first_discard": 30}}
+ROOM = {
+    "id": "nanchang",
+    "name": "南昌场 Nanchang",
+    "rules": "nanchang",
+    "coefficient": 5,
+    "fee": 2,
+    "next_hand_s": 6,
+    "spectate_delay_s": 0,
+    "escape_penalty": 0,
+    "timer_values": {"action": 15, "claim": 3, "first_discard": 30},
+}
 HAND = ["1m", "2m", "3m", "5p", "5p", "6p", "7s", "8s", "9s", "E", "E", "C", "6s"]
 
 
@@ -35,19 +44,40 @@ def start(page: Any, login: bool = True) -> None:
         page.click("#guest")
     page.wait_for_selector(".room-card")
     page.evaluate("() => { window.mj.conn.send = () => true; }")
-    table = {"id": "t5", "room": "nanchang", "private": False, "state": "playing", "hands": 0, "spectators": 0,
-             "seats": [seat("me"), seat("rand-bot-1", True), seat("rand-bot-2", True), seat("rand-bot-3", True)]}
+    table = {
+        "id": "t5",
+        "room": "nanchang",
+        "private": False,
+        "state": "playing",
+        "hands": 0,
+        "spectators": 0,
+        "seats": [seat("me"), seat("rand-bot-1", True), seat("rand-bot-2", True), seat("rand-bot-3", True)],
+    }
     emit(page, "table", {"table": table, "seat": 0, "room": ROOM, "chat": []})
     page.wait_for_selector(".stage")
-    emit(page, "events", {"hand": 3, "events": [
-        {"type": "hand_start", "rules": "nanchang", "dealer": 0, "prevalent": "E", "hand_no": 0,
-         "scores": [0, 0, 0, 0], "seed_hash": "ef" * 32},
-        {"type": "dice", "dice": [3, 5]},
-        {"type": "deal", "hands": [HAND, [], [], []], "counts": [13, 13, 13, 13]},
-        {"type": "jing", "indicator": "4p", "zheng": "5p", "fu": "6p"},
-        {"type": "flower", "seat": 2, "tile": "f1", "replacement": None},
-        {"type": "flower", "seat": 2, "tile": "f5", "replacement": None},
-    ]})
+    emit(
+        page,
+        "events",
+        {
+            "hand": 3,
+            "events": [
+                {
+                    "type": "hand_start",
+                    "rules": "nanchang",
+                    "dealer": 0,
+                    "prevalent": "E",
+                    "hand_no": 0,
+                    "scores": [0, 0, 0, 0],
+                    "seed_hash": "ef" * 32,
+                },
+                {"type": "dice", "dice": [3, 5]},
+                {"type": "deal", "hands": [HAND, [], [], []], "counts": [13, 13, 13, 13]},
+                {"type": "jing", "indicator": "4p", "zheng": "5p", "fu": "6p"},
+                {"type": "flower", "seat": 2, "tile": "f1", "replacement": None},
+                {"type": "flower", "seat": 2, "tile": "f5", "replacement": None},
+            ],
+        },
+    )
 
 
 def test_dice_flowers_jing_melds_and_sounds(new_page: Any) -> None:

@@ -13,8 +13,17 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 
-ROOM = {"id": "fast", "name": "快速场 Fast", "rules": "gb", "coefficient": 10, "fee": 5, "next_hand_s": 6,
-        "spectate_delay_s": 0, "escape_penalty": 0, "timer_values": {"action": 15, "claim": 3, "first_discard": 30}}
+ROOM = {
+    "id": "fast",
+    "name": "快速场 Fast",
+    "rules": "gb",
+    "coefficient": 10,
+    "fee": 5,
+    "next_hand_s": 6,
+    "spectate_delay_s": 0,
+    "escape_penalty": 0,
+    "timer_values": {"action": 15, "claim": 3, "first_discard": 30},
+}
 
 
 def seat(name: str, bot: bool = False) -> dict[str, Any]:
@@ -26,24 +35,61 @@ def view(phase: str, current: int, pending: Any = None, drawn: Any = None) -> di
     if drawn:
         hand = [*hand, drawn]
     return {
-        "seat": 0, "rules": "gb", "hand_no": 1, "dealer": 1, "prevalent": "E", "seat_wind": "N", "phase": phase,
-        "current": current, "wall": 57, "scores": [480, 530, 495, 495], "hand": hand, "drawn": drawn,
+        "seat": 0,
+        "rules": "gb",
+        "hand_no": 1,
+        "dealer": 1,
+        "prevalent": "E",
+        "seat_wind": "N",
+        "phase": phase,
+        "current": current,
+        "wall": 57,
+        "scores": [480, 530, 495, 495],
+        "hand": hand,
+        "drawn": drawn,
         "seats": [
-            {"seat": 0, "melds": [{"kind": "kong", "tiles": ["9m"] * 4, "concealed": True}],
-             "discards": ["N", "S", "1p", "9p", "F", "2s", "7m", "E"], "claimed": [False] * 8,
-             "flowers": ["f1", "f6"], "concealed_count": len(hand)},
-            {"seat": 1, "melds": [{"kind": "pung", "tiles": ["5p"] * 3, "concealed": False, "from": 1},
-                                  {"kind": "kong", "tiles": [None] * 4, "concealed": True}],
-             "discards": ["C", "4m", "8p"], "claimed": [False, True, False], "flowers": [], "concealed_count": 6},
-            {"seat": 2, "melds": [{"kind": "kong", "tiles": ["E"] * 4, "concealed": False, "from": 2},
-                                  {"kind": "chow", "tiles": ["3s", "4s", "5s"], "concealed": False, "claimed": 1}],
-             "discards": ["P", "1s", "9s", "6m", "2m", "3m", "8m"], "claimed": [False] * 7, "flowers": ["f3"],
-             "concealed_count": 7},
-            {"seat": 3, "melds": [{"kind": "kong", "tiles": ["C"] * 4, "concealed": False, "from": 3,
-                                   "added": True}],
-             "discards": ["7p", "4p"], "claimed": [False, False], "flowers": [], "concealed_count": 10},
+            {
+                "seat": 0,
+                "melds": [{"kind": "kong", "tiles": ["9m"] * 4, "concealed": True}],
+                "discards": ["N", "S", "1p", "9p", "F", "2s", "7m", "E"],
+                "claimed": [False] * 8,
+                "flowers": ["f1", "f6"],
+                "concealed_count": len(hand),
+            },
+            {
+                "seat": 1,
+                "melds": [
+                    {"kind": "pung", "tiles": ["5p"] * 3, "concealed": False, "from": 1},
+                    {"kind": "kong", "tiles": [None] * 4, "concealed": True},
+                ],
+                "discards": ["C", "4m", "8p"],
+                "claimed": [False, True, False],
+                "flowers": [],
+                "concealed_count": 6,
+            },
+            {
+                "seat": 2,
+                "melds": [
+                    {"kind": "kong", "tiles": ["E"] * 4, "concealed": False, "from": 2},
+                    {"kind": "chow", "tiles": ["3s", "4s", "5s"], "concealed": False, "claimed": 1},
+                ],
+                "discards": ["P", "1s", "9s", "6m", "2m", "3m", "8m"],
+                "claimed": [False] * 7,
+                "flowers": ["f3"],
+                "concealed_count": 7,
+            },
+            {
+                "seat": 3,
+                "melds": [{"kind": "kong", "tiles": ["C"] * 4, "concealed": False, "from": 3, "added": True}],
+                "discards": ["7p", "4p"],
+                "claimed": [False, False],
+                "flowers": [],
+                "concealed_count": 10,
+            },
         ],
-        "pending": pending, "legal": [], "seed_hash": "ab" * 32,
+        "pending": pending,
+        "legal": [],
+        "seed_hash": "ab" * 32,
     }
 
 
@@ -61,10 +107,28 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     page.wait_for_selector(".room-card")
     # from here on, what the page sends is recorded instead of reaching the server
     page.evaluate("() => { window.__sent = []; window.mj.conn.send = (m) => { window.__sent.push(m); return true; }; }")
-    table = {"id": "t1", "room": "fast", "private": False, "state": "playing", "hands": 1, "spectators": 0,
-             "seats": [seat("me"), seat("fan-bot-1", True), seat("fan-bot-2", True), seat("fan-bot-3", True)]}
-    emit(page, "table", {"table": table, "seat": 0, "room": ROOM, "chat": [], "hand": 7,
-                         "view": view("claim", 3, pending={"seat": 3, "tile": "4p"}), "events": []})
+    table = {
+        "id": "t1",
+        "room": "fast",
+        "private": False,
+        "state": "playing",
+        "hands": 1,
+        "spectators": 0,
+        "seats": [seat("me"), seat("fan-bot-1", True), seat("fan-bot-2", True), seat("fan-bot-3", True)],
+    }
+    emit(
+        page,
+        "table",
+        {
+            "table": table,
+            "seat": 0,
+            "room": ROOM,
+            "chat": [],
+            "hand": 7,
+            "view": view("claim", 3, pending={"seat": 3, "tile": "4p"}),
+            "events": [],
+        },
+    )
     page.wait_for_selector(".stage")
 
     # melds: the claimed tile sideways — left from 上家, middle from 对家, right from 下家
@@ -99,11 +163,25 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     expect(page.locator(".plate.pos0 .flowers img")).to_have_count(2)
 
     # a claim prompt: two chows (a choice), pung, kong, win, pass — and nothing else
-    legal = [{"type": "win", "tile": "4p"}, {"type": "chow", "tile": "4p", "tiles": ["2p", "3p", "4p"]},
-             {"type": "chow", "tile": "4p", "tiles": ["3p", "4p", "5p"]}, {"type": "pung", "tile": "4p"},
-             {"type": "kong", "tile": "4p"}, {"type": "pass"}]
-    emit(page, "prompt", {"seq": 41, "hand": 7, "legal": legal, "timeout_ms": 9000,
-                          "view": view("claim", 3, pending={"seat": 3, "tile": "4p"})})
+    legal = [
+        {"type": "win", "tile": "4p"},
+        {"type": "chow", "tile": "4p", "tiles": ["2p", "3p", "4p"]},
+        {"type": "chow", "tile": "4p", "tiles": ["3p", "4p", "5p"]},
+        {"type": "pung", "tile": "4p"},
+        {"type": "kong", "tile": "4p"},
+        {"type": "pass"},
+    ]
+    emit(
+        page,
+        "prompt",
+        {
+            "seq": 41,
+            "hand": 7,
+            "legal": legal,
+            "timeout_ms": 9000,
+            "view": view("claim", 3, pending={"seat": 3, "tile": "4p"}),
+        },
+    )
     bar = page.locator("#actionbar")
     expect(bar.locator(".chow-choice")).to_have_count(2)
     expect(bar.locator("button.act")).to_have_count(4)
@@ -120,11 +198,12 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     expect(page.locator("#actionbar")).to_have_count(0)
 
     # our turn: 自摸, 暗杠 and 加杠 buttons, and a click on a tile discards it
-    turn = [{"type": "win", "tile": "W"}, {"type": "concealed_kong", "tile": "1m"},
-            {"type": "added_kong", "tile": "5p"}] + [{"type": "discard", "tile": t} for t in
-                                                     ["1m", "2p", "3p", "5p", "6p", "7s", "8s", "9s", "W"]]
-    emit(page, "prompt", {"seq": 42, "hand": 7, "legal": turn, "timeout_ms": 15000,
-                          "view": view("turn", 0, drawn="W")})
+    turn = [
+        {"type": "win", "tile": "W"},
+        {"type": "concealed_kong", "tile": "1m"},
+        {"type": "added_kong", "tile": "5p"},
+    ] + [{"type": "discard", "tile": t} for t in ["1m", "2p", "3p", "5p", "6p", "7s", "8s", "9s", "W"]]
+    emit(page, "prompt", {"seq": 42, "hand": 7, "legal": turn, "timeout_ms": 15000, "view": view("turn", 0, drawn="W")})
     expect(bar.locator("button.act")).to_have_count(3)
     expect(bar.locator("button.act[data-action=win]")).to_contain_text("自摸")
     expect(bar.locator("button.act[data-action=concealed_kong]")).to_contain_text("暗杠")

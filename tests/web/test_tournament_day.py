@@ -28,8 +28,25 @@ def event(hall: Any, tmp_path: Path) -> dict[str, Any]:
     url = f"sqlite:///{hall.log.parent / 'hall.db'}"
     players = tmp_path / "players.txt"
     players.write_text("\n".join(NAMES) + "\n", encoding="utf-8")
-    assert main(["new", "Phone Cup", "--id", "phone-cup", "--players", str(players), "--sessions", "2",
-                 "--seed", "4", "--db", url]) == 0
+    assert (
+        main(
+            [
+                "new",
+                "Phone Cup",
+                "--id",
+                "phone-cup",
+                "--players",
+                str(players),
+                "--sessions",
+                "2",
+                "--seed",
+                "4",
+                "--db",
+                url,
+            ]
+        )
+        == 0
+    )
     assert main(["draw", "phone-cup", "--db", url]) == 0
     db = Database(url)
     try:
@@ -56,8 +73,9 @@ def _open(new_page: Any, link: dict[str, Any], seat: int) -> Any:
     return page
 
 
-def test_a_phone_enters_a_hand_the_others_confirm_and_the_standings_move(event: Any, new_page: Any, hall: Any,
-                                                                        shots: Path) -> None:
+def test_a_phone_enters_a_hand_the_others_confirm_and_the_standings_move(
+    event: Any, new_page: Any, hall: Any, shots: Path
+) -> None:
     link = event["table"]
     east = _open(new_page, link, 0)
     expect(east.locator("#progress")).to_contain_text("0/16")
@@ -105,8 +123,27 @@ def forty(hall: Any) -> str:
 
     url = f"sqlite:///{hall.log.parent / 'hall.db'}"
     eid = f"big-open-{uuid.uuid4().hex[:6]}"
-    assert main(["new", "Big Open", "--id", eid, "--count", "40", "--teams", "10", "--sessions", "3",
-                 "--seed", "2", "--db", url]) == 0
+    assert (
+        main(
+            [
+                "new",
+                "Big Open",
+                "--id",
+                eid,
+                "--count",
+                "40",
+                "--teams",
+                "10",
+                "--sessions",
+                "3",
+                "--seed",
+                "2",
+                "--db",
+                url,
+            ]
+        )
+        == 0
+    )
     assert main(["draw", eid, "--db", url]) == 0
     db = Database(url)
     try:
@@ -119,8 +156,9 @@ def forty(hall: Any) -> str:
     return eid
 
 
-def test_the_projector_pages_through_forty_players_without_scrolling(forty: str, new_page: Any, hall: Any,
-                                                                     shots: Path) -> None:
+def test_the_projector_pages_through_forty_players_without_scrolling(
+    forty: str, new_page: Any, hall: Any, shots: Path
+) -> None:
     standings = hall.get(f"/api/tournaments/{forty}/standings")["groups"][0]
     names = {r["name"] for r in standings["standings"]}
     teams = {r["name"] for r in standings["teams"]}
@@ -136,8 +174,9 @@ def test_the_projector_pages_through_forty_players_without_scrolling(forty: str,
     while (seen < names or seen_teams < teams) and time.monotonic() < deadline:
         size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         assert size[0] <= 1920 and size[1] <= 1080, f"the page scrolls: {size}"
-        bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#rows tr')]"
-                               ".map(r => r.getBoundingClientRect().bottom))")
+        bottom = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('#rows tr')].map(r => r.getBoundingClientRect().bottom))"
+        )
         assert bottom <= 1080, f"a row below the screen: {bottom}"
         kind = page.locator("#what").inner_text()
         cells = page.locator("#rows td.name").all_inner_texts()

@@ -88,5 +88,6 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         import majiang.bots.botzone as botzone
 
         return botzone.make(spec)
-    raise ValueError(f"unknown bot {spec!r}: use rand, eff, fan, ev, best, ext:COMMAND, botzone:COMMAND or "
-                     "botzone-simple:COMMAND")
+    raise ValueError(
+        f"unknown bot {spec!r}: use rand, eff, fan, ev, best, ext:COMMAND, botzone:COMMAND or botzone-simple:COMMAND"
+    )

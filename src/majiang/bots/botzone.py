@@ -75,8 +75,9 @@ def with_time_limit(spec: str, seconds: float) -> str:
 class BotzoneBot:
     """A Botzone program playing one seat (one Botzone match per hand)."""
 
-    def __init__(self, command: str, simple: bool = False, time_limit: float = DEFAULT_TIME_LIMIT,
-                 name: str | None = None) -> None:
+    def __init__(
+        self, command: str, simple: bool = False, time_limit: float = DEFAULT_TIME_LIMIT, name: str | None = None
+    ) -> None:
         argv = shlex.split(command)
         if not argv or (shutil.which(argv[0]) is None and not os.access(argv[0], os.X_OK)):
             raise ValueError(f"cannot run the Botzone bot {command!r}: no such program")

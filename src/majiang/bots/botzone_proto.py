@@ -40,8 +40,19 @@ from majiang.engine.protocol import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, K
 from majiang.engine.view import event_view
 from majiang.tiles import NUM_KINDS, Tile
 
-__all__ = ["BadAnswer", "Reply", "bz_tile", "json_input", "keep_running_input", "parse_output", "parse_response",
-           "parse_tile", "requests_for", "response_text", "simple_input"]
+__all__ = [
+    "BadAnswer",
+    "Reply",
+    "bz_tile",
+    "json_input",
+    "keep_running_input",
+    "parse_output",
+    "parse_response",
+    "parse_tile",
+    "requests_for",
+    "response_text",
+    "simple_input",
+]
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 _SUITS = "WBT"
@@ -146,8 +157,9 @@ class Reply:
     discard: Tile | None = None
 
 
-def parse_response(text: str, phase: str, legal: Sequence[Action], counts: Sequence[int],
-                   pending: Tile | None = None) -> Reply:
+def parse_response(
+    text: str, phase: str, legal: Sequence[Action], counts: Sequence[int], pending: Tile | None = None
+) -> Reply:
     """The answer ``text`` to the current request, checked against ``legal``.  ``phase`` is the
     view's (``turn``: after the bot's draw; ``claim``: on a discard; ``rob``: on a ``BUGANG``),
     ``counts`` the bot's concealed tiles, ``pending`` the discard or added tile in question.
@@ -219,8 +231,13 @@ def response_text(action: Action, discard: Tile | None = None) -> str:
 def json_input(requests: Sequence[str], responses: Sequence[str], data: str = "", globaldata: str = "") -> str:
     """JSON interaction: one line ``{"requests": [...], "responses": [...], "data", "globaldata"}``
     (one more request than responses)."""
-    return json.dumps({"requests": list(requests), "responses": list(responses), "data": data,
-                       "globaldata": globaldata}, ensure_ascii=False) + "\n"
+    return (
+        json.dumps(
+            {"requests": list(requests), "responses": list(responses), "data": data, "globaldata": globaldata},
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
 
 
 def simple_input(requests: Sequence[str], responses: Sequence[str], data: str = "", globaldata: str = "") -> str:
@@ -264,5 +281,4 @@ def parse_output(text: str, simple: bool) -> tuple[str, str | None, str | None]:
     if not isinstance(obj, dict) or not isinstance(obj.get("response"), str):
         raise BadAnswer('JSON output needs a string "response"')
     data, glob = obj.get("data"), obj.get("globaldata")
-    return (obj["response"], data if isinstance(data, str) else None,
-            glob if isinstance(glob, str) else None)
+    return (obj["response"], data if isinstance(data, str) else None, glob if isinstance(glob, str) else None)

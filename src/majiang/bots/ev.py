@@ -61,8 +61,14 @@ class EVBot(FanBot):
 
     name = "ev"
 
-    def __init__(self, seed: int | None = None, budget_s: float = 0.9, max_nodes: int = 200_000,
-                 defence: bool = True, depth: int = 2) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget_s: float = 0.9,
+        max_nodes: int = 200_000,
+        defence: bool = True,
+        depth: int = 2,
+    ) -> None:
         super().__init__(seed)
         self.depth = depth
         self.budget_s = budget_s
@@ -160,14 +166,21 @@ class EVBot(FanBot):
         key = tuple(melds)
         ctx = self._ctx.get(key)
         if ctx is None:
-            ctx = FanContext(melds=scoring_melds(melds), seat_wind=view.seat_wind, prevalent_wind=view.prevalent,
-                             min_fan=self.min_fan, rules=view.rules, visible=self.others_visible)
+            ctx = FanContext(
+                melds=scoring_melds(melds),
+                seat_wind=view.seat_wind,
+                prevalent_wind=view.prevalent,
+                min_fan=self.min_fan,
+                rules=view.rules,
+                visible=self.others_visible,
+            )
             self._ctx[key] = ctx
         return ctx
 
     # ---- values ------------------------------------------------------------------------------
-    def _best_discard(self, view: SeatView, counts: Sequence[int],
-                      melds: Sequence[TableMeld]) -> tuple[float, int] | None:
+    def _best_discard(
+        self, view: SeatView, counts: Sequence[int], melds: Sequence[TableMeld]
+    ) -> tuple[float, int] | None:
         """The best discard of a hand with one tile more, by expected value after the deal-in risk,
         among the discards that leave a hand at most one from ready; None when none has a value
         (no legal ready hand within reach)."""
@@ -306,8 +319,7 @@ class EVBot(FanBot):
         accept = min(0.95, accept)
         delay = min(draws - 2, max(1, round(1 / accept)))
         total = 0.0
-        for (p, discards), t in zip(found, [t for t in _tiles(useful_mask_of_counts(c, n)) if unseen[t]],
-                                    strict=True):
+        for (p, discards), t in zip(found, [t for t in _tiles(useful_mask_of_counts(c, n)) if unseen[t]], strict=True):
             c[t] += 1
             unseen[t] -= 1
             best = 0.0
@@ -382,7 +394,7 @@ def _win_chance(h: float, draws: int) -> float:
     if h <= 0:
         return 0.0
     go = (1.0 - END_RATE) * (1.0 - h)
-    return h * (1.0 - END_RATE) * (1.0 - go ** draws) / (1.0 - go)
+    return h * (1.0 - END_RATE) * (1.0 - go**draws) / (1.0 - go)
 
 
 def make(seed: int | None) -> EVBot:

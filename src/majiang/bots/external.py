@@ -74,7 +74,7 @@ class Program:
         while (nl := self._buf.find(b"\n")) < 0:
             if not self._fill(deadline):
                 return None
-        line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+        line, self._buf = self._buf[:nl], self._buf[nl + 1 :]
         return line
 
     def read_until(self, marker: bytes, deadline: float) -> tuple[bytes, str]:
@@ -82,8 +82,8 @@ class Program:
         output (``"eof"``), or by the deadline (``"late"``)."""
         while True:
             at = self._buf.find(marker)
-            if at >= 0 and (at == 0 or self._buf[at - 1:at] == b"\n"):
-                out, self._buf = self._buf[:at], self._buf[at + len(marker):].lstrip(b"\r\n")
+            if at >= 0 and (at == 0 or self._buf[at - 1 : at] == b"\n"):
+                out, self._buf = self._buf[:at], self._buf[at + len(marker) :].lstrip(b"\r\n")
                 return out, "marker"
             if not self._fill(deadline):
                 if self.eof:

@@ -99,8 +99,9 @@ class FanBot(TurnOrClaim):
         return best[1] if best is not None else next(a for a in legal if a.type == "pass")
 
     # ---- measuring ---------------------------------------------------------------------------
-    def _distance(self, view: SeatView, counts: Sequence[int], melds: Sequence[TableMeld],
-                  drawn: bool = False) -> float:
+    def _distance(
+        self, view: SeatView, counts: Sequence[int], melds: Sequence[TableMeld], drawn: bool = False
+    ) -> float:
         """How far a 13-tile hand (or a 14-tile one, ``drawn``) is from a win worth 8 fan."""
         n = len(melds)
         if drawn:
@@ -130,11 +131,11 @@ class FanBot(TurnOrClaim):
         if any(m.tiles[0] < 27 and m.tiles[0] // 9 != suit for m in melds):
             return None
         lo = 9 * suit
-        off = sum(counts[:27]) - sum(counts[lo:lo + 9])
+        off = sum(counts[:27]) - sum(counts[lo : lo + 9])
         if off > len(_FILLERS[suit]):
             return None
         c = [0] * 34
-        c[lo:lo + 9] = counts[lo:lo + 9]
+        c[lo : lo + 9] = counts[lo : lo + 9]
         c[27:] = counts[27:]
         for t in _FILLERS[suit][:off]:
             c[t] = 1
@@ -149,8 +150,17 @@ class FanBot(TurnOrClaim):
                 continue
             for self_drawn in (False, True):
                 try:
-                    r = score(WinningHand(melds=scored, hand=hand_tiles, win_tile=w, self_drawn=self_drawn,
-                                          seat_wind=view.seat_wind, prevalent_wind=view.prevalent), view.rules)
+                    r = score(
+                        WinningHand(
+                            melds=scored,
+                            hand=hand_tiles,
+                            win_tile=w,
+                            self_drawn=self_drawn,
+                            seat_wind=view.seat_wind,
+                            prevalent_wind=view.prevalent,
+                        ),
+                        view.rules,
+                    )
                 except InvalidHandError:
                     continue
                 if not r.below_minimum:

@@ -77,14 +77,15 @@ class NanchangBot(TurnOrClaim):
         for a in legal:
             if a.type in ("pung", "kong", "chow"):
                 c = list(counts)
-                for t in (a.tiles if a.type == "chow" else (a.tile,) * (2 if a.type == "pung" else 3)):
+                for t in a.tiles if a.type == "chow" else (a.tile,) * (2 if a.type == "pung" else 3):
                     if a.type != "chow" or t != a.tile:
                         c[t] -= 1
                 if a.type == "kong":
                     after = wild_shanten(c, melds + 1, jing)
                 else:
-                    after = min(wild_shanten(_minus(c, t), melds + 1, jing) for t in range(34) if c[t] and
-                                t not in jing)
+                    after = min(
+                        wild_shanten(_minus(c, t), melds + 1, jing) for t in range(34) if c[t] and t not in jing
+                    )
                 if after < now:
                     return a
         return next(a for a in legal if a.type == "pass")

@@ -12,15 +12,28 @@ from majiang import __version__
 from majiang.cli.parser import Parser
 
 #: subcommand modules, in the order ``--help`` lists them
-COMMANDS = ("fan", "shanten", "nanchang", "play", "simulate", "arena", "replay", "review", "dataset", "serve",
-            "cluster", "tournament", "ledger")
+COMMANDS = (
+    "fan",
+    "shanten",
+    "nanchang",
+    "play",
+    "simulate",
+    "arena",
+    "replay",
+    "review",
+    "dataset",
+    "serve",
+    "cluster",
+    "tournament",
+    "ledger",
+)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = Parser(
         prog="majiang",
         description="Chinese mahjong: MCR (国标) fan calculator, shanten, game engine, hall, competitions, "
-                    "Nanchang (南昌麻将).",
+        "Nanchang (南昌麻将).",
         epilog="Run 'majiang COMMAND --help' for the options of one command.",
     )
     parser.add_argument("--version", action="version", version=f"majiang {__version__}")

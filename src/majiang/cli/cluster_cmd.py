@@ -17,13 +17,15 @@ DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "cluster", help="run several hall processes sharing PostgreSQL and Redis",
+        "cluster",
+        help="run several hall processes sharing PostgreSQL and Redis",
         description="Start N `majiang serve` processes on consecutive ports, sharing one PostgreSQL database "
-                    "and one Redis. Each table is owned by one process; a player may connect to any of them; "
-                    "when a process dies another takes its tables over. Ctrl-C stops them all.",
+        "and one Redis. Each table is owned by one process; a player may connect to any of them; "
+        "when a process dies another takes its tables over. Ctrl-C stops them all.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n  majiang cluster --nodes 3\n  majiang cluster --nodes 2 --db postgresql://u@host/db "
-               "--redis redis://host:6379/1 --port 9000")
+        "--redis redis://host:6379/1 --port 9000",
+    )
     p.add_argument("--nodes", type=int, default=3, help="number of processes (default 3)")
     p.add_argument("--db", default=DEFAULT_DB, help=f"PostgreSQL URL (default {DEFAULT_DB}; created if missing)")
     p.add_argument("--redis", default=DEFAULT_REDIS, help=f"Redis URL (default {DEFAULT_REDIS})")
@@ -56,8 +58,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         ensure_database(args.db)
     except Exception as e:
-        print(f"error: cannot prepare the database {args.db}: {e}\n"
-              "start PostgreSQL or give --db postgresql://user@host:port/name", file=sys.stderr)
+        print(
+            f"error: cannot prepare the database {args.db}: {e}\n"
+            "start PostgreSQL or give --db postgresql://user@host:port/name",
+            file=sys.stderr,
+        )
         return 2
     procs = []
     # the processes authenticate what they relay through Redis with one key (cluster.RedisCluster)
@@ -65,8 +70,22 @@ def run(args: argparse.Namespace) -> int:
     env.setdefault("MAJIANG_CLUSTER_KEY", secrets.token_hex(32))
     for i in range(args.nodes):
         port = args.port + i
-        cmd = [sys.executable, "-m", "majiang.cli", "serve", "--db", args.db, "--redis", args.redis,
-               "--host", args.host, "--port", str(port), "--bot-delay", args.bot_delay]
+        cmd = [
+            sys.executable,
+            "-m",
+            "majiang.cli",
+            "serve",
+            "--db",
+            args.db,
+            "--redis",
+            args.redis,
+            "--host",
+            args.host,
+            "--port",
+            str(port),
+            "--bot-delay",
+            args.bot_delay,
+        ]
         if args.rooms:
             cmd += ["--rooms", args.rooms]
         procs.append(subprocess.Popen(cmd, env=env))

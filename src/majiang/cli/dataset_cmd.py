@@ -9,14 +9,16 @@ from typing import Any
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "dataset", help="turn hand logs into (observation, mask, action, reward) records for RL",
+        "dataset",
+        help="turn hand logs into (observation, mask, action, reward) records for RL",
         description="Replay each hand log (as 'majiang simulate --log DIR' writes them) through the engine and "
-                    "record every decision — declined claims included, as 'pass' — with the deciding seat's "
-                    "observation planes, legal-action mask, action code and reward, into compressed numpy "
-                    "shards; read them back with majiang.rl.dataset.load(DIR) (docs/rl.md).",
+        "record every decision — declined claims included, as 'pass' — with the deciding seat's "
+        "observation planes, legal-action mask, action code and reward, into compressed numpy "
+        "shards; read them back with majiang.rl.dataset.load(DIR) (docs/rl.md).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n  majiang simulate --hands 50 --bots fan,eff,eff,eff --log logs/\n"
-               "  majiang dataset logs/ -o data/")
+        "  majiang dataset logs/ -o data/",
+    )
     p.add_argument("logs", nargs="+", metavar="LOG", help="hand log files (.jsonl) or directories of them")
     p.add_argument("-o", "--out", required=True, metavar="DIR", help="where the shards and meta.json go")
     p.add_argument("--shard-size", type=int, default=2048, metavar="N", help="records per shard (default 2048)")

@@ -12,22 +12,26 @@ EXAMPLE = "[123m1][EEE2]{9999s}456pC C"
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "fan", help="score a winning hand (MCR fan calculator / Nanchang settlement)",
+        "fan",
+        help="score a winning hand (MCR fan calculator / Nanchang settlement)",
         description="Score a finished hand. Give the compact hand string, e.g. "
-                    f"'{EXAMPLE}' = an exposed chow 123m claimed as 1st tile, a pung of East from 对家, "
-                    "a concealed kong of 9s, concealed 456p and 中, winning on 中 (the last tile, after a space). "
-                    "With --jsonl, read hand-json objects (docs/hand-json.md) from stdin, one per line.",
+        f"'{EXAMPLE}' = an exposed chow 123m claimed as 1st tile, a pung of East from 对家, "
+        "a concealed kong of 9s, concealed 456p and 中, winning on 中 (the last tile, after a space). "
+        "With --jsonl, read hand-json objects (docs/hand-json.md) from stdin, one per line.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
-               f"  majiang fan '{EXAMPLE}'\n"
-               "  majiang fan '1112345678999m 5m' --self-drawn --explain\n"
-               "  majiang fan '123m456p789s123pEE E' --seat-wind S --prevalent-wind E --flowers 2\n"
-               "  majiang fan --jsonl < hands.jsonl > results.jsonl",
+        f"  majiang fan '{EXAMPLE}'\n"
+        "  majiang fan '1112345678999m 5m' --self-drawn --explain\n"
+        "  majiang fan '123m456p789s123pEE E' --seat-wind S --prevalent-wind E --flowers 2\n"
+        "  majiang fan --jsonl < hands.jsonl > results.jsonl",
     )
     p.add_argument("hand", nargs="?", help="compact hand string; winning tile last, after a space")
     p.add_argument("--jsonl", action="store_true", help="read hand-json objects from stdin, write one result per line")
-    p.add_argument("--rules", default=None,
-                   help="rules profile: gb (default), botzone; nanchang with --jsonl (overrides a line's 'rules')")
+    p.add_argument(
+        "--rules",
+        default=None,
+        help="rules profile: gb (default), botzone; nanchang with --jsonl (overrides a line's 'rules')",
+    )
     p.add_argument("--self-drawn", action="store_true", help="自摸: the winning tile was self-drawn")
     p.add_argument("--fourth-tile", action="store_true", help="和绝张: the other three copies are visible")
     p.add_argument("--kong", action="store_true", help="杠上开花 when self-drawn, 抢杠和 otherwise")
@@ -48,9 +52,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from majiang.mcr import WinningHand, score
 
-    flags: dict[str, Any] = dict(self_drawn=args.self_drawn, fourth_tile=args.fourth_tile, kong=args.kong,
-                                 last_tile=args.last_tile, seat_wind=args.seat_wind,
-                                 prevalent_wind=args.prevalent_wind, rules=args.rules or "gb")
+    flags: dict[str, Any] = dict(
+        self_drawn=args.self_drawn,
+        fourth_tile=args.fourth_tile,
+        kong=args.kong,
+        last_tile=args.last_tile,
+        seat_wind=args.seat_wind,
+        prevalent_wind=args.prevalent_wind,
+        rules=args.rules or "gb",
+    )
     if args.flowers is not None:
         flags["flowers"] = args.flowers
     try:

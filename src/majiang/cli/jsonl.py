@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import IO, Any
 
 
-def run_jsonl(handle: Callable[[dict[str, Any]], dict[str, Any]], inp: IO[str] | None = None,
-              out: IO[str] | None = None) -> int:
+def run_jsonl(
+    handle: Callable[[dict[str, Any]], dict[str, Any]], inp: IO[str] | None = None, out: IO[str] | None = None
+) -> int:
     inp = inp or sys.stdin
     out = out or sys.stdout
     write = out.write

@@ -8,13 +8,16 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("ledger", help="audit the hall's coin ledger (游戏币账本)",
-                       description="Check the hall's double-entry coin ledger: every transaction balances, "
-                                   "every balance equals the sum of its entries, all balances sum to zero and "
-                                   "no player is negative. Exit status 0 when all holds, 1 otherwise.",
-                       epilog="examples:\n  majiang ledger audit\n"
-                              "  majiang ledger audit --db postgresql://postgres@127.0.0.1:5432/majiang --json",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "ledger",
+        help="audit the hall's coin ledger (游戏币账本)",
+        description="Check the hall's double-entry coin ledger: every transaction balances, "
+        "every balance equals the sum of its entries, all balances sum to zero and "
+        "no player is negative. Exit status 0 when all holds, 1 otherwise.",
+        epilog="examples:\n  majiang ledger audit\n"
+        "  majiang ledger audit --db postgresql://postgres@127.0.0.1:5432/majiang --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("action", choices=["audit"], help="what to do (audit: prove coin conservation)")
     p.add_argument("--db", default=None, help="database URL (default: the hall's SQLite file var/majiang.db)")
     p.add_argument("--json", action="store_true", help="print the audit as one JSON object")

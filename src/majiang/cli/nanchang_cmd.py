@@ -19,25 +19,32 @@ EXAMPLE = """\
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "nanchang", help="settle a Nanchang (南昌麻将) hand: win, kong and jing (精) points",
+        "nanchang",
+        help="settle a Nanchang (南昌麻将) hand: win, kong and jing (精) points",
         description="Settle one finished Nanchang hand given as hand-json (docs/hand-json.md, section\n"
-                    "'Nanchang hand settlement'): the four seats' tiles, the jing indicator, the winner and how\n"
-                    "they won ('winner': null for an exhaustive draw). Prints the 胡 items, the multiplier and\n"
-                    "each seat's win / kong / jing points. Rule options are the flags of docs/nanchang.md\n"
-                    "(spec §2.14), in the JSON's 'options' or with -o.",
+        "'Nanchang hand settlement'): the four seats' tiles, the jing indicator, the winner and how\n"
+        "they won ('winner': null for an exhaustive draw). Prints the 胡 items, the multiplier and\n"
+        "each seat's win / kong / jing points. Rule options are the flags of docs/nanchang.md\n"
+        "(spec §2.14), in the JSON's 'options' or with -o.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example hand (seed example 1, 闲家精钓小七对 — seat 1 self-draws 2s to pair its lone jing):\n"
-               + "\n".join("  " + line for line in EXAMPLE.splitlines()) +
-               "\n\nexamples:\n"
-               "  majiang nanchang hand.json\n"
-               "  majiang nanchang < hand.json --json\n"
-               "  majiang nanchang hand.json -o dianpao_pay=one -o bawang=plus10\n"
-               "  majiang nanchang --list-options\n"
-               "  majiang fan --jsonl --rules nanchang < hands.jsonl   # many hands, JSON lines",
+        + "\n".join("  " + line for line in EXAMPLE.splitlines())
+        + "\n\nexamples:\n"
+        "  majiang nanchang hand.json\n"
+        "  majiang nanchang < hand.json --json\n"
+        "  majiang nanchang hand.json -o dianpao_pay=one -o bawang=plus10\n"
+        "  majiang nanchang --list-options\n"
+        "  majiang fan --jsonl --rules nanchang < hands.jsonl   # many hands, JSON lines",
     )
     p.add_argument("file", nargs="?", default="-", help="a JSON file with one hand; '-' or nothing reads stdin")
-    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="set a rule option (overrides the JSON's 'options'); VALUE is JSON or a bare word")
+    p.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a rule option (overrides the JSON's 'options'); VALUE is JSON or a bare word",
+    )
     p.add_argument("--json", action="store_true", help="print the hand-json result object instead of the table")
     p.add_argument("--list-options", action="store_true", help="list the rule options and their defaults")
     p.set_defaults(func=run)

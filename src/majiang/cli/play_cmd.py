@@ -26,19 +26,25 @@ DECLARE_WIN = "w"
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "play", help="play a session in the terminal against three bots",
+        "play",
+        help="play a session in the terminal against three bots",
         description="Play a full session against three bots: 4 rounds, 500 points each.  MCR: 4 hands a "
-                    "round, the seats change between rounds.  Nanchang: the deal passes to the next player "
-                    "when the dealer does not win (连庄 on a dealer win or a draw), a round ends when it has "
-                    "gone round the table, and nobody changes seats.  Your legal choices are numbered; type "
-                    "the number (Enter = the first choice), 'w' to declare a win that was not offered (a "
-                    "false win is penalised), 'q' to quit.",
+        "round, the seats change between rounds.  Nanchang: the deal passes to the next player "
+        "when the dealer does not win (连庄 on a dealer win or a draw), a round ends when it has "
+        "gone round the table, and nobody changes seats.  Your legal choices are numbered; type "
+        "the number (Enter = the first choice), 'w' to declare a win that was not offered (a "
+        "false win is penalised), 'q' to quit.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  majiang play\n  majiang play --bots fan,fan,eff --tiles letters --hands 4\n"
-               "  majiang play --rules nanchang")
+        "  majiang play --rules nanchang",
+    )
     p.add_argument("--bots", default="fan,eff,eff", help="the three opponents (default fan,eff,eff)")
-    p.add_argument("--tiles", choices=("both", "glyphs", "letters"), default="both",
-                   help="how to show tiles: Unicode glyphs, letters (5p) or both (default)")
+    p.add_argument(
+        "--tiles",
+        choices=("both", "glyphs", "letters"),
+        default="both",
+        help="how to show tiles: Unicode glyphs, letters (5p) or both (default)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for reproducible walls")
     p.add_argument("--rules", default="gb", help="ruleset: gb (default), botzone, nanchang")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: the whole session)")
@@ -87,7 +93,7 @@ class TerminalPlayer:
         if self.hand is None or self.seats is None:
             return
         events = self.hand.events
-        for e in events[self.seen:]:
+        for e in events[self.seen :]:
             seen = event_view(e, self.seats.me)
             line = announce(seen, self.seats, self.t) if seen is not None else None
             if line:
@@ -106,13 +112,17 @@ class TerminalPlayer:
         jing = v.public.get("jing")
         if jing:  # a wild-tile ruleset (Nanchang): the indicator and the two jing
             self.jing = frozenset((jing["zheng"], jing["fu"]))
-            say(f"  精 jing: 正精 {self.t(jing['zheng'])} · 副精 {self.t(jing['fu'])} "
-                f"(indicator {self.t(jing['indicator'])}; * marks the jing in your hand)")
+            say(
+                f"  精 jing: 正精 {self.t(jing['zheng'])} · 副精 {self.t(jing['fu'])} "
+                f"(indicator {self.t(jing['indicator'])}; * marks the jing in your hand)"
+            )
         for k in (1, 2, 3):
             s = (v.seat + k) % 4
             melds = " ".join(meld_text(m, self.t, hide=True) for m in v.melds[s])
-            say(f"  {seats.who(s):<8} {v.concealed_counts[s]:2d} tiles {melds}{self._flowers(v, s)}  "
-                f"pond: {self._pond(v, s)}")
+            say(
+                f"  {seats.who(s):<8} {v.concealed_counts[s]:2d} tiles {melds}{self._flowers(v, s)}  "
+                f"pond: {self._pond(v, s)}"
+            )
         mine = " ".join(meld_text(m, self.t) for m in v.melds[v.seat])
         say(f"  {seats.who(v.seat):<8} melds {mine or '-'}{self._flowers(v, v.seat)}  pond: {self._pond(v, v.seat)}")
         hand = " ".join(self.mine(x) for x in v.concealed())
@@ -132,9 +142,16 @@ class TerminalPlayer:
         return ("  花 " + " ".join(self.t(x) for x in v.flowers[s])) if v.flowers[s] else ""
 
     def describe(self, a: Action) -> str:
-        words = {"discard": "打 discard", "chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong",
-                 "added_kong": "加杠 add kong", "concealed_kong": "暗杠 concealed kong", "win": "和 WIN",
-                 "pass": "过 pass"}
+        words = {
+            "discard": "打 discard",
+            "chow": "吃 chow",
+            "pung": "碰 pung",
+            "kong": "杠 kong",
+            "added_kong": "加杠 add kong",
+            "concealed_kong": "暗杠 concealed kong",
+            "win": "和 WIN",
+            "pass": "过 pass",
+        }
         text = words[a.type]
         if a.tiles:
             text += " " + " ".join(self.mine(x) for x in a.tiles)
@@ -196,8 +213,10 @@ def play_hand_at_terminal(hand: Hand, players: list[Any], me: TerminalPlayer) ->
                 if players[s] is not me:
                     hand.act(s, hand.default_action(s))
                 elif action.type == WIN:  # a false win the ruleset refuses rather than penalises
-                    me.say(f"  not allowed: the hand does not win with {me.t(action.tile)}, and {hand.rules.name} "
-                           "has no false win to declare")
+                    me.say(
+                        f"  not allowed: the hand does not win with {me.t(action.tile)}, and {hand.rules.name} "
+                        "has no false win to declare"
+                    )
                 else:
                     me.say(f"  not allowed: {e}")
             if hand.over:
@@ -229,8 +248,10 @@ def run(args: argparse.Namespace, inp: IO[str] | None = None, out: IO[str] | Non
     players: list[Any] = [me, *opponents]  # player 0 is the person
     session = Session(rules, seed.to_bytes(8, "big"))
     names = [player_name(p) for p in range(4)]
-    me.say(f"majiang · {rules.name} · seed {seed} · opponents: "
-           + ", ".join(f"{names[p]} {spec}" for p, spec in enumerate(specs, 1)))
+    me.say(
+        f"majiang · {rules.name} · seed {seed} · opponents: "
+        + ", ".join(f"{names[p]} {spec}" for p, spec in enumerate(specs, 1))
+    )
     played = 0
     try:
         while (hand := session.new_hand()) is not None:

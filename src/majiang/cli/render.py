@@ -23,8 +23,10 @@ def print_score(hand: WinningHand, result: ScoreResult, explain: bool = False, c
     console = console or Console()
     console.print(f"[bold]{hand.to_string()}[/bold]   {hand_glyphs(hand)}")
     how = "自摸 self-drawn" if hand.self_drawn else "点和 on a discard"
-    console.print(f"{how} · 门风 seat {'ESWN'[hand.seat_wind]} · 圈风 round {'ESWN'[hand.prevalent_wind]} · "
-                  f"rules {result.rules.name}")
+    console.print(
+        f"{how} · 门风 seat {'ESWN'[hand.seat_wind]} · 圈风 round {'ESWN'[hand.prevalent_wind]} · "
+        f"rules {result.rules.name}"
+    )
     table = Table(show_header=True, header_style="bold")
     table.add_column("番种")
     table.add_column("Fan")
@@ -40,7 +42,9 @@ def print_score(hand: WinningHand, result: ScoreResult, explain: bool = False, c
         table.add_row(*row)
     console.print(table)
     ok = "[green]yes[/green]" if not result.below_minimum else "[red]no — below the 8-fan minimum (错和)[/red]"
-    console.print(f"[bold]total {result.total}[/bold] (fans without flowers: {result.fan_points}) · "
-                  f"≥ {result.rules.min_fan}: {ok}")
+    console.print(
+        f"[bold]total {result.total}[/bold] (fans without flowers: {result.fan_points}) · "
+        f"≥ {result.rules.min_fan}: {ok}"
+    )
     if explain:
         console.print(f"reading: {result.reading}")

@@ -9,17 +9,26 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("replay", help="verify a hand log, print it, export it to Botzone, or replay a Botzone match",
-                       description="Replay a hand from its JSON-lines log (the seed and the recorded decisions), or a "
-                                   "Botzone match record (a JSON object with initdata.walltiles and the log) on the "
-                                   "botzone ruleset.")
+    p = sub.add_parser(
+        "replay",
+        help="verify a hand log, print it, export it to Botzone, or replay a Botzone match",
+        description="Replay a hand from its JSON-lines log (the seed and the recorded decisions), or a "
+        "Botzone match record (a JSON object with initdata.walltiles and the log) on the "
+        "botzone ruleset.",
+    )
     p.add_argument("file", help="a hand log (.jsonl) or a Botzone match record (.json)")
-    p.add_argument("--verify", action="store_true",
-                   help="hand log: replay and check every event is reproduced exactly; match record: exit 1 when "
-                        "majiang's result differs from the record's final judge output")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="hand log: replay and check every event is reproduced exactly; match record: exit 1 when "
+        "majiang's result differs from the record's final judge output",
+    )
     p.add_argument("--botzone", metavar="OUT", help="write the hand (botzone ruleset) as a Botzone match record")
-    p.add_argument("--json", action="store_true",
-                   help="match record: print majiang's result as JSON (scores in Botzone player order)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="match record: print majiang's result as JSON (scores in Botzone player order)",
+    )
     p.set_defaults(func=run)
 
 
@@ -42,8 +51,14 @@ def run_record(record: dict[str, Any], args: argparse.Namespace) -> int:
         print(f"error: not a replayable Botzone match record: {e}", file=sys.stderr)
         return 2
     ours = hand_result(hand)
-    result = {"result": ours.get("action"), "winner": ours.get("player"), "fan": ours.get("fanCnt"),
-              "fans": ours.get("fan", []), "scores": ours["score"], "over": hand.over}
+    result = {
+        "result": ours.get("action"),
+        "winner": ours.get("player"),
+        "fan": ours.get("fanCnt"),
+        "fans": ours.get("fan", []),
+        "scores": ours["score"],
+        "over": hand.over,
+    }
     diffs: list[str] = []
     if args.verify:
         try:

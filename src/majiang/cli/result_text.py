@@ -41,8 +41,10 @@ def _headline(hand: Hand, seats: Seating, t: TileText) -> list[str]:
     held = " ".join(t(x) for x in concealed)
     flowers = ("  花 " + " ".join(t(x) for x in st.flowers)) if st.flowers else ""
     who = "you win" if w.seat == seats.me else f"{seats.who(w.seat)} wins"
-    return [f"和 {who} with {t(w.tile)} ({win_how(hand.events, seats)}) — {value}",
-            f"   winning hand: {melds + '  ' if melds else ''}{held}  + {t(w.tile)}{flowers}"]
+    return [
+        f"和 {who} with {t(w.tile)} ({win_how(hand.events, seats)}) — {value}",
+        f"   winning hand: {melds + '  ' if melds else ''}{held}  + {t(w.tile)}{flowers}",
+    ]
 
 
 def _fan_lines(hand: Hand, seats: Seating, rules: Any, t: TileText) -> list[str]:

@@ -8,25 +8,38 @@ import sys
 import unicodedata
 from typing import Any
 
-VERBS = {"discard": "打 discard", "chow": "吃 chow", "pung": "碰 pung", "kong": "杠 kong",
-         "added_kong": "加杠 add kong", "concealed_kong": "暗杠 kong", "win": "和 win", "pass": "过 pass"}
+VERBS = {
+    "discard": "打 discard",
+    "chow": "吃 chow",
+    "pung": "碰 pung",
+    "kong": "杠 kong",
+    "added_kong": "加杠 add kong",
+    "concealed_kong": "暗杠 kong",
+    "win": "和 win",
+    "pass": "过 pass",
+}
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "review", help="review one seat's decisions in hand logs against a bot (复盘)",
+        "review",
+        help="review one seat's decisions in hand logs against a bot (复盘)",
         description="Replay each hand log; at every decision of the reviewed seat ask the reviewer bot what it "
-                    "would do from that seat's view, value both actions (fan-aware shanten, unseen useful tiles, "
-                    "deal-in danger: docs/review.md) and list where they differ, with the estimated loss.",
+        "would do from that seat's view, value both actions (fan-aware shanten, unseen useful tiles, "
+        "deal-in danger: docs/review.md) and list where they differ, with the estimated loss.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
-               "  majiang simulate --hands 16 --log logs/ && majiang review logs/*.jsonl --seat 0\n"
-               "  majiang review logs/hand-000003.jsonl --seat 2 --bot eff --json")
+        "  majiang simulate --hands 16 --log logs/ && majiang review logs/*.jsonl --seat 0\n"
+        "  majiang review logs/hand-000003.jsonl --seat 2 --bot eff --json",
+    )
     p.add_argument("logs", nargs="+", metavar="LOG", help="hand logs (.jsonl), one hand each")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, choices=range(4), metavar="N", help="the seat reviewed, 0-3 (default 0)")
-    who.add_argument("--player", metavar="NAME",
-                     help="review the seat of this player (the log header's names, else its players entries)")
+    who.add_argument(
+        "--player",
+        metavar="NAME",
+        help="review the seat of this player (the log header's names, else its players entries)",
+    )
     p.add_argument("--bot", help="the reviewer: any bot spec (default best, fan while best is not available)")
     p.add_argument("--top", type=int, default=5, metavar="K", help="the K biggest mistakes to highlight (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object (docs/review.md has the schema)")
@@ -75,13 +88,24 @@ def _pad(s: str, w: int, right: bool = False) -> str:
 
 def _table(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
     widths = [max(_width(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+
     def line(r: list[str]) -> str:
         return "  ".join(_pad(c, widths[i], i in right) for i, c in enumerate(r)).rstrip()
+
     return [line(headers), "  ".join("-" * w for w in widths), *(line(r) for r in rows)]
 
 
-HEADERS = ["事件 Event", "巡 Turn", "手牌 Hand", "玩家 Player", "机器人 Bot", "玩家值 Value", "机器人值 Bot value",
-           "损失 Loss", ""]
+HEADERS = [
+    "事件 Event",
+    "巡 Turn",
+    "手牌 Hand",
+    "玩家 Player",
+    "机器人 Bot",
+    "玩家值 Value",
+    "机器人值 Bot value",
+    "损失 Loss",
+    "",
+]
 RIGHT = {0, 1, 5, 6, 7}
 
 
@@ -91,14 +115,24 @@ def _row(d: dict[str, Any]) -> list[str]:
         hand += f" +{d['drawn']}"
     if d["offered"]:
         hand += f" ←{d['offered']}"
-    return [str(d["event"]), str(d["turn"]), hand, action_text(d["player"]), action_text(d["bot"]),
-            f"{d['player_value']:.2f}", f"{d['bot_value']:.2f}", f"{d['loss']:.2f}" if not d["agree"] else "",
-            "✓" if d["agree"] else "✗ 不同 differs"]
+    return [
+        str(d["event"]),
+        str(d["turn"]),
+        hand,
+        action_text(d["player"]),
+        action_text(d["bot"]),
+        f"{d['player_value']:.2f}",
+        f"{d['bot_value']:.2f}",
+        f"{d['loss']:.2f}" if not d["agree"] else "",
+        "✓" if d["agree"] else "✗ 不同 differs",
+    ]
 
 
 def _summary_text(s: dict[str, Any]) -> str:
-    return (f"决策 decisions {s['decisions']} · 一致 agreed {s['agreed']} ({s['agreement']:.0%}) · "
-            f"估计损失 estimated loss {s['loss']:.2f}")
+    return (
+        f"决策 decisions {s['decisions']} · 一致 agreed {s['agreed']} ({s['agreement']:.0%}) · "
+        f"估计损失 estimated loss {s['loss']:.2f}"
+    )
 
 
 def render(session: Any, top: int) -> str:
@@ -106,8 +140,10 @@ def render(session: Any, top: int) -> str:
     d = session.to_dict(top)
     out = [f"复盘 AI review · 评审 reviewer {d['reviewer']} · {len(d['hands'])} hand(s)", ""]
     for i, h in enumerate(d["hands"]):
-        out.append(f"第 {i + 1} 局 hand {i + 1}: {h['label']} · 局号 hand_no {h['hand_no']} · 座位 seat {h['seat']} · "
-                   f"{h['rules']}")
+        out.append(
+            f"第 {i + 1} 局 hand {i + 1}: {h['label']} · 局号 hand_no {h['hand_no']} · 座位 seat {h['seat']} · "
+            f"{h['rules']}"
+        )
         out.extend(_table(HEADERS, [_row(x) for x in h["decisions"]], RIGHT))
         out.append(_summary_text(h["summary"]))
         out.append("")

@@ -10,38 +10,77 @@ from typing import Any
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "serve", help="run the online hall (rooms, tables with bots, coins, web client)",
+        "serve",
+        help="run the online hall (rooms, tables with bots, coins, web client)",
         description="Run the hall: the web client at http://HOST:PORT/, the API at /docs, the WebSocket at /ws.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  majiang serve\n"
-               "  majiang serve --db postgresql://postgres@127.0.0.1:5432/majiang --port 8080\n"
-               "  majiang serve --rooms rooms.toml --bot-delay 0")
-    p.add_argument("--db", default=None, help="database URL (default: SQLite file var/majiang.db; "
-                                              "postgresql://… for PostgreSQL)")
-    p.add_argument("--redis", default=None, metavar="URL",
-                   help="share the hall with other processes through Redis (redis://127.0.0.1:6379/0); "
-                        "needs a PostgreSQL --db shared by all of them")
+        "  majiang serve --db postgresql://postgres@127.0.0.1:5432/majiang --port 8080\n"
+        "  majiang serve --rooms rooms.toml --bot-delay 0",
+    )
+    p.add_argument(
+        "--db", default=None, help="database URL (default: SQLite file var/majiang.db; postgresql://… for PostgreSQL)"
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="share the hall with other processes through Redis (redis://127.0.0.1:6379/0); "
+        "needs a PostgreSQL --db shared by all of them",
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--rooms", default=None, help="rooms file (TOML or JSON; default: the built-in rooms); "
-                                                 "its [relief] table configures the daily relief grant")
-    p.add_argument("--bot-delay", default="0.6,1.6",
-                   help="seconds a bot waits before acting, 'min,max' (default 0.6,1.6; 0 = at once)")
-    p.add_argument("--origin", action="append", default=None,
-                   help="allowed WebSocket Origin (repeatable; default: same host only)")
-    p.add_argument("--allowed-hosts", default=None, metavar="HOSTS",
-                   help="comma-separated Host names this server answers to ('.example.com' for subdomains, '*' "
-                        "for any); others get 400/403 (DNS rebinding). Default: --host, localhost, 127.0.0.1, ::1")
+    p.add_argument(
+        "--rooms",
+        default=None,
+        help="rooms file (TOML or JSON; default: the built-in rooms); "
+        "its [relief] table configures the daily relief grant",
+    )
+    p.add_argument(
+        "--bot-delay",
+        default="0.6,1.6",
+        help="seconds a bot waits before acting, 'min,max' (default 0.6,1.6; 0 = at once)",
+    )
+    p.add_argument(
+        "--origin", action="append", default=None, help="allowed WebSocket Origin (repeatable; default: same host only)"
+    )
+    p.add_argument(
+        "--allowed-hosts",
+        default=None,
+        metavar="HOSTS",
+        help="comma-separated Host names this server answers to ('.example.com' for subdomains, '*' "
+        "for any); others get 400/403 (DNS rebinding). Default: --host, localhost, 127.0.0.1, ::1",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
-    p.add_argument("--guests-per-hour", type=float, default=20.0, metavar="N",
-                   help="guest accounts one client address may create an hour (default 20, bursts of 5)")
-    p.add_argument("--logins-per-minute", type=float, default=20.0, metavar="N",
-                   help="logins and sign-ups one client address may make a minute (default 20, bursts of 10; "
-                        "one username: 5 a minute from anywhere)")
-    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
-                   help="seconds a client has to send a request's headers (default 10; then 408)")
-    p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
-                   help="seconds a client has to send a request's body after its headers (default 30)")
+    p.add_argument(
+        "--guests-per-hour",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="guest accounts one client address may create an hour (default 20, bursts of 5)",
+    )
+    p.add_argument(
+        "--logins-per-minute",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="logins and sign-ups one client address may make a minute (default 20, bursts of 10; "
+        "one username: 5 a minute from anywhere)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a client has to send a request's headers (default 10; then 408)",
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a client has to send a request's body after its headers (default 30)",
+    )
     p.set_defaults(func=run)
 
 
@@ -80,24 +119,43 @@ def run(args: argparse.Namespace) -> int:
     from majiang.hall.limits import Limits
 
     limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour)
-    hosts = default_hosts(args.host) if args.allowed_hosts is None else \
-        [h.strip() for h in args.allowed_hosts.split(",") if h.strip()]
+    hosts = (
+        default_hosts(args.host)
+        if args.allowed_hosts is None
+        else [h.strip() for h in args.allowed_hosts.split(",") if h.strip()]
+    )
     if args.allowed_hosts is None and args.host in ("0.0.0.0", "::", ""):
-        print(f"note: listening on every address but answering only to {', '.join(hosts)}: "
-              "add --allowed-hosts your.domain (docs/hardening.md)", file=sys.stderr)
-    app = create_app(args.db, rooms, bot_delay=delay, allowed_origins=args.origin, redis_url=args.redis,
-                     limits=limits, allowed_hosts=hosts,
-                     relief=relief, **tournament_features())
+        print(
+            f"note: listening on every address but answering only to {', '.join(hosts)}: "
+            "add --allowed-hosts your.domain (docs/hardening.md)",
+            file=sys.stderr,
+        )
+    app = create_app(
+        args.db,
+        rooms,
+        bot_delay=delay,
+        allowed_origins=args.origin,
+        redis_url=args.redis,
+        limits=limits,
+        allowed_hosts=hosts,
+        relief=relief,
+        **tournament_features(),
+    )
     db = args.db or os.environ.get("MAJIANG_DB") or "SQLite var/majiang.db"
     if args.redis:
         db += f" + Redis {args.redis}"
-    print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)",
-          flush=True)
+    print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)", flush=True)
     from majiang.hall.logs import log_config
     from majiang.hall.serving import uvicorn_options
 
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=16384,
-                ws_per_message_deflate=False,  # small JSON messages: compression costs more than it saves
-                log_config=log_config(args.log_level),
-                **uvicorn_options(args.header_timeout, args.body_timeout))  # slowloris: docs/hardening.md
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=16384,
+        ws_per_message_deflate=False,  # small JSON messages: compression costs more than it saves
+        log_config=log_config(args.log_level),
+        **uvicorn_options(args.header_timeout, args.body_timeout),
+    )  # slowloris: docs/hardening.md
     return 0

@@ -10,35 +10,52 @@ from typing import Any
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "simulate", help="play many hands between bots and report per-seat statistics",
+        "simulate",
+        help="play many hands between bots and report per-seat statistics",
         description="Play hands between four bots on the real engine (every win scored by the fan calculator) "
-                    "and report, per seat: win rate, deal-in rate, average fan on wins, average score per hand "
-                    "with a 95% confidence interval; the draw rate and hands per second.",
+        "and report, per seat: win rate, deal-in rate, average fan on wins, average score per hand "
+        "with a 95% confidence interval; the draw rate and hands per second.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ev (expected value, "
-               "docs/bots.md), best (the strongest: ev), ext:COMMAND (external program, docs/bot-protocol.md), "
-               "botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, JSON or simple interaction, docs/botzone.md)"
-               "\n\nexamples:\n"
-               "  majiang simulate --hands 1000 --seed 1 --bots fan,eff,eff,rand\n"
-               "  majiang simulate --hands 960 --bots fan,eff,rand,rand --duplicate --json\n"
-               "  majiang simulate --hands 960 --bots best,fan,fan,fan --duplicate\n"
-               "  majiang simulate --hands 20 --log logs/ && majiang replay logs/hand-000000.jsonl --verify")
+        "docs/bots.md), best (the strongest: ev), ext:COMMAND (external program, docs/bot-protocol.md), "
+        "botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, JSON or simple interaction, docs/botzone.md)"
+        "\n\nexamples:\n"
+        "  majiang simulate --hands 1000 --seed 1 --bots fan,eff,eff,rand\n"
+        "  majiang simulate --hands 960 --bots fan,eff,rand,rand --duplicate --json\n"
+        "  majiang simulate --hands 960 --bots best,fan,fan,fan --duplicate\n"
+        "  majiang simulate --hands 20 --log logs/ && majiang replay logs/hand-000000.jsonl --verify",
+    )
     p.add_argument("--hands", type=int, default=100, help="number of hands (default 100)")
     p.add_argument("--seed", type=int, default=1, help="master seed: the same seed plays the same walls")
     p.add_argument("--bots", default="fan,eff,eff,rand", help="four bots, comma-separated (default fan,eff,eff,rand)")
     p.add_argument("--rules", default="gb", help="ruleset: gb (default), botzone, nanchang")
-    p.add_argument("--duplicate", action="store_true",
-                   help="play each wall in all 24 seatings of the bots (hands should be a multiple of 24; "
-                        "otherwise the last wall is played in only some seatings, with a warning)")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="Botzone bots: seconds a turn, twice that for a bot's first run in a hand (default 1, as "
-                        "Botzone gives C/C++; botzone@SECONDS:COMMAND sets it for one bot)")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each wall in all 24 seatings of the bots (hands should be a multiple of 24; "
+        "otherwise the last wall is played in only some seatings, with a warning)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="Botzone bots: seconds a turn, twice that for a bot's first run in a hand (default 1, as "
+        "Botzone gives C/C++; botzone@SECONDS:COMMAND sets it for one bot)",
+    )
     p.add_argument("--log", metavar="DIR", help="write every hand's JSON-lines log into DIR")
     p.add_argument("--verify", action="store_true", help="replay every hand from its log and count mismatches")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="play in N processes (chunks of 96 hands; the same results as one worker)")
-    p.add_argument("--ray", metavar="ADDRESS",
-                   help="play the chunks on a Ray cluster (auto, local or ray://HOST:PORT; needs majiang[ray])")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="play in N processes (chunks of 96 hands; the same results as one worker)",
+    )
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the chunks on a Ray cluster (auto, local or ray://HOST:PORT; needs majiang[ray])",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -71,9 +88,12 @@ def run(args: argparse.Namespace) -> int:
         print("error: --hands must be positive", file=sys.stderr)
         return 2
     if args.duplicate and args.hands % SEATINGS:
-        print(f"warning: --duplicate plays each wall in {SEATINGS} seatings; --hands {args.hands} is not a multiple "
-              f"of {SEATINGS}, so the last wall is played in only {args.hands % SEATINGS} of them and the luck of "
-              f"the deal does not cancel out (use {_multiples(args.hands)})", file=sys.stderr)
+        print(
+            f"warning: --duplicate plays each wall in {SEATINGS} seatings; --hands {args.hands} is not a multiple "
+            f"of {SEATINGS}, so the last wall is played in only {args.hands % SEATINGS} of them and the luck of "
+            f"the deal does not cancel out (use {_multiples(args.hands)})",
+            file=sys.stderr,
+        )
     if args.workers < 1:
         print("error: --workers must be at least 1", file=sys.stderr)
         return 2
@@ -83,15 +103,36 @@ def run(args: argparse.Namespace) -> int:
         if show:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-            with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), transient=True) as prog:
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+            ) as prog:
                 task = prog.add_task("hands", total=args.hands)
-                res = simulate(args.hands, args.seed, bots, rules=args.rules, duplicate=args.duplicate,
-                               log_dir=args.log, verify=args.verify, **par,
-                               progress=lambda n: prog.update(task, completed=n))
+                res = simulate(
+                    args.hands,
+                    args.seed,
+                    bots,
+                    rules=args.rules,
+                    duplicate=args.duplicate,
+                    log_dir=args.log,
+                    verify=args.verify,
+                    **par,
+                    progress=lambda n: prog.update(task, completed=n),
+                )
         else:
-            res = simulate(args.hands, args.seed, bots, rules=args.rules, duplicate=args.duplicate,
-                           log_dir=args.log, verify=args.verify, **par)
+            res = simulate(
+                args.hands,
+                args.seed,
+                bots,
+                rules=args.rules,
+                duplicate=args.duplicate,
+                log_dir=args.log,
+                verify=args.verify,
+                **par,
+            )
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -103,16 +144,27 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     con = Console()
-    t = Table(title=f"{d['hands']} hands · {args.rules} · {'duplicate' if args.duplicate else 'plain'} · "
-                    f"{d['hands_per_s']:.0f} hands/s")
+    t = Table(
+        title=f"{d['hands']} hands · {args.rules} · {'duplicate' if args.duplicate else 'plain'} · "
+        f"{d['hands_per_s']:.0f} hands/s"
+    )
     for col in ("seat", "bot", "win %", "deal-in %", "fan on win", "score/hand", "95% CI"):
         t.add_column(col, justify="right")
     for i, s in enumerate(d["seats"]):
         lo, hi = s["avg_score_ci95"]
-        t.add_row(str(i), s["bot"], f"{100 * s['win_rate']:.1f}", f"{100 * s['deal_in_rate']:.1f}",
-                  f"{s['avg_fan_on_win']:.1f}", f"{s['avg_score']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]")
+        t.add_row(
+            str(i),
+            s["bot"],
+            f"{100 * s['win_rate']:.1f}",
+            f"{100 * s['deal_in_rate']:.1f}",
+            f"{s['avg_fan_on_win']:.1f}",
+            f"{s['avg_score']:+.2f}",
+            f"[{lo:+.2f}, {hi:+.2f}]",
+        )
     con.print(t)
-    con.print(f"draws {100 * d['draw_rate']:.1f}% · illegal actions {d['illegal_actions']} · false wins "
-              f"{d['false_wins']} · zero-sum violations {d['zero_sum_violations']}"
-              + (f" · replay mismatches {d['replay_mismatches']}" if args.verify else ""))
+    con.print(
+        f"draws {100 * d['draw_rate']:.1f}% · illegal actions {d['illegal_actions']} · false wins "
+        f"{d['false_wins']} · zero-sum violations {d['zero_sum_violations']}"
+        + (f" · replay mismatches {d['replay_mismatches']}" if args.verify else "")
+    )
     return 0

@@ -71,12 +71,16 @@ def announce(e: dict[str, Any], seats: Seating, t: TileText) -> str | None:
     if et == "dice":
         d = e["dice"]
         breaker = e["break_seat"]
-        return (f"掷骰 dice: {seats.does(seats.dealer, 'throws')} {dice_text(d[:2])}, "
-                f"{seats.does(breaker, 'throws')} {dice_text(d[2:])}: the wall is broken at {seats.whose(breaker)} "
-                f"wall, stack {e['break_stack']}")
+        return (
+            f"掷骰 dice: {seats.does(seats.dealer, 'throws')} {dice_text(d[:2])}, "
+            f"{seats.does(breaker, 'throws')} {dice_text(d[2:])}: the wall is broken at {seats.whose(breaker)} "
+            f"wall, stack {e['break_stack']}"
+        )
     if et == "jing":
-        return (f"翻精 jing dice {dice_text(e['dice'])}: indicator {t(e['indicator'])} → 正精 {t(e['zheng'])}, "
-                f"副精 {t(e['fu'])}")
+        return (
+            f"翻精 jing dice {dice_text(e['dice'])}: indicator {t(e['indicator'])} → 正精 {t(e['zheng'])}, "
+            f"副精 {t(e['fu'])}"
+        )
     if et == "flower":
         draws = "draw" if e["seat"] == seats.me else "draws"
         got = f", {draws} {t(e['replacement'])}" if e.get("replacement") is not None else ""

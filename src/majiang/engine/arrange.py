@@ -42,8 +42,9 @@ def swaps_for(wall_tiles: Sequence[Tile], wanted: dict[int, Tile]) -> list[tuple
     return swaps
 
 
-def layout(hands: dict[int, Sequence[Tile]], draws: Sequence[Tile] = (), tail: Sequence[Tile] = (),
-           n_tiles: int = 144) -> dict[int, Tile]:
+def layout(
+    hands: dict[int, Sequence[Tile]], draws: Sequence[Tile] = (), tail: Sequence[Tile] = (), n_tiles: int = 144
+) -> dict[int, Tile]:
     """Wanted positions: ``hands[k]`` for the seat k places after the dealer (13 tiles, the dealer
     14), then the live draws in order, then replacement tiles from the tail in order."""
     wanted: dict[int, Tile] = {}
@@ -59,15 +60,17 @@ def layout(hands: dict[int, Sequence[Tile]], draws: Sequence[Tile] = (), tail: S
     return wanted
 
 
-def arranged(tile_set: Sequence[Tile], seed: bytes, stacks_per_wall: int, wanted: dict[int, Tile]) -> \
-        list[tuple[int, int]]:
+def arranged(
+    tile_set: Sequence[Tile], seed: bytes, stacks_per_wall: int, wanted: dict[int, Tile]
+) -> list[tuple[int, int]]:
     """The swaps for the wall that ``seed`` builds."""
     wall = Wall.build(tile_set, seed, stacks_per_wall)
     return swaps_for(wall.tiles, wanted)
 
 
-def parts_layout(hands: dict[int, Sequence[Tile]], draws: dict[int, Sequence[Tile]] | None = None,
-                 n_tiles: int = 136) -> dict[int, Tile]:
+def parts_layout(
+    hands: dict[int, Sequence[Tile]], draws: dict[int, Sequence[Tile]] | None = None, n_tiles: int = 136
+) -> dict[int, Tile]:
     """Wanted positions on a wall cut into one part per seat (:class:`~majiang.engine.wall.SeatWalls`):
     the seat ``k`` places after the dealer takes ``hands[k]`` (13 tiles; the dealer 14, its first
     draw last) and then ``draws[k]`` (its draws and replacements, in order) from the back of part ``k``."""

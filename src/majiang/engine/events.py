@@ -332,20 +332,39 @@ def view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
 _USE = Record({"seat": SEAT, "item": _f(TEXT), "pattern": _f(TEXT, OWNER)})  # a 乾坤大挪移 use in the header
 
 #: the keys :class:`~majiang.engine.hand.Hand` writes into ``hand_start`` itself (the rest is ``extra``)
-HEADER_KEYS = frozenset({"type", "version", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent",
-                         "hand_no", "scores", "arrange"})
+HEADER_KEYS = frozenset(
+    {"type", "version", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent", "hand_no", "scores", "arrange"}
+)
 
 for _spec in (
-    EventSpec("hand_start", {
-        "version": _f(NUMBER), "rules": _f(TEXT), "ruleset": _f(DATA), "seed": _f(TEXT, HIDDEN),
-        "seed_hash": _f(TEXT), "dealer": SEAT, "prevalent": _f(NUMBER), "hand_no": _f(NUMBER),
-        "scores": _f(NUMBER), "arrange": _f(NUMBER, HIDDEN),  # the wall order stays hidden
-        # what a session and items add (Hand's ``extra``)
-        "round": _f(NUMBER), "players": _f(NUMBER), "previous": _f(PUBLIC_STATE), "items": _f(_USE),
-    }, dealing=True),
+    EventSpec(
+        "hand_start",
+        {
+            "version": _f(NUMBER),
+            "rules": _f(TEXT),
+            "ruleset": _f(DATA),
+            "seed": _f(TEXT, HIDDEN),
+            "seed_hash": _f(TEXT),
+            "dealer": SEAT,
+            "prevalent": _f(NUMBER),
+            "hand_no": _f(NUMBER),
+            "scores": _f(NUMBER),
+            "arrange": _f(NUMBER, HIDDEN),  # the wall order stays hidden
+            # what a session and items add (Hand's ``extra``)
+            "round": _f(NUMBER),
+            "players": _f(NUMBER),
+            "previous": _f(PUBLIC_STATE),
+            "items": _f(_USE),
+        },
+        dealing=True,
+    ),
     EventSpec("dice", {"dice": _f(NUMBER), "break_seat": SEAT, "break_stack": _f(NUMBER)}, dealing=True),
-    EventSpec("deal", {"hands": _f(TILE, PER_SEAT), "counts": _f(NUMBER)}, dealing=True,
-              derived={"counts": lambda e: [len(h) for h in e["hands"]]}),
+    EventSpec(
+        "deal",
+        {"hands": _f(TILE, PER_SEAT), "counts": _f(NUMBER)},
+        dealing=True,
+        derived={"counts": lambda e: [len(h) for h in e["hands"]]},
+    ),
     EventSpec("flower", {"seat": SEAT, "tile": _f(TILE), "replacement": _f(TILE, OWNER)}, dealing=True),
     EventSpec("draw", {"seat": SEAT, "tile": _f(TILE, OWNER), "tail": _f(FLAG)}),
     EventSpec("discard", {"seat": SEAT, "tile": _f(TILE)}),
@@ -362,10 +381,21 @@ for _spec in (
     EventSpec("win", {"seat": SEAT, "tile": _f(TILE), "from": SEAT, "points": _f(NUMBER), "fans": _f(DATA)}),
     EventSpec("exhausted", {}),
     # ``parts``: the settlement's parts by name (numbers); a ruleset adds its detail (register_fields)
-    EventSpec("hand_end", {"result": _f(TEXT), "seat": SEAT, "parts": _f(NUMBER), "deltas": _f(NUMBER),
-                           "seed": _f(TEXT)}),
+    EventSpec(
+        "hand_end", {"result": _f(TEXT), "seat": SEAT, "parts": _f(NUMBER), "deltas": _f(NUMBER), "seed": _f(TEXT)}
+    ),
     # an item used in the hand (majiang.engine.items): the others see who used which
-    EventSpec("item", {"seat": SEAT, "item": _f(TEXT), "give": _f(TILE, OWNER), "tile": _f(TILE, OWNER),
-                       "found": _f(FLAG, OWNER), "near": _f(NUMBER, OWNER), "private_to": _f(NUMBER, OWNER)}),
+    EventSpec(
+        "item",
+        {
+            "seat": SEAT,
+            "item": _f(TEXT),
+            "give": _f(TILE, OWNER),
+            "tile": _f(TILE, OWNER),
+            "found": _f(FLAG, OWNER),
+            "near": _f(NUMBER, OWNER),
+            "private_to": _f(NUMBER, OWNER),
+        },
+    ),
 ):
     register_event(_spec)

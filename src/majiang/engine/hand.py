@@ -88,9 +88,17 @@ class Seat:
 class Hand:
     """One hand of four seats (absolute seats 0–3; seat wind = (seat − dealer) mod 4)."""
 
-    def __init__(self, rules: Ruleset, seed: bytes, dealer: int = 0, prevalent: int = 0,
-                 scores: list[int] | None = None, hand_no: int = 0, extra: dict[str, Any] | None = None,
-                 arrange: list[tuple[int, int]] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Ruleset,
+        seed: bytes,
+        dealer: int = 0,
+        prevalent: int = 0,
+        scores: list[int] | None = None,
+        hand_no: int = 0,
+        extra: dict[str, Any] | None = None,
+        arrange: list[tuple[int, int]] | None = None,
+    ) -> None:
         """``arrange``: swaps of wall positions applied after the shuffle (recorded in the log, so
         the hand still replays exactly) — for test scenarios and start-of-hand items."""
         self.rules = rules
@@ -115,11 +123,19 @@ class Hand:
         self.ruleset_state: dict[str, Any] = {}
         self.visible = [0] * NUM_KINDS  # copies in ponds (unclaimed) and exposed melds
         self.wall = rules.build_wall(seed)
-        head: dict[str, Any] = {"type": "hand_start", "version": VERSION, "rules": rules.name,
-                                "ruleset": rules.summary(), "seed": seed.hex(), "seed_hash": seed_hash(seed),
-                                "dealer": dealer, "prevalent": prevalent, "hand_no": hand_no,
-                                "scores": list(self.scores_before),
-                                **(extra or {})}
+        head: dict[str, Any] = {
+            "type": "hand_start",
+            "version": VERSION,
+            "rules": rules.name,
+            "ruleset": rules.summary(),
+            "seed": seed.hex(),
+            "seed_hash": seed_hash(seed),
+            "dealer": dealer,
+            "prevalent": prevalent,
+            "hand_no": hand_no,
+            "scores": list(self.scores_before),
+            **(extra or {}),
+        }
         if arrange:
             tiles = self.wall.tiles
             for i, j in arrange:
@@ -212,8 +228,13 @@ class Hand:
             visible -= 1  # the discard itself is the winning tile
         # 海底: the seat that would draw next (after the winner's or the discarder's turn) has nothing left
         nxt = (seat if discarder is None else discarder) + 1
-        return WinContext(discarder=discarder, kong=robbing or (discarder is None and self.after_kong),
-                          last=self.wall.left(nxt % 4) == 0, first_turn=self.first_turn, fourth_tile=visible == 3)
+        return WinContext(
+            discarder=discarder,
+            kong=robbing or (discarder is None and self.after_kong),
+            last=self.wall.left(nxt % 4) == 0,
+            first_turn=self.first_turn,
+            fourth_tile=visible == 3,
+        )
 
     def _try_win(self, seat: int, tile: Tile, discarder: int | None, robbing: bool = False) -> Win | None:
         if self.seats[seat].barred or not self.rules.could_win(self, seat, tile, discarder is None):
@@ -247,8 +268,11 @@ class Hand:
         if self.turn_drawn:
             tile = st.drawn if st.drawn is not None else max(t for t in range(NUM_KINDS) if c[t])
             rules = self.rules
-            if not st.barred and rules.could_win(self, s, tile, True) and rules.check_win(
-                    self, s, tile, self.win_context(s, tile, None)) is not None:
+            if (
+                not st.barred
+                and rules.could_win(self, s, tile, True)
+                and rules.check_win(self, s, tile, self.win_context(s, tile, None)) is not None
+            ):
                 opts.append(WINS[tile])
             # a kong needs a replacement for the konger and a draw for the seat after it
             if rules.can_kong(self) and self.wall.left(s) and self.wall.left((s + 1) % 4):
@@ -288,8 +312,12 @@ class Hand:
     def _may_declare(self, seat: int) -> bool:
         if self.phase is TURN:
             return seat == self.current and self.turn_drawn
-        return self.phase in (CLAIM, ROB) and self.pending is not None and seat != self.pending[0] \
+        return (
+            self.phase in (CLAIM, ROB)
+            and self.pending is not None
+            and seat != self.pending[0]
             and seat not in self.responses
+        )
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         if seat not in (0, 1, 2, 3):
@@ -299,7 +327,8 @@ class Hand:
         if action.type == DISCARD and 0 <= action.tile < NUM_KINDS and not self.seats[seat].counts[action.tile]:
             return f"seat {seat} holds no {tile_str(action.tile)} to discard"
         return f"{action.type} {_tile_text(action.tile)} is not a legal choice now; legal: " + ", ".join(
-            f"{a.type} {_tile_text(a.tile)}".strip() for a in self.legal(seat))
+            f"{a.type} {_tile_text(a.tile)}".strip() for a in self.legal(seat)
+        )
 
     def _discard(self, seat: int, tile: Tile) -> None:
         st = self.seats[seat]
@@ -378,8 +407,11 @@ class Hand:
             st = seats[s]
             c = st.counts
             mine: list[Action] = []
-            if not st.barred and could_win(self, s, tile, False) and rules.check_win(
-                    self, s, tile, self.win_context(s, tile, discarder)) is not None:
+            if (
+                not st.barred
+                and could_win(self, s, tile, False)
+                and rules.check_win(self, s, tile, self.win_context(s, tile, discarder)) is not None
+            ):
                 mine.append(WINS[tile])
             if live:
                 n = c[tile]
@@ -485,8 +517,7 @@ class Hand:
         ruling = self.rules.false_win(self, seat, tile, ctx)
         if ruling is None:
             raise IllegalAction(f"seat {seat} cannot win with {tile_str(tile)} now")
-        self.emit({"type": "false_win", "seat": seat, "tile": tile, "kind": ruling.kind,
-                   "ends_hand": ruling.ends_hand})
+        self.emit({"type": "false_win", "seat": seat, "tile": tile, "kind": ruling.kind, "ends_hand": ruling.ends_hand})
         self._pay(ruling.deltas, "false_win")
         if ruling.barred:
             self.seats[seat].barred = True
@@ -520,15 +551,25 @@ class Hand:
     def _finish(self, win: Win | None) -> None:
         self.win = win
         if win is not None:
-            self.emit({"type": "win", "seat": win.seat, "tile": win.tile, "from": win.discarder,
-                       "points": win.points, "fans": win.names, **win.summary})
+            self.emit(
+                {
+                    "type": "win",
+                    "seat": win.seat,
+                    "tile": win.tile,
+                    "from": win.discarder,
+                    "points": win.points,
+                    "fans": win.names,
+                    **win.summary,
+                }
+            )
         else:
             self.emit({"type": "exhausted"})
         settlement = self.rules.settle(self, win)
         self.settlement = settlement
         self._pay(settlement.deltas, "settlement")
-        self._end({"type": "hand_end", "result": "win" if win else "draw",
-                   "parts": settlement.parts, **settlement.detail})
+        self._end(
+            {"type": "hand_end", "result": "win" if win else "draw", "parts": settlement.parts, **settlement.detail}
+        )
 
     def _end(self, event: dict[str, Any]) -> None:
         self.phase = OVER

@@ -44,7 +44,13 @@ if TYPE_CHECKING:
 
 
 QIANKUN, TOUTIAN, YIHUA, QIANLIYAN, SHUNFENGER, JINSHOUZHI = (
-    "qiankun", "toutian", "yihua", "qianliyan", "shunfenger", "jinshouzhi")
+    "qiankun",
+    "toutian",
+    "yihua",
+    "qianliyan",
+    "shunfenger",
+    "jinshouzhi",
+)
 
 # the moments (lobby.md §3 "when")
 BEFORE_HAND, DISCARD_TURN, OWN_TURN, AT_TABLE = "before_hand", "discard_turn", "own_turn", "at_table"
@@ -62,32 +68,91 @@ class ItemSpec:
     effect: str
 
 
-ITEMS: dict[str, ItemSpec] = {s.id: s for s in (
-    ItemSpec(QIANKUN, "乾坤大挪移", "Great Shift", BEFORE_HAND, "deal", (), ("target",),
-             "before the hand starts: you are dealt a start close to 大四喜, 大三元, 十三幺 or 清一色 "
-             "(at most 2 tiles from ready for that pattern); name the pattern as target, or get one at random"),
-    ItemSpec(TOUTIAN, "偷天换日", "Steal the Sky", DISCARD_TURN, "tiles", ("tile", "target"), (),
-             "on your turn to discard: replace one tile of your hand (tile) by a named tile (target) taken "
-             "from the live wall; your tile takes its place in the wall. If no copy is left in the live wall "
-             "the item is spent and your hand stays as it was"),
-    ItemSpec(YIHUA, "移花接木", "Graft", DISCARD_TURN, "tiles", ("tile",), (),
-             "on your turn to discard: replace one tile of your hand (tile) by a random tile of the live wall; "
-             "your tile takes its place in the wall"),
-    ItemSpec(QIANLIYAN, "千里眼", "Far Sight", OWN_TURN, "info", ("target",), (),
-             "any time on your turn: where the nearest copy of a named tile (target) lies in the live wall, "
-             "as a range of 8 draws (e.g. among the 9th-16th tiles still to be drawn)"),
-    ItemSpec(SHUNFENGER, "顺风耳", "Keen Ears", OWN_TURN, "info", (), (),
-             "any time on your turn: the next tile of the wall"),
-    ItemSpec(JINSHOUZHI, "金手指", "Golden Finger", AT_TABLE, "cosmetic", (), (),
-             "at the table: your discard marker becomes a golden finger while you sit at this table"),
-)}
+ITEMS: dict[str, ItemSpec] = {
+    s.id: s
+    for s in (
+        ItemSpec(
+            QIANKUN,
+            "乾坤大挪移",
+            "Great Shift",
+            BEFORE_HAND,
+            "deal",
+            (),
+            ("target",),
+            "before the hand starts: you are dealt a start close to 大四喜, 大三元, 十三幺 or 清一色 "
+            "(at most 2 tiles from ready for that pattern); name the pattern as target, or get one at random",
+        ),
+        ItemSpec(
+            TOUTIAN,
+            "偷天换日",
+            "Steal the Sky",
+            DISCARD_TURN,
+            "tiles",
+            ("tile", "target"),
+            (),
+            "on your turn to discard: replace one tile of your hand (tile) by a named tile (target) taken "
+            "from the live wall; your tile takes its place in the wall. If no copy is left in the live wall "
+            "the item is spent and your hand stays as it was",
+        ),
+        ItemSpec(
+            YIHUA,
+            "移花接木",
+            "Graft",
+            DISCARD_TURN,
+            "tiles",
+            ("tile",),
+            (),
+            "on your turn to discard: replace one tile of your hand (tile) by a random tile of the live wall; "
+            "your tile takes its place in the wall",
+        ),
+        ItemSpec(
+            QIANLIYAN,
+            "千里眼",
+            "Far Sight",
+            OWN_TURN,
+            "info",
+            ("target",),
+            (),
+            "any time on your turn: where the nearest copy of a named tile (target) lies in the live wall, "
+            "as a range of 8 draws (e.g. among the 9th-16th tiles still to be drawn)",
+        ),
+        ItemSpec(
+            SHUNFENGER,
+            "顺风耳",
+            "Keen Ears",
+            OWN_TURN,
+            "info",
+            (),
+            (),
+            "any time on your turn: the next tile of the wall",
+        ),
+        ItemSpec(
+            JINSHOUZHI,
+            "金手指",
+            "Golden Finger",
+            AT_TABLE,
+            "cosmetic",
+            (),
+            (),
+            "at the table: your discard marker becomes a golden finger while you sit at this table",
+        ),
+    )
+}
 HAND_ITEMS = (TOUTIAN, YIHUA, QIANLIYAN, SHUNFENGER)  # the ones that act inside a hand (events)
 
 # ---- patterns for 乾坤大挪移 -----------------------------------------------------------------------------
 BIG_FOUR_WINDS, BIG_THREE_DRAGONS, THIRTEEN_ORPHANS, FULL_FLUSH = (
-    "big_four_winds", "big_three_dragons", "thirteen_orphans", "full_flush")
-PATTERNS: dict[str, str] = {BIG_FOUR_WINDS: "大四喜", BIG_THREE_DRAGONS: "大三元", THIRTEEN_ORPHANS: "十三幺",
-                            FULL_FLUSH: "清一色"}
+    "big_four_winds",
+    "big_three_dragons",
+    "thirteen_orphans",
+    "full_flush",
+)
+PATTERNS: dict[str, str] = {
+    BIG_FOUR_WINDS: "大四喜",
+    BIG_THREE_DRAGONS: "大三元",
+    THIRTEEN_ORPHANS: "十三幺",
+    FULL_FLUSH: "清一色",
+}
 CLOSE = 2  # a 乾坤大挪移 start is at most this far from ready (pattern_distance)
 GIVEN = 11  # tiles of the chosen complete hand dealt to the owner: 13 − 11 = CLOSE
 NEAR_WIDTH = 8  # 千里眼 answers with a range of this many draws
@@ -210,7 +275,7 @@ def pattern_distance(counts: Sequence[int], pattern: str) -> int:
     elif pattern == THIRTEEN_ORPHANS:
         best = sum(1 for t in TERMINALS_AND_HONORS if c[t]) + any(c[t] >= 2 for t in TERMINALS_AND_HONORS)
     elif pattern == FULL_FLUSH:
-        best = max(_suit_overlap(c[9 * suit:9 * suit + 9]) for suit in range(3))
+        best = max(_suit_overlap(c[9 * suit : 9 * suit + 9]) for suit in range(3))
     else:
         raise ValueError(f"unknown pattern {pattern!r}: use one of {', '.join(PATTERNS)}")
     return 13 - best
@@ -247,8 +312,9 @@ def _sample(rng: SeedStream, items: Sequence[Any], k: int) -> list[Any]:
     return pool[:k]
 
 
-def qiankun_swaps(rules: Ruleset, seed: bytes, dealer: int, uses: Sequence[dict[str, Any]]) -> \
-        tuple[list[tuple[int, int]], list[dict[str, Any]]]:
+def qiankun_swaps(
+    rules: Ruleset, seed: bytes, dealer: int, uses: Sequence[dict[str, Any]]
+) -> tuple[list[tuple[int, int]], list[dict[str, Any]]]:
     """The wall swaps for the 乾坤大挪移 ``uses`` (``{"seat", "pattern" (or None: drawn)}``, applied
     in order) of the hand that ``seed`` deals with ``dealer``; returns (swaps, the uses as logged).
     Everything is drawn from the stream of ``seed`` labelled by the seat, so it is reproducible."""
@@ -276,8 +342,6 @@ def qiankun_swaps(rules: Ruleset, seed: bytes, dealer: int, uses: Sequence[dict[
     return swaps_for(wall.tiles, wanted), logged
 
 
-
-
 def with_qiankun(hand: Hand, uses: Sequence[dict[str, Any]]) -> Hand:
     """The same hand (rules, seed, dealer, scores, header) dealt again from its seed with the
     乾坤大挪移 ``uses`` (added to those it already records): call before any decision.  The returned
@@ -290,8 +354,16 @@ def with_qiankun(hand: Hand, uses: Sequence[dict[str, Any]]) -> Hand:
     prior = [u for u in before if u.get("item") == QIANKUN]  # dealt again: all uses together
     swaps, logged = qiankun_swaps(hand.rules, hand.seed, hand.dealer, [*prior, *uses])
     extra["items"] = [u for u in before if u.get("item") != QIANKUN] + logged
-    return Hand(hand.rules, hand.seed, dealer=hand.dealer, prevalent=hand.prevalent, scores=hand.scores_before,
-                hand_no=hand.hand_no, extra=extra, arrange=swaps)
+    return Hand(
+        hand.rules,
+        hand.seed,
+        dealer=hand.dealer,
+        prevalent=hand.prevalent,
+        scores=hand.scores_before,
+        hand_no=hand.hand_no,
+        extra=extra,
+        arrange=swaps,
+    )
 
 
 def start_problem(head: dict[str, Any], rules: Ruleset) -> str | None:
@@ -312,7 +384,7 @@ def live_positions(wall: Wall | SeatWalls) -> list[int]:
     if not isinstance(wall, Wall):
         return []  # a wall in one part per seat has no live head to draw from: no items
     out = [i for i in range(wall.head, len(wall.tiles)) if not wall.taken[i] and i not in wall.reserved]
-    return out[:wall.live]
+    return out[: wall.live]
 
 
 def item_stream(hand: Hand, item: str) -> SeedStream:

@@ -102,10 +102,16 @@ def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], 
     if not events or events[0].get("type") != "hand_start":
         raise ValueError("a hand log starts with a hand_start event")
     head = events[0]
-    hand = Hand(make_rules(head), bytes.fromhex(head["seed"]), dealer=head["dealer"], prevalent=head["prevalent"],
-                scores=head.get("scores"), hand_no=head.get("hand_no", 0),
-                extra={k: v for k, v in head.items() if k not in _events.HEADER_KEYS},
-                arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])])
+    hand = Hand(
+        make_rules(head),
+        bytes.fromhex(head["seed"]),
+        dealer=head["dealer"],
+        prevalent=head["prevalent"],
+        scores=head.get("scores"),
+        hand_no=head.get("hand_no", 0),
+        extra={k: v for k, v in head.items() if k not in _events.HEADER_KEYS},
+        arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])],
+    )
     while not hand.over and len(hand.events) < len(events):
         _step(hand, events[len(hand.events)])
     return hand

@@ -34,7 +34,15 @@ class Action(NamedTuple):
 
 
 DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS = (
-    "discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass")
+    "discard",
+    "chow",
+    "pung",
+    "kong",
+    "added_kong",
+    "concealed_kong",
+    "win",
+    "pass",
+)
 ACTION_TYPES = (DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS)
 
 # shared instances: the engine lists these instead of building new tuples on every turn

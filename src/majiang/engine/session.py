@@ -42,8 +42,13 @@ class HandRecord:
 class Session:
     """Players 0–3 keep their identity; ``seat_of[p]`` is where player p sits now."""
 
-    def __init__(self, rules: Ruleset, seed: bytes, config: SessionConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        rules: Ruleset,
+        seed: bytes,
+        config: SessionConfig | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.rules = rules
         self.seed = seed
         self.config = config or SessionConfig()
@@ -79,8 +84,15 @@ class Session:
         extra: dict[str, Any] = {"round": self.round, "players": [self.player_at(s) for s in range(4)]}
         if self.previous:  # what a ruleset may carry over (Nanchang's 回头一笑 looks at the last jing)
             extra["previous"] = self.previous
-        return Hand(self.rules, self.hand_seed(self.hand_no), dealer=self.dealer, prevalent=self.round % 4,
-                    scores=seat_scores, hand_no=self.hand_no, extra=extra)
+        return Hand(
+            self.rules,
+            self.hand_seed(self.hand_no),
+            dealer=self.dealer,
+            prevalent=self.round % 4,
+            scores=seat_scores,
+            hand_no=self.hand_no,
+            extra=extra,
+        )
 
     def finish_hand(self, hand: Hand) -> HandRecord:
         players = [self.player_at(s) for s in range(4)]
@@ -89,10 +101,17 @@ class Session:
             deltas[players[s]] = hand.deltas[s]
             self.scores[players[s]] += hand.deltas[s]
         w = hand.win
-        rec = HandRecord(hand_no=self.hand_no, round=self.round, dealer_seat=self.dealer, players=players,
-                         deltas=deltas, winner=players[w.seat] if w else None,
-                         discarder=players[w.discarder] if w and w.discarder is not None else None,
-                         points=w.points if w else 0, events=hand.events)
+        rec = HandRecord(
+            hand_no=self.hand_no,
+            round=self.round,
+            dealer_seat=self.dealer,
+            players=players,
+            deltas=deltas,
+            winner=players[w.seat] if w else None,
+            discarder=players[w.discarder] if w and w.discarder is not None else None,
+            points=w.points if w else 0,
+            events=hand.events,
+        )
         self.records.append(rec)
         self.previous = self.rules.public(hand)
         self.hand_no += 1

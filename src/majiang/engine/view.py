@@ -84,8 +84,10 @@ class SeatView:
     def melds(self) -> list[list[Meld]]:
         """Every seat's declared sets; other seats' concealed kongs face down (their tiles are
         :data:`~majiang.engine.melds.FACE_DOWN`), as remote players see them."""
-        return [list(st.melds) if s == self.seat else [m.face_down() for m in st.melds]
-                for s, st in enumerate(self._hand.seats)]
+        return [
+            list(st.melds) if s == self.seat else [m.face_down() for m in st.melds]
+            for s, st in enumerate(self._hand.seats)
+        ]
 
     @cached_property
     def discards(self) -> list[list[Tile]]:
@@ -146,18 +148,27 @@ class SeatView:
         """JSON for the wire (tiles as strings)."""
         seats = []
         for s in range(4):
-            seats.append({
-                "seat": s,
-                "melds": [_meld_json(m, hide=s != self.seat) for m in self.melds[s]],
-                "discards": [tile_str(t) for t in self.discards[s]],
-                "claimed": self.claimed[s],
-                "flowers": [tile_str(t) for t in self.flowers[s]],
-                "concealed_count": self.concealed_counts[s],
-            })
+            seats.append(
+                {
+                    "seat": s,
+                    "melds": [_meld_json(m, hide=s != self.seat) for m in self.melds[s]],
+                    "discards": [tile_str(t) for t in self.discards[s]],
+                    "claimed": self.claimed[s],
+                    "flowers": [tile_str(t) for t in self.flowers[s]],
+                    "concealed_count": self.concealed_counts[s],
+                }
+            )
         d: dict[str, Any] = {
-            "seat": self.seat, "rules": self.rules, "hand_no": self.hand_no, "dealer": self.dealer,
-            "prevalent": "ESWN"[self.prevalent], "seat_wind": "ESWN"[self.seat_wind], "phase": self.phase,
-            "current": self.current, "wall": self.wall, "scores": self.scores,
+            "seat": self.seat,
+            "rules": self.rules,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "prevalent": "ESWN"[self.prevalent],
+            "seat_wind": "ESWN"[self.seat_wind],
+            "phase": self.phase,
+            "current": self.current,
+            "wall": self.wall,
+            "scores": self.scores,
             "hand": [tile_str(t) for t in self.concealed()],
             "drawn": tile_str(self.drawn) if self.drawn is not None else None,
             "seats": seats,
@@ -190,9 +201,15 @@ def _result(hand: Hand) -> dict[str, Any]:
     w = hand.win
     if w is not None:
         st = hand.seats[w.seat]
-        out["win"] = {"seat": w.seat, "tile": tile_str(w.tile), "from": w.discarder, "points": w.points,
-                      "fans": w.names, "hand": [tile_str(t) for t in st.concealed()],
-                      "melds": [_meld_json(m, hide=False) for m in st.melds]}
+        out["win"] = {
+            "seat": w.seat,
+            "tile": tile_str(w.tile),
+            "from": w.discarder,
+            "points": w.points,
+            "fans": w.names,
+            "hand": [tile_str(t) for t in st.concealed()],
+            "melds": [_meld_json(m, hide=False) for m in st.melds],
+        }
     if hand.settlement is not None and hand.settlement.parts:
         out["parts"] = hand.settlement.parts
     return out
@@ -237,7 +254,7 @@ def action_from_json(d: Any) -> Action:
     from majiang.tiles import parse_tile
 
     if not isinstance(d, dict):
-        raise ValueError(f"an action is an object like {{\"type\": \"discard\", \"tile\": \"5m\"}}, got {d!r}")
+        raise ValueError(f'an action is an object like {{"type": "discard", "tile": "5m"}}, got {d!r}')
     t = d.get("type")
     if t not in ACTION_TYPES:
         raise ValueError(f"unknown action type {t!r}: use one of {', '.join(ACTION_TYPES)}")

@@ -142,8 +142,12 @@ class Wall:
     # ---- the interface the engine draws through (shared with :class:`SeatWalls`) ---------------
     def opening(self, dealer: int) -> dict[str, Any] | None:
         """The event that opens the hand: the dice and the break."""
-        return {"type": "dice", "dice": list(self.dice), "break_seat": (dealer + self.break_seat) % 4,
-                "break_stack": self.break_stack}
+        return {
+            "type": "dice",
+            "dice": list(self.dice),
+            "break_seat": (dealer + self.break_seat) % 4,
+            "break_stack": self.break_stack,
+        }
 
     def left(self, seat: int) -> int:
         """Tiles ``seat`` may still draw: one shared wall, so the same for every seat."""
@@ -156,9 +160,17 @@ class Wall:
         return deal(self, dealer)
 
     def copy(self) -> Wall:
-        return Wall(tiles=list(self.tiles), dice=self.dice, break_seat=self.break_seat, break_stack=self.break_stack,
-                    dead=self.dead, taken=list(self.taken), head=self.head, tail_drawn=self.tail_drawn,
-                    reserved=set(self.reserved))
+        return Wall(
+            tiles=list(self.tiles),
+            dice=self.dice,
+            break_seat=self.break_seat,
+            break_stack=self.break_stack,
+            dead=self.dead,
+            taken=list(self.taken),
+            head=self.head,
+            tail_drawn=self.tail_drawn,
+            reserved=set(self.reserved),
+        )
 
 
 def deal(wall: Wall, dealer: int) -> list[list[Tile]]:
@@ -171,7 +183,7 @@ def deal(wall: Wall, dealer: int) -> list[list[Tile]]:
         t = wall.tiles
         for r in range(3):
             for k in range(4):
-                hands[(dealer + k) % 4].extend(t[16 * r + 4 * k:16 * r + 4 * k + 4])
+                hands[(dealer + k) % 4].extend(t[16 * r + 4 * k : 16 * r + 4 * k + 4])
         for i in range(48):
             wall.taken[i] = True
         wall.remaining -= 48
@@ -250,5 +262,10 @@ class SeatWalls:
         return hands
 
     def copy(self) -> SeatWalls:
-        return SeatWalls(tiles=list(self.tiles), dealer=self.dealer, taken=list(self.taken),
-                         reserved=set(self.reserved), drawn=list(self.drawn))
+        return SeatWalls(
+            tiles=list(self.tiles),
+            dealer=self.dealer,
+            taken=list(self.taken),
+            reserved=set(self.reserved),
+            drawn=list(self.drawn),
+        )

@@ -33,13 +33,48 @@ USERNAME_RE = re.compile(r"[A-Za-z0-9_\u4e00-\u9fff-]{3,20}")  # fullmatch: ``$`
 BAD_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Zs", "Co", "Cs", "Cn", "Mn", "Me"}
 # look-alikes folded together by :func:`skeleton` (after casefold): digits and Cyrillic/Greek letters that
 # look like Latin ones, and - like _
-CONFUSABLES = str.maketrans({
-    "0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "-": "_",
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "l", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "һ": "h", "ԛ": "q", "ԝ": "w", "к": "k", "м": "m", "н": "h", "т": "t", "в": "b",
-    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "κ": "k", "ι": "l", "τ": "t", "υ": "u", "χ": "x", "ε": "e",
-    "β": "b", "η": "n", "μ": "u",
-})
+CONFUSABLES = str.maketrans(
+    {
+        "0": "o",
+        "1": "l",
+        "i": "l",
+        "|": "l",
+        "5": "s",
+        "-": "_",
+        "а": "a",
+        "е": "e",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "у": "y",
+        "х": "x",
+        "і": "l",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "һ": "h",
+        "ԛ": "q",
+        "ԝ": "w",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "т": "t",
+        "в": "b",
+        "α": "a",
+        "ο": "o",
+        "ρ": "p",
+        "ν": "v",
+        "κ": "k",
+        "ι": "l",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ε": "e",
+        "β": "b",
+        "η": "n",
+        "μ": "u",
+    }
+)
 # names the server gives out: guests (guest-…), bots (fan-bot-0, bot:fan), the house and the mint
 RESERVED_PREFIXES = ("guest", "bot", "fan_bot", "eff_bot", "rand_bot", "house", "mint", "admin", "system")
 
@@ -66,6 +101,8 @@ def username_problem(name: str) -> str | None:
     if skeleton(name).startswith(RESERVED_PREFIXES):
         return "names starting with guest, bot, house, mint, admin or system are reserved"
     return None
+
+
 _hasher = PasswordHasher()
 # verified when the username is unknown, so an unknown name costs the same time as a wrong password
 _DUMMY_HASH = _hasher.hash(secrets.token_hex(16))
@@ -98,8 +135,15 @@ class Principal:
 
 
 class Accounts:
-    def __init__(self, db: Database, signup_grant: int = 10_000, guest_grant: int = 2_000,
-                 token_ttl_s: int = 7 * 24 * 3600, hash_workers: int = 2, hash_queue: int = 32) -> None:
+    def __init__(
+        self,
+        db: Database,
+        signup_grant: int = 10_000,
+        guest_grant: int = 2_000,
+        token_ttl_s: int = 7 * 24 * 3600,
+        hash_workers: int = 2,
+        hash_queue: int = 32,
+    ) -> None:
         self.db = db
         # argon2 runs here, never on the database worker (which also writes the tables' events)
         self.hash_pool = ThreadPoolExecutor(max_workers=hash_workers, thread_name_prefix="argon2")
@@ -283,5 +327,4 @@ class Accounts:
     def revoke(self, account_id: int) -> None:
         """Log out everywhere: every token issued so far stops working."""
         with self.db.session() as s:
-            s.execute(update(Account).where(Account.id == account_id)
-                      .values(token_version=Account.token_version + 1))
+            s.execute(update(Account).where(Account.id == account_id).values(token_version=Account.token_version + 1))

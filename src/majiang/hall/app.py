@@ -30,21 +30,32 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-                               "connect-src 'self' ws: wss:; script-src 'self'",
+    "connect-src 'self' ws: wss:; script-src 'self'",
 }
 # FastAPI's /docs and /redoc pages load their scripts from a CDN and start them with an inline script
-DOCS_CSP = ("default-src 'self'; connect-src 'self'; img-src 'self' data: https://fastapi.tiangolo.com "
-            "https://cdn.jsdelivr.net; style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net "
-            "https://fonts.googleapis.com; font-src 'self' https://fonts.gstatic.com; "
-            "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; worker-src 'self' blob:")
+DOCS_CSP = (
+    "default-src 'self'; connect-src 'self'; img-src 'self' data: https://fastapi.tiangolo.com "
+    "https://cdn.jsdelivr.net; style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net "
+    "https://fonts.googleapis.com; font-src 'self' https://fonts.gstatic.com; "
+    "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; worker-src 'self' blob:"
+)
 
 
-def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bot_delay: tuple[float, float] = (
-        0.6, 1.6), allowed_origins: list[str] | None = None, migrate: bool = True, hall: Hall | None = None,
-               redis_url: str | None = None, extra_routers: Sequence[APIRouter] = (),
-               hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = (),
-               limits: Limits | None = None, allowed_hosts: Sequence[str] | None = None,
-               relief: ReliefPolicy | None = None) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    rooms: list[Room] | None = None,
+    *,
+    bot_delay: tuple[float, float] = (0.6, 1.6),
+    allowed_origins: list[str] | None = None,
+    migrate: bool = True,
+    hall: Hall | None = None,
+    redis_url: str | None = None,
+    extra_routers: Sequence[APIRouter] = (),
+    hand_end_hooks: Sequence[Callable[[Database], HandEndHook]] = (),
+    limits: Limits | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+    relief: ReliefPolicy | None = None,
+) -> FastAPI:
     """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
     ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
     competition table (the serve command wires the tournament's in: cli/serve_cmd.py); ``limits``: the
@@ -74,9 +85,13 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
         yield
         await h.close()
 
-    app = FastAPI(title="majiang hall", version="0.1.0", lifespan=lifespan,
-                  description="Mahjong hall: accounts, rooms, tables, coins, replays, the fan calculator. "
-                              "Play happens over the WebSocket at /ws (docs/protocol.md).")
+    app = FastAPI(
+        title="majiang hall",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Mahjong hall: accounts, rooms, tables, coins, replays, the fan calculator. "
+        "Play happens over the WebSocket at /ws (docs/protocol.md).",
+    )
     app.state.allowed_origins = allowed_origins  # for the WebSocket's Origin check (routes/ws.py)
     app.state.limiter = HttpLimiter(limits)  # login, register and guest rate limits (routes/accounts.py)
 
@@ -92,8 +107,18 @@ def create_app(db_url: str | None = None, rooms: list[Room] | None = None, *, bo
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, allowed=list(allowed_hosts))
 
-    for router in (accounts.router, rooms_routes.router, shop.router, hands.router, review.router, calculator.router,
-                   ops.router, players.router, ws.router, *extra_routers):
+    for router in (
+        accounts.router,
+        rooms_routes.router,
+        shop.router,
+        hands.router,
+        review.router,
+        calculator.router,
+        ops.router,
+        players.router,
+        ws.router,
+        *extra_routers,
+    ):
         app.include_router(router)
 
     # ---- the web client --------------------------------------------------------------------------

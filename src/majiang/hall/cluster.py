@@ -43,8 +43,9 @@ class Cluster(Protocol):
     node: str
     multi: bool
 
-    async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
-        ...
+    async def start(
+        self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]
+    ) -> None: ...
 
     async def stop(self) -> None: ...
 
@@ -238,8 +239,9 @@ class RedisCluster:
         self.p = params.pop("prefix", "mj")
         rest = "&".join(f"{k}={v}" for k, v in params.items())
         # a blocking pool: under load a command waits for a free connection instead of failing
-        pool = aioredis.BlockingConnectionPool.from_url(base + (f"?{rest}" if rest else ""), max_connections=64,
-                                                       timeout=20, decode_responses=True)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            base + (f"?{rest}" if rest else ""), max_connections=64, timeout=20, decode_responses=True
+        )
         self.redis = aioredis.Redis(connection_pool=pool)
         self.node = f"node-{secrets.token_hex(4)}"
         self.lease_ms = lease_ms
@@ -304,8 +306,11 @@ class RedisCluster:
         await self.redis.ping()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(f"{self.p}:n:{self.node}", f"{self.p}:lobby")
-        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._heartbeat()),
-                       asyncio.create_task(self._scan())]
+        self._tasks = [
+            asyncio.create_task(self._listen()),
+            asyncio.create_task(self._heartbeat()),
+            asyncio.create_task(self._scan()),
+        ]
         await self.redis.set(f"{self.p}:node:{self.node}", str(time.time()), px=self.lease_ms)
 
     def on_lost(self, callback: Callable[[str], None]) -> None:

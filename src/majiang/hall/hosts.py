@@ -14,7 +14,7 @@ def host_name(header: str) -> str:
     """``Host`` without its port, lower-case (``[::1]:8000`` → ``::1``)."""
     h = header.strip().lower()
     if h.startswith("["):
-        return h[1:h.find("]")] if "]" in h else h
+        return h[1 : h.find("]")] if "]" in h else h
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
 
 
@@ -46,8 +46,14 @@ class AllowedHosts:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})  # 403 handshake
             return
-        body = json.dumps({"detail": f"host {host_name(host)!r} is not served here (majiang serve "
-                                     "--allowed-hosts)"}).encode()
-        await send({"type": "http.response.start", "status": 400,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        body = json.dumps(
+            {"detail": f"host {host_name(host)!r} is not served here (majiang serve --allowed-hosts)"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

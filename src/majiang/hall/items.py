@@ -46,8 +46,14 @@ from majiang.tiles import NotationError, parse_tile
 T = TypeVar("T")
 
 #: prices in game coins (for a room with N = 10 a hand moves a few hundred coins)
-PRICES: dict[str, int] = {"qiankun": 2000, "toutian": 800, "yihua": 300, "qianliyan": 400, "shunfenger": 200,
-                          "jinshouzhi": 1000}
+PRICES: dict[str, int] = {
+    "qiankun": 2000,
+    "toutian": 800,
+    "yihua": 300,
+    "qianliyan": 400,
+    "shunfenger": 200,
+    "jinshouzhi": 1000,
+}
 MAX_BUY = 99
 BUYERS = ("player", "guest")
 
@@ -65,9 +71,17 @@ def shop_list(prices: dict[str, int] | None = None) -> list[dict[str, Any]]:
     prices = prices or PRICES
     out = []
     for spec in ITEMS.values():
-        d: dict[str, Any] = {"item": spec.id, "zh": spec.zh, "en": spec.en, "price": prices[spec.id],
-                             "when": spec.when, "kind": spec.kind, "needs": list(spec.needs),
-                             "optional": list(spec.optional), "effect": spec.effect}
+        d: dict[str, Any] = {
+            "item": spec.id,
+            "zh": spec.zh,
+            "en": spec.en,
+            "price": prices[spec.id],
+            "when": spec.when,
+            "kind": spec.kind,
+            "needs": list(spec.needs),
+            "optional": list(spec.optional),
+            "effect": spec.effect,
+        }
         if spec.id == QIANKUN:
             d["patterns"] = [{"id": k, "zh": v} for k, v in PATTERNS.items()]
         out.append(d)
@@ -96,12 +110,25 @@ class ItemStore:
         """The inventory, the coin balance and the latest purchases and uses."""
         with self.db.session() as s:
             acc = s.get(Account, account)
-            rows = s.scalars(select(ItemLog).where(ItemLog.account_id == account)
-                             .order_by(desc(ItemLog.id)).limit(recent)).all()
-            return {"inventory": self._inventory(s, account), "balance": acc.balance if acc else 0,
-                    "log": [{"at": r.created_at.isoformat(), "action": r.action, "item": r.item,
-                             "quantity": r.quantity, "coins": r.coins, "table": r.table_id, "hand": r.hand_id}
-                            for r in rows]}
+            rows = s.scalars(
+                select(ItemLog).where(ItemLog.account_id == account).order_by(desc(ItemLog.id)).limit(recent)
+            ).all()
+            return {
+                "inventory": self._inventory(s, account),
+                "balance": acc.balance if acc else 0,
+                "log": [
+                    {
+                        "at": r.created_at.isoformat(),
+                        "action": r.action,
+                        "item": r.item,
+                        "quantity": r.quantity,
+                        "coins": r.coins,
+                        "table": r.table_id,
+                        "hand": r.hand_id,
+                    }
+                    for r in rows
+                ],
+            }
 
     # ---- buying --------------------------------------------------------------------------------
     def buy(self, account: int, item: str, count: int = 1, request_id: str | None = None) -> dict[str, Any]:
@@ -126,20 +153,40 @@ class ItemStore:
                     raise ItemError("funds", f"{count} × {zh} cost {cost} coins; you have {acc.balance}")
                 house = system_account(s, HOUSE)
                 try:
-                    posted = post(s, key, "purchase", {account: -cost, house.id: cost},
-                                  {"item": item, "count": count, "price": unit})
+                    posted = post(
+                        s,
+                        key,
+                        "purchase",
+                        {account: -cost, house.id: cost},
+                        {"item": item, "count": count, "price": unit},
+                    )
                 except (LedgerError, IntegrityError):  # the balance fell meanwhile (the CHECK refuses)
                     raise ItemError("funds", f"{count} × {zh} cost {cost} coins; you have too few") from None
                 if posted:
                     self._add(s, account, item, count)
-                    s.add(ItemLog(key=key, account_id=account, item=item, action="buy", quantity=count, coins=cost,
-                                  memo={"price": unit}))
+                    s.add(
+                        ItemLog(
+                            key=key,
+                            account_id=account,
+                            item=item,
+                            action="buy",
+                            quantity=count,
+                            coins=cost,
+                            memo={"price": unit},
+                        )
+                    )
                 else:
                     repeated = True
             s.flush()
             s.refresh(acc)
-            return {"item": item, "count": count, "cost": 0 if repeated else cost, "repeated": repeated,
-                    "balance": acc.balance, "inventory": self._inventory(s, account)}
+            return {
+                "item": item,
+                "count": count,
+                "cost": 0 if repeated else cost,
+                "repeated": repeated,
+                "balance": acc.balance,
+                "inventory": self._inventory(s, account),
+            }
 
     @staticmethod
     def _add(s: Session, account: int, item: str, n: int) -> None:
@@ -149,8 +196,11 @@ class ItemStore:
                     s.add(ItemStock(account_id=account, item=item, quantity=0))
             except IntegrityError:
                 pass  # created meanwhile by a concurrent purchase
-        s.execute(update(ItemStock).where(ItemStock.account_id == account, ItemStock.item == item)
-                  .values(quantity=ItemStock.quantity + n))
+        s.execute(
+            update(ItemStock)
+            .where(ItemStock.account_id == account, ItemStock.item == item)
+            .values(quantity=ItemStock.quantity + n)
+        )
 
     def grant(self, account: int, item: str, count: int, key: str) -> None:
         """Give items without coins (admin, tests); recorded in the audit log, once per ``key``."""
@@ -158,15 +208,19 @@ class ItemStore:
             _lock(s, account)
             try:
                 with s.begin_nested():
-                    s.add(ItemLog(key=key, account_id=account, item=item, action="grant", quantity=count, coins=0,
-                                  memo={}))
+                    s.add(
+                        ItemLog(
+                            key=key, account_id=account, item=item, action="grant", quantity=count, coins=0, memo={}
+                        )
+                    )
             except IntegrityError:
                 return
             self._add(s, account, item, count)
 
     # ---- using ---------------------------------------------------------------------------------
-    def consume(self, account: int, item: str, key: str, table_id: str | None, hand_id: int | None,
-                memo: dict[str, Any]) -> bool:
+    def consume(
+        self, account: int, item: str, key: str, table_id: str | None, hand_id: int | None, memo: dict[str, Any]
+    ) -> bool:
         """Use up one ``item``: False when none is held (nothing changes).  ``key`` names the use;
         consuming the same key again changes nothing and returns True."""
 
@@ -177,15 +231,28 @@ class ItemStore:
         try:
             with self.db.session() as s:
                 _lock(s, account)
-                r = s.execute(update(ItemStock).where(ItemStock.account_id == account, ItemStock.item == item,
-                                                      ItemStock.quantity >= 1)
-                              .values(quantity=ItemStock.quantity - 1))
+                r = s.execute(
+                    update(ItemStock)
+                    .where(ItemStock.account_id == account, ItemStock.item == item, ItemStock.quantity >= 1)
+                    .values(quantity=ItemStock.quantity - 1)
+                )
                 if getattr(r, "rowcount", 0) != 1:  # none left — unless this very use was recorded before
                     raise _Undo(s.scalar(select(ItemLog.id).where(ItemLog.key == key)) is not None)
                 try:
                     with s.begin_nested():
-                        s.add(ItemLog(key=key, account_id=account, item=item, action="use", quantity=-1, coins=0,
-                                      table_id=table_id, hand_id=hand_id, memo=memo))
+                        s.add(
+                            ItemLog(
+                                key=key,
+                                account_id=account,
+                                item=item,
+                                action="use",
+                                quantity=-1,
+                                coins=0,
+                                table_id=table_id,
+                                hand_id=hand_id,
+                                memo=memo,
+                            )
+                        )
                 except IntegrityError:
                     raise _Undo(True) from None  # recorded (and consumed) before: consume nothing now
         except _Undo as u:
@@ -294,9 +361,13 @@ class TableItems:
         info = self.t.seats[seat]
         acc = info.account_id if info is not None else 0
         q = self.queued
-        return {"type": "items", "usable": self.usable(seat), "inventory": dict(self.inv.get(acc, {})),
-                "golden_finger": bool(info is not None and info.golden),
-                "queued": {"item": QIANKUN, "pattern": q["pattern"]} if q is not None and q["seat"] == seat else None}
+        return {
+            "type": "items",
+            "usable": self.usable(seat),
+            "inventory": dict(self.inv.get(acc, {})),
+            "golden_finger": bool(info is not None and info.golden),
+            "queued": {"item": QIANKUN, "pattern": q["pattern"]} if q is not None and q["seat"] == seat else None,
+        }
 
     def notify(self, seat: int | None = None) -> None:
         """Send ``items`` (what is usable now) to one seated human, or to all (item rooms only)."""
@@ -383,8 +454,9 @@ class TableItems:
         assert info is not None
         if info.golden:
             raise ItemError("item_moment", "金手指 is already on at this table")
-        await self._consume(acc, JINSHOUZHI, f"use:{t.id}:{acc}:{JINSHOUZHI}:{secrets.token_hex(6)}",
-                            {"seat": seat, "at": time.time()})
+        await self._consume(
+            acc, JINSHOUZHI, f"use:{t.id}:{acc}:{JINSHOUZHI}:{secrets.token_hex(6)}", {"seat": seat, "at": time.time()}
+        )
         info.golden = True
         t.send(acc, {"type": "item_used", "item": JINSHOUZHI, "seat": seat})
         t.broadcast_table()
@@ -396,8 +468,10 @@ class TableItems:
         if self.queued is not None:
             raise ItemError("item_moment", "乾坤大挪移 is already set for the next hand at this table")
         if pattern is not None and pattern not in PATTERNS:
-            raise ItemError("item_refused", f"unknown pattern {pattern!r}: name one of {', '.join(PATTERNS)} "
-                                            "(or none for a random one)")
+            raise ItemError(
+                "item_refused",
+                f"unknown pattern {pattern!r}: name one of {', '.join(PATTERNS)} (or none for a random one)",
+            )
         if (await self.load(acc)).get(QIANKUN, 0) < 1:
             raise ItemError("not_owned", "you have no 乾坤大挪移; buy one in the shop")
         self.queued = {"seat": seat, "account": acc, "pattern": pattern}
@@ -417,12 +491,24 @@ class TableItems:
             raise ItemError("item_refused", f"not a tile: {e}") from None
         engine_items.check(hand, seat, item, tile, target)
         index = len(hand.events)
-        await self._consume(acc, item, f"use:{t.id}:{t.hand_id}:{index}",
-                            {"seat": seat, "event": index, "tile": tile_s, "target": target_s})
+        await self._consume(
+            acc,
+            item,
+            f"use:{t.id}:{t.hand_id}:{index}",
+            {"seat": seat, "event": index, "tile": tile_s, "target": target_s},
+        )
         # nothing else ran meanwhile: a table handles one message at a time
         event = engine_items.use(hand, seat, item, tile, target)
-        t.send(acc, {"type": "item_used", "item": item, "seat": seat, "hand": t.hand_id,
-                     "result": tiles_to_json({k: v for k, v in event.items() if k not in ("type", "private_to")})})
+        t.send(
+            acc,
+            {
+                "type": "item_used",
+                "item": item,
+                "seat": seat,
+                "hand": t.hand_id,
+                "result": tiles_to_json({k: v for k, v in event.items() if k not in ("type", "private_to")}),
+            },
+        )
         if spec.kind == "tiles":
             t.reprompt(seat)  # the hand changed: the legal actions are offered again (same deadline)
         await t.flush()
@@ -439,8 +525,12 @@ class TableItems:
             return hand
         acc = q["account"]
         try:
-            await self._consume(acc, QIANKUN, f"use:{t.id}:{hand.events[0]['seed_hash'][:40]}:{QIANKUN}",
-                                {"seat": q["seat"], "pattern": q["pattern"], "hand_no": hand.hand_no})
+            await self._consume(
+                acc,
+                QIANKUN,
+                f"use:{t.id}:{hand.events[0]['seed_hash'][:40]}:{QIANKUN}",
+                {"seat": q["seat"], "pattern": q["pattern"], "hand_no": hand.hand_no},
+            )
         except ItemError as e:
             t.error(acc, e.code, str(e), item=QIANKUN)
             return hand
@@ -454,5 +544,16 @@ class TableItems:
         self.queued = (d or {}).get("queued")
 
 
-__all__ = ["BUYERS", "HAND_ITEMS", "MAX_BUY", "PRICES", "ItemError", "ItemSeat", "ItemStore", "ItemTable", "TableItems",
-           "refusal", "shop_list"]
+__all__ = [
+    "BUYERS",
+    "HAND_ITEMS",
+    "MAX_BUY",
+    "PRICES",
+    "ItemError",
+    "ItemSeat",
+    "ItemStore",
+    "ItemTable",
+    "TableItems",
+    "refusal",
+    "shop_list",
+]

@@ -88,8 +88,14 @@ class Audit:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ok": self.ok, "accounts": self.accounts, "transactions": self.transactions, "total": self.total,
-                "in_circulation": self.in_circulation, "problems": self.problems}
+        return {
+            "ok": self.ok,
+            "accounts": self.accounts,
+            "transactions": self.transactions,
+            "total": self.total,
+            "in_circulation": self.in_circulation,
+            "problems": self.problems,
+        }
 
 
 def audit(db: Database) -> Audit:
@@ -98,20 +104,27 @@ def audit(db: Database) -> Audit:
     rep = Audit()
     with db.session() as s:
         rep.transactions = s.scalar(select(func.count(LedgerTxn.id))) or 0
-        unbalanced = s.execute(select(LedgerEntry.txn_id, func.sum(LedgerEntry.amount))
-                               .group_by(LedgerEntry.txn_id).having(func.sum(LedgerEntry.amount) != 0)).all()
+        unbalanced = s.execute(
+            select(LedgerEntry.txn_id, func.sum(LedgerEntry.amount))
+            .group_by(LedgerEntry.txn_id)
+            .having(func.sum(LedgerEntry.amount) != 0)
+        ).all()
         for txn_id, total in unbalanced:
             rep.problems.append(f"transaction {txn_id} sums to {total}")
-        sums = dict(s.execute(select(LedgerEntry.account_id, func.sum(LedgerEntry.amount))
-                              .group_by(LedgerEntry.account_id)).all())
+        sums = dict(
+            s.execute(
+                select(LedgerEntry.account_id, func.sum(LedgerEntry.amount)).group_by(LedgerEntry.account_id)
+            ).all()
+        )
         for acc in s.scalars(select(Account)):
             rep.accounts += 1
             rep.total += acc.balance
             if acc.kind != MINT:
                 rep.in_circulation += acc.balance
             if int(sums.get(acc.id, 0) or 0) != acc.balance:
-                rep.problems.append(f"account {acc.username}: balance {acc.balance} but entries sum to "
-                                    f"{sums.get(acc.id, 0)}")
+                rep.problems.append(
+                    f"account {acc.username}: balance {acc.balance} but entries sum to {sums.get(acc.id, 0)}"
+                )
             if acc.kind != MINT and acc.balance < 0:
                 rep.problems.append(f"account {acc.username} is negative: {acc.balance}")
         if rep.total != 0:

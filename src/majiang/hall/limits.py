@@ -57,9 +57,14 @@ class Limits:
         guests (more when N or M is 1000 or more); one username gets a quarter of N."""
         login_burst = logins_per_minute if logins_per_minute >= 1000 else min(10.0, max(1.0, logins_per_minute))
         guest_burst = guests_per_hour if guests_per_hour >= 1000 else min(5.0, max(1.0, guests_per_hour))
-        return cls(login_per_address_per_min=logins_per_minute, login_burst=login_burst,
-                   login_per_account_per_min=logins_per_minute / 4, login_account_burst=max(1.0, login_burst / 2),
-                   guests_per_address_per_hour=guests_per_hour, guest_burst=guest_burst)
+        return cls(
+            login_per_address_per_min=logins_per_minute,
+            login_burst=login_burst,
+            login_per_account_per_min=logins_per_minute / 4,
+            login_account_burst=max(1.0, login_burst / 2),
+            guests_per_address_per_hour=guests_per_hour,
+            guest_burst=guest_burst,
+        )
 
 
 class HttpLimiter:
@@ -71,8 +76,11 @@ class HttpLimiter:
 
     @staticmethod
     def refuse(wait: float, what: str) -> HTTPException:
-        return HTTPException(429, f"too many {what}; try again in {math.ceil(wait)} s",
-                             headers={"Retry-After": str(max(1, math.ceil(wait)))})
+        return HTTPException(
+            429,
+            f"too many {what}; try again in {math.ceil(wait)} s",
+            headers={"Retry-After": str(max(1, math.ceil(wait)))},
+        )
 
     def check(self, buckets: Buckets, key: str, what: str) -> None:
         wait = buckets.take(key)

@@ -121,8 +121,24 @@ class UseItem(_M):
 
 
 ClientMessage = Annotated[
-    Hello | Lobby | Tables | QuickJoin | Create | Join | Spectate | Stand | AddBots | Act | Auto | Chat | Mute | Ping
-    | ShopList | Buy | Inventory | UseItem,
+    Hello
+    | Lobby
+    | Tables
+    | QuickJoin
+    | Create
+    | Join
+    | Spectate
+    | Stand
+    | AddBots
+    | Act
+    | Auto
+    | Chat
+    | Mute
+    | Ping
+    | ShopList
+    | Buy
+    | Inventory
+    | UseItem,
     Field(discriminator="type"),
 ]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -57,14 +57,18 @@ class Metrics:
     def render(self, gauges: dict[str, Any]) -> str:
         lines = [
             "# HELP majiang_actions_total Player and bot decisions applied.",
-            "# TYPE majiang_actions_total counter", f"majiang_actions_total {self.actions}",
-            "# HELP majiang_hands_total Hands settled.", "# TYPE majiang_hands_total counter",
+            "# TYPE majiang_actions_total counter",
+            f"majiang_actions_total {self.actions}",
+            "# HELP majiang_hands_total Hands settled.",
+            "# TYPE majiang_hands_total counter",
             f"majiang_hands_total {self.hands}",
-            "# HELP majiang_prompts_total Prompts sent to players.", "# TYPE majiang_prompts_total counter",
+            "# HELP majiang_prompts_total Prompts sent to players.",
+            "# TYPE majiang_prompts_total counter",
             f"majiang_prompts_total {self.prompts}",
         ]
         for name, (value, help_text) in gauges.items():
             lines += [f"# HELP {name} {help_text}", f"# TYPE {name} gauge", f"{name} {value}"]
-        lines += self.prompt_latency.lines("majiang_prompt_latency_seconds",
-                                           "Time from a decision arriving to the next prompt being sent.")
+        lines += self.prompt_latency.lines(
+            "majiang_prompt_latency_seconds", "Time from a decision arriving to the next prompt being sent."
+        )
         return "\n".join(lines) + "\n"

@@ -107,11 +107,13 @@ class HandStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def start_hand(self, table_id: str, room: str, hand_no: int, rules: str, seed_hash: str,
-                   players: list[int | None]) -> int:
+    def start_hand(
+        self, table_id: str, room: str, hand_no: int, rules: str, seed_hash: str, players: list[int | None]
+    ) -> int:
         with self.db.session() as s:
-            row = HandRow(table_id=table_id, room=room, hand_no=hand_no, rules=rules, seed_hash=seed_hash,
-                          players=players)
+            row = HandRow(
+                table_id=table_id, room=room, hand_no=hand_no, rules=rules, seed_hash=seed_hash, players=players
+            )
             s.add(row)
             s.flush()
             return row.id
@@ -137,8 +139,18 @@ class HandStore:
                 voided.append(row.id)
         return voided
 
-    def finish_hand(self, hand_id: int, table_id: str, seed: str, result: dict[str, Any], accounts: list[int],
-                    score_deltas: list[int], coefficient: int, fee: int, stats: list[dict[str, Any]]) -> CoinSettlement:
+    def finish_hand(
+        self,
+        hand_id: int,
+        table_id: str,
+        seed: str,
+        result: dict[str, Any],
+        accounts: list[int],
+        score_deltas: list[int],
+        coefficient: int,
+        fee: int,
+        stats: list[dict[str, Any]],
+    ) -> CoinSettlement:
         """Reveal the seed, store the result and statistics, and settle the coins — one database
         transaction, idempotent by the settlement key."""
         with self.db.session() as s:
@@ -151,9 +163,19 @@ class HandStore:
                 amounts[a] = amounts.get(a, 0) + c
             house = system_account(s, HOUSE)
             amounts[house.id] = amounts.get(house.id, 0) + coins.house
-            posted = post(s, key, "settle", amounts, {"table": table_id, "hand": hand_id, "scores": score_deltas,
-                                                        "shortfall": coins.shortfall,
-                                                        "fee_shortfall": coins.fee_shortfall})
+            posted = post(
+                s,
+                key,
+                "settle",
+                amounts,
+                {
+                    "table": table_id,
+                    "hand": hand_id,
+                    "scores": score_deltas,
+                    "shortfall": coins.shortfall,
+                    "fee_shortfall": coins.fee_shortfall,
+                },
+            )
             row = s.get(HandRow, hand_id)
             if not posted and row is not None and row.result and "coins" in row.result:
                 # settled before (a process died after paying): report what was paid, pay nothing
@@ -163,23 +185,24 @@ class HandStore:
                 row.result = {**result, "coins": coins.changes}
                 row.ended_at = datetime.now(UTC)
                 for st in stats:
-                    s.merge(PlayerHand(hand_id=hand_id, **st,
-                                       coins=coins.changes[st["seat"]]))
+                    s.merge(PlayerHand(hand_id=hand_id, **st, coins=coins.changes[st["seat"]]))
                 self._refill_bots(s, [a for a in accounts if a in accs and accs[a].kind == "bot"], hand_id)
                 rate_hand(s, hand_id, row.rules, accounts, score_deltas, humans=len(stats))  # docs/ratings.md
             return coins
 
     def _refill_bots(self, s: Any, bots: list[int], hand_id: int) -> None:
         """Server bots are funded by explicit grants from the mint when they run low."""
-        low = s.execute(select(Account.id, Account.balance)
-                        .where(Account.id.in_(bots), Account.balance < BOT_FLOAT // 10)).all()
+        low = s.execute(
+            select(Account.id, Account.balance).where(Account.id.in_(bots), Account.balance < BOT_FLOAT // 10)
+        ).all()
         for account_id, balance in low:
             mint = system_account(s, MINT)
             top_up = BOT_FLOAT - balance
             post(s, f"refill:{account_id}:{hand_id}", "refill", {mint.id: -top_up, account_id: top_up})
 
-    def escape(self, table_id: str, hand_id: int, account: int, penalty: int, others: list[int],
-               compensation: int) -> tuple[int, int]:
+    def escape(
+        self, table_id: str, hand_id: int, account: int, penalty: int, others: list[int], compensation: int
+    ) -> tuple[int, int]:
         """A player left a running hand: pays the room's penalty to the house, which passes
         ``compensation`` to each remaining human out of what was paid (never more: no coins are
         invented).  Returns (paid, paid to each of the others)."""
@@ -194,8 +217,13 @@ class HandStore:
             if each:
                 comp: dict[int, int] = {o: each for o in others}
                 comp[house.id] = -each * len(others)
-                post(s, f"compensate:{table_id}:{hand_id}:{account}", "compensation", comp,
-                     {"table": table_id, "hand": hand_id, "escaped": account})
+                post(
+                    s,
+                    f"compensate:{table_id}:{hand_id}:{account}",
+                    "compensation",
+                    comp,
+                    {"table": table_id, "hand": hand_id, "escaped": account},
+                )
             return paid, each
 
 

@@ -49,8 +49,9 @@ def elo_deltas(ratings: Sequence[float], scores: Sequence[int], k: float = K) ->
     return out
 
 
-def rate_hand(s: Session, hand_id: int, rules: str, accounts: Sequence[int], scores: Sequence[int],
-              humans: int) -> list[float] | None:
+def rate_hand(
+    s: Session, hand_id: int, rules: str, accounts: Sequence[int], scores: Sequence[int], humans: int
+) -> list[float] | None:
     """Rate one hand in the caller's transaction: None (nothing written) with fewer than two humans
     or if the hand was rated before; else each seat's change (an account at several seats — a bot
     kind — gets their sum)."""
@@ -58,8 +59,9 @@ def rate_hand(s: Session, hand_id: int, rules: str, accounts: Sequence[int], sco
         return None
     if s.scalar(select(RatingChange.hand_id).where(RatingChange.hand_id == hand_id).limit(1)) is not None:
         return None
-    rows = {r.account_id: r for r in s.scalars(select(Rating).where(Rating.rules == rules,
-                                                                     Rating.account_id.in_(accounts)))}
+    rows = {
+        r.account_id: r for r in s.scalars(select(Rating).where(Rating.rules == rules, Rating.account_id.in_(accounts)))
+    }
     for a in accounts:
         if a not in rows:
             rows[a] = Rating(account_id=a, rules=rules, rating=START, hands=0)
@@ -79,8 +81,9 @@ def rate_hand(s: Session, hand_id: int, rules: str, accounts: Sequence[int], sco
         r.rating = b + d
         r.hands = (r.hands or 0) + 1
         r.updated_at = at
-        s.add(RatingChange(hand_id=hand_id, account_id=a, rules=rules, before=b, after=b + d, score=seat_scores[a],
-                           at=at))
+        s.add(
+            RatingChange(hand_id=hand_id, account_id=a, rules=rules, before=b, after=b + d, score=seat_scores[a], at=at)
+        )
     s.flush()
     return deltas
 
@@ -89,30 +92,54 @@ def leaderboard(db: Database, rules: str, limit: int = 50) -> list[dict[str, Any
     """The ruleset's rated accounts, best first (then more hands, then the older account)."""
     limit = max(1, min(limit, 200))
     with db.session() as s:
-        rows = s.execute(select(Rating, Account).join(Account, Account.id == Rating.account_id)
-                         .where(Rating.rules == rules)
-                         .order_by(Rating.rating.desc(), Rating.hands.desc(), Account.id).limit(limit)).all()
-        return [{"rank": i + 1, "account": a.id, "name": a.username, "kind": a.kind, "rating": round(r.rating, 1),
-                 "hands": r.hands} for i, (r, a) in enumerate(rows)]
+        rows = s.execute(
+            select(Rating, Account)
+            .join(Account, Account.id == Rating.account_id)
+            .where(Rating.rules == rules)
+            .order_by(Rating.rating.desc(), Rating.hands.desc(), Account.id)
+            .limit(limit)
+        ).all()
+        return [
+            {
+                "rank": i + 1,
+                "account": a.id,
+                "name": a.username,
+                "kind": a.kind,
+                "rating": round(r.rating, 1),
+                "hands": r.hands,
+            }
+            for i, (r, a) in enumerate(rows)
+        ]
 
 
-def history(db: Database, account_id: int, rules: str | None = None, limit: int = 200,
-            owner: bool = False) -> dict[str, Any]:
+def history(
+    db: Database, account_id: int, rules: str | None = None, limit: int = 200, owner: bool = False
+) -> dict[str, Any]:
     """An account's ratings (per ruleset) and its rating after each rated hand, oldest first.  Only
     the ``owner`` sees which hand, room and score each point was (a hand history is private)."""
     limit = max(1, min(limit, 1000))
     with db.session() as s:
-        current = {r.rules: {"rating": round(r.rating, 1), "hands": r.hands}
-                   for r in s.scalars(select(Rating).where(Rating.account_id == account_id))}
-        q = select(RatingChange, HandRow.room).join(HandRow, HandRow.id == RatingChange.hand_id) \
+        current = {
+            r.rules: {"rating": round(r.rating, 1), "hands": r.hands}
+            for r in s.scalars(select(Rating).where(Rating.account_id == account_id))
+        }
+        q = (
+            select(RatingChange, HandRow.room)
+            .join(HandRow, HandRow.id == RatingChange.hand_id)
             .where(RatingChange.account_id == account_id)
+        )
         if rules is not None:
             q = q.where(RatingChange.rules == rules)
         rows = list(reversed(s.execute(q.order_by(RatingChange.hand_id.desc()).limit(limit)).all()))
         points = []
         for c, room in rows:
-            point: dict[str, Any] = {"rules": c.rules, "at": c.at.isoformat(), "before": round(c.before, 1),
-                                     "rating": round(c.after, 1), "delta": round(c.after - c.before, 2)}
+            point: dict[str, Any] = {
+                "rules": c.rules,
+                "at": c.at.isoformat(),
+                "before": round(c.before, 1),
+                "rating": round(c.after, 1),
+                "delta": round(c.after - c.before, 2),
+            }
             if owner:
                 point.update(hand=c.hand_id, room=room, score=c.score)
             points.append(point)

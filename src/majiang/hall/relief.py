@@ -86,8 +86,12 @@ class Relief:
         self.below = policy.threshold(rooms)
 
     def _claimed(self, s: Any, account: int, day: date) -> int:
-        return int(s.scalar(select(func.count(LedgerTxn.id))
-                            .where(LedgerTxn.key.like(f"relief:{account}:{day.isoformat()}:%"))) or 0)
+        return int(
+            s.scalar(
+                select(func.count(LedgerTxn.id)).where(LedgerTxn.key.like(f"relief:{account}:{day.isoformat()}:%"))
+            )
+            or 0
+        )
 
     def _state(self, s: Any, acc: Account | None, day: date) -> dict[str, Any]:
         claimed = self._claimed(s, acc.id, day) if acc is not None else 0
@@ -102,9 +106,17 @@ class Relief:
             reason = "balance"
         elif left <= 0:
             reason = "used"
-        return {"eligible": reason is None, "reason": reason, "amount": self.policy.amount, "below": self.below,
-                "per_day": self.policy.per_day, "claimed_today": claimed, "left_today": left, "balance": balance,
-                "day": day.isoformat()}
+        return {
+            "eligible": reason is None,
+            "reason": reason,
+            "amount": self.policy.amount,
+            "below": self.below,
+            "per_day": self.policy.per_day,
+            "claimed_today": claimed,
+            "left_today": left,
+            "balance": balance,
+            "day": day.isoformat(),
+        }
 
     def status(self, account: int, day: date | None = None) -> dict[str, Any]:
         with self.db.session() as s:
@@ -121,8 +133,9 @@ class Relief:
             key = f"relief:{account}:{day.isoformat()}:{st['claimed_today'] + 1}"
             mint = system_account(s, MINT)
             amount = self.policy.amount
-            if not post(s, key, "relief", {mint.id: -amount, account: amount},
-                        {"reason": "relief", "day": day.isoformat()}):
+            if not post(
+                s, key, "relief", {mint.id: -amount, account: amount}, {"reason": "relief", "day": day.isoformat()}
+            ):
                 # the same claim at the same moment (another request, another process) was paid
                 return {**st, "eligible": False, "reason": "already", "paid": 0}
             s.flush()

@@ -55,9 +55,16 @@ class _Refused(Exception):
 
 
 class Hall:
-    def __init__(self, db: Database, rooms: list[Room] | None = None, bot_delay: tuple[float, float] = (0.6, 1.6),
-                 auto_delay_s: float = 0.5, signup_grant: int = 10_000, cluster: Cluster | None = None,
-                 hand_end_hooks: Iterable[HandEndHook] = ()) -> None:
+    def __init__(
+        self,
+        db: Database,
+        rooms: list[Room] | None = None,
+        bot_delay: tuple[float, float] = (0.6, 1.6),
+        auto_delay_s: float = 0.5,
+        signup_grant: int = 10_000,
+        cluster: Cluster | None = None,
+        hand_end_hooks: Iterable[HandEndHook] = (),
+    ) -> None:
         self.db = db
         available = set(ruleset_names())
         self.rooms = {r.id: r for r in (rooms if rooms is not None else load_rooms()) if r.rules in available}
@@ -149,11 +156,15 @@ class Hall:
             return False
         local = self.tables.get(table_id)
         if local is not None:
-            return local.state == "playing" and any(s is not None and s.human and s.account_id == account
-                                                    for s in local.seats)
+            return local.state == "playing" and any(
+                s is not None and s.human and s.account_id == account for s in local.seats
+            )
         info = await self.cluster.table_info(table_id)
-        return bool(info and info.get("state") == "playing"
-                    and any(s and not s.get("bot") and s.get("account") == account for s in info["seats"]))
+        return bool(
+            info
+            and info.get("state") == "playing"
+            and any(s and not s.get("bot") and s.get("account") == account for s in info["seats"])
+        )
 
     async def buy(self, account: int, item: str, count: int = 1, request_id: str | None = None) -> dict[str, Any]:
         """A purchase, refused while the buyer plays a hand: the stakes are fixed for the hand — the
@@ -330,15 +341,24 @@ class Hall:
 
     async def quick_join_table(self, room_id: str) -> str:
         room = self.room(room_id)
-        local = [t for t in self.tables.values() if t.room.id == room.id and not t.private
-                 and t.state == "waiting" and t.open_seats() > 0]
+        local = [
+            t
+            for t in self.tables.values()
+            if t.room.id == room.id and not t.private and t.state == "waiting" and t.open_seats() > 0
+        ]
         if local:
             table = min(local, key=lambda t: t.open_seats())
             table.pending_sits += 1
             return table.id
-        remote = [t for t in await self.cluster.all_tables() if t["room"] == room.id and not t["private"]
-                  and t["state"] == "waiting" and t["id"] not in self.tables
-                  and sum(1 for s in t["seats"] if s is None) > 0]
+        remote = [
+            t
+            for t in await self.cluster.all_tables()
+            if t["room"] == room.id
+            and not t["private"]
+            and t["state"] == "waiting"
+            and t["id"] not in self.tables
+            and sum(1 for s in t["seats"] if s is None) > 0
+        ]
         if remote:
             return str(remote[0]["id"])
         return (await self.create_table(room.id)).id
@@ -392,7 +412,7 @@ class Hall:
 
     async def _seat_stale(self, held: str) -> bool:
         if held.startswith(PENDING):
-            return time.time() - float(held[len(PENDING):] or 0) > PENDING_S
+            return time.time() - float(held[len(PENDING) :] or 0) > PENDING_S
         return held not in self.tables and held not in self._restoring and await self.cluster.table_info(held) is None
 
     async def seat_at(self, account: int, table_id: str) -> None:
@@ -506,8 +526,18 @@ class Hall:
     def lobby_say(self, account: int, text: str) -> None:
         text = text[:200].strip()
         if text:
-            self.spawn(self.cluster.lobby_publish({"type": "chat", "scope": "lobby", "from": self.name_of(account),
-                                                   "account": account, "text": text, "at": time.time()}))
+            self.spawn(
+                self.cluster.lobby_publish(
+                    {
+                        "type": "chat",
+                        "scope": "lobby",
+                        "from": self.name_of(account),
+                        "account": account,
+                        "text": text,
+                        "at": time.time(),
+                    }
+                )
+            )
 
     # ---- players -----------------------------------------------------------------------------
     def profile(self, account: int) -> dict[str, Any]:
@@ -519,14 +549,29 @@ class Hall:
             acc = s.get(Account, account)
             if acc is None:
                 raise HallError(f"no player {account}")
-            row = s.execute(select(func.count(), func.sum(PlayerHand.score), func.sum(PlayerHand.coins),
-                                   func.sum(case((PlayerHand.won, 1), else_=0)),
-                                   func.sum(case((PlayerHand.dealt_in, 1), else_=0)),
-                                   func.sum(PlayerHand.fan))
-                            .where(PlayerHand.account_id == account)).one()
+            row = s.execute(
+                select(
+                    func.count(),
+                    func.sum(PlayerHand.score),
+                    func.sum(PlayerHand.coins),
+                    func.sum(case((PlayerHand.won, 1), else_=0)),
+                    func.sum(case((PlayerHand.dealt_in, 1), else_=0)),
+                    func.sum(PlayerHand.fan),
+                ).where(PlayerHand.account_id == account)
+            ).one()
             hands, score, coins, wins, deal_ins, fan = (int(x or 0) for x in row)
-            return {"id": acc.id, "name": acc.username, "kind": acc.kind, "balance": acc.balance,
-                    "hands": hands, "wins": wins, "deal_ins": deal_ins,
-                    "win_rate": wins / hands if hands else 0.0, "deal_in_rate": deal_ins / hands if hands else 0.0,
-                    "avg_fan_on_win": fan / wins if wins else 0.0, "score": score, "coins_won": coins,
-                    "since": acc.created_at.isoformat()}
+            return {
+                "id": acc.id,
+                "name": acc.username,
+                "kind": acc.kind,
+                "balance": acc.balance,
+                "hands": hands,
+                "wins": wins,
+                "deal_ins": deal_ins,
+                "win_rate": wins / hands if hands else 0.0,
+                "deal_in_rate": deal_ins / hands if hands else 0.0,
+                "avg_fan_on_win": fan / wins if wins else 0.0,
+                "score": score,
+                "coins_won": coins,
+                "since": acc.created_at.isoformat(),
+            }

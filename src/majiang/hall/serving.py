@@ -79,11 +79,18 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_options(header_timeout_s: float = HEADER_TIMEOUT_S,
-                    body_timeout_s: float = BODY_TIMEOUT_S) -> dict[str, Any]:
+def uvicorn_options(
+    header_timeout_s: float = HEADER_TIMEOUT_S, body_timeout_s: float = BODY_TIMEOUT_S
+) -> dict[str, Any]:
     """The keyword arguments for ``uvicorn.run`` that bound what one client may hold open."""
-    proto = type("Guarded", (GuardedH11Protocol,), {"header_timeout_s": header_timeout_s,
-                                                    "body_timeout_s": body_timeout_s})
-    return {"http": proto, "timeout_keep_alive": TIMEOUT_KEEP_ALIVE_S,
-            "h11_max_incomplete_event_size": MAX_INCOMPLETE_EVENT, "limit_concurrency": LIMIT_CONCURRENCY,
-            "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0}
+    proto = type(
+        "Guarded", (GuardedH11Protocol,), {"header_timeout_s": header_timeout_s, "body_timeout_s": body_timeout_s}
+    )
+    return {
+        "http": proto,
+        "timeout_keep_alive": TIMEOUT_KEEP_ALIVE_S,
+        "h11_max_incomplete_event_size": MAX_INCOMPLETE_EVENT,
+        "limit_concurrency": LIMIT_CONCURRENCY,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+    }

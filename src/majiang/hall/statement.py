@@ -39,8 +39,11 @@ def statement(db: Database, account_id: int, limit: int = 50, before: int | None
     newest first; ``next_before`` is the cursor of the next page (None on the last)."""
     limit = max(1, min(limit, 200))
     with db.session() as s:
-        q = (select(LedgerEntry, LedgerTxn).join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
-             .where(LedgerEntry.account_id == account_id))
+        q = (
+            select(LedgerEntry, LedgerTxn)
+            .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
+            .where(LedgerEntry.account_id == account_id)
+        )
         if before is not None:
             q = q.where(LedgerEntry.id < before)
         rows = s.execute(q.order_by(LedgerEntry.id.desc()).limit(limit + 1)).all()
@@ -48,15 +51,34 @@ def statement(db: Database, account_id: int, limit: int = 50, before: int | None
         rows = rows[:limit]
         running = 0
         if rows:
-            running = int(s.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0))
-                                   .where(LedgerEntry.account_id == account_id,
-                                          LedgerEntry.id <= rows[0][0].id)) or 0)
+            running = int(
+                s.scalar(
+                    select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                        LedgerEntry.account_id == account_id, LedgerEntry.id <= rows[0][0].id
+                    )
+                )
+                or 0
+            )
         entries = []
         for e, t in rows:
             memo = t.memo or {}
-            entries.append({"id": e.id, "txn": t.id, "at": t.created_at.isoformat(), "kind": _reason(t),
-                            "amount": int(e.amount), "balance": running, "hand": _hand_of(t),
-                            "table": memo.get("table"), "item": memo.get("item"), "count": memo.get("count")})
+            entries.append(
+                {
+                    "id": e.id,
+                    "txn": t.id,
+                    "at": t.created_at.isoformat(),
+                    "kind": _reason(t),
+                    "amount": int(e.amount),
+                    "balance": running,
+                    "hand": _hand_of(t),
+                    "table": memo.get("table"),
+                    "item": memo.get("item"),
+                    "count": memo.get("count"),
+                }
+            )
             running -= int(e.amount)
-        return {"account": account_id, "entries": entries,
-                "next_before": entries[-1]["id"] if more and entries else None}
+        return {
+            "account": account_id,
+            "entries": entries,
+            "next_before": entries[-1]["id"] if more and entries else None,
+        }

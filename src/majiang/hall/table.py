@@ -48,8 +48,9 @@ class HandEndHook(Protocol):
     (the tournament's :class:`~majiang.tournament.adapters.online.ResultHook`); None for a table it
     does not know."""
 
-    def __call__(self, table_id: str, hand_no: int, result: Mapping[str, Any] | None,
-                 events: Sequence[Mapping[str, Any]]) -> HandOutcome | None: ...
+    def __call__(
+        self, table_id: str, hand_no: int, result: Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]]
+    ) -> HandOutcome | None: ...
 
 
 class TableHost(Protocol):
@@ -124,8 +125,14 @@ class SeatInfo:
         return self.bot is None
 
     def public(self, online: bool) -> dict[str, Any]:
-        return {"name": self.name, "bot": not self.human, "auto": self.auto, "online": online or not self.human,
-                "account": self.account_id, "golden_finger": self.golden}
+        return {
+            "name": self.name,
+            "bot": not self.human,
+            "auto": self.auto,
+            "online": online or not self.human,
+            "account": self.account_id,
+            "golden_finger": self.golden,
+        }
 
 
 @dataclass
@@ -189,9 +196,15 @@ class TableRunner:
         self.inbox.put_nowait(Msg(kind, account, data))
 
     def info(self) -> dict[str, Any]:
-        return {"id": self.id, "room": self.room.id, "private": self.private, "state": self.state,
-                "seats": [s.public(s.online) if s else None for s in self.seats],
-                "hands": self.hands_played, "spectators": len(self.spectators)}
+        return {
+            "id": self.id,
+            "room": self.room.id,
+            "private": self.private,
+            "state": self.state,
+            "seats": [s.public(s.online) if s else None for s in self.seats],
+            "hands": self.hands_played,
+            "spectators": len(self.spectators),
+        }
 
     def seat_of(self, account: int) -> int | None:
         for i, s in enumerate(self.seats):
@@ -219,8 +232,14 @@ class TableRunner:
                 except Exception:
                     log.exception("table %s: error handling %s", self.id, msg.kind)
                     if msg.account:
-                        self.send(msg.account, {"type": "error", "code": "internal",
-                                                "message": "the server could not process that; try again"})
+                        self.send(
+                            msg.account,
+                            {
+                                "type": "error",
+                                "code": "internal",
+                                "message": "the server could not process that; try again",
+                            },
+                        )
         finally:
             self._cancel_timers()
             self.host.table_ended(self)
@@ -293,8 +312,11 @@ class TableRunner:
             if self.seats[i] is None:
                 kind = self.room.bots
                 name = f"{kind}-bot-{i}"
-                self.seats[i] = SeatInfo(await self.host.bot_account(kind), name,
-                                         bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF, rules=self.room.rules))
+                self.seats[i] = SeatInfo(
+                    await self.host.bot_account(kind),
+                    name,
+                    bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF, rules=self.room.rules),
+                )
         self.broadcast_table()
         await self.maybe_start()
 
@@ -324,8 +346,15 @@ class TableRunner:
         info.escaped = True
         info.auto = True
         others = [self.seats[i].account_id for i in self.humans() if i != seat]  # type: ignore[union-attr]
-        paid, each = await self.host.run_db(self.host.store.escape, self.id, self.hand_id or 0, info.account_id,
-                                            self.room.penalty(), others, self.room.compensation())
+        paid, each = await self.host.run_db(
+            self.host.store.escape,
+            self.id,
+            self.hand_id or 0,
+            info.account_id,
+            self.room.penalty(),
+            others,
+            self.room.compensation(),
+        )
         self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
         if seat in self.prompts:
             await self.act_for(seat, default=True)
@@ -336,12 +365,18 @@ class TableRunner:
             return
         self.spectators.add(m.account)
         self.host.joined(m.account, self, spectator=True)
-        msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": None, "spectator": True,
-                               "room": self.room.to_dict(), "delay_s": self.room.spectate_delay_s,
-                               "chat": self.chat_log[-30:]}
+        msg: dict[str, Any] = {
+            "type": "table",
+            "table": self.info(),
+            "seat": None,
+            "spectator": True,
+            "room": self.room.to_dict(),
+            "delay_s": self.room.spectate_delay_s,
+            "chat": self.chat_log[-30:],
+        }
         if self.hand is not None:
             # what spectators have been shown so far: the events older than the spectating delay
-            shown = self.hand.events[:self.spectator_sent]
+            shown = self.hand.events[: self.spectator_sent]
             msg["hand"] = self.hand_id
             msg["events"] = seat_events(shown, -1)
         self.send(m.account, msg)
@@ -379,8 +414,9 @@ class TableRunner:
         if self.state == "playing":
             info.auto = True  # 托管 until the player acts again
             # not back within the grace: an escape, as if it had stood up (issue 14 #2)
-            asyncio.get_running_loop().call_later(self.room.reconnect_grace_s, partial(
-                self.put, "grace", m.account, gone=info.gone))
+            asyncio.get_running_loop().call_later(
+                self.room.reconnect_grace_s, partial(self.put, "grace", m.account, gone=info.gone)
+            )
             if seat in self.prompts:
                 await self.act_for(seat, default=True)
         elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
@@ -447,8 +483,15 @@ class TableRunner:
         self.false_wins = {}
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
-        self.hand_id = await self.host.run_db(self.host.store.start_hand, self.id, self.room.id,
-                                              self.hands_played, self.room.rules, hand.events[0]["seed_hash"], players)
+        self.hand_id = await self.host.run_db(
+            self.host.store.start_hand,
+            self.id,
+            self.room.id,
+            self.hands_played,
+            self.room.rules,
+            hand.events[0]["seed_hash"],
+            players,
+        )
         self.broadcast_table()
         self.items.notify()
         await self.flush()
@@ -457,7 +500,7 @@ class TableRunner:
         """Persist the new events, send each seat its view of them, then prompt whoever must act."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
-        new = hand.events[self.sent:]
+        new = hand.events[self.sent :]
         first = self.sent
         self.sent = len(hand.events)
         await self.host.events.write(self.hand_id, first, new)
@@ -546,13 +589,19 @@ class TableRunner:
                 else:
                     prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
             elif info.auto or not info.online or self.false_wins.get(seat, 0) >= self.room.auto_after_false_wins:
-                prompt.timer = loop.call_later(self.host.auto_delay_s,
-                                               partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True))
+                prompt.timer = loop.call_later(
+                    self.host.auto_delay_s, partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True)
+                )
             else:
                 prompt.timer = loop.call_later(timeout, partial(self.put, "timeout", seat=seat, seq=prompt.seq))
-                msg = {"type": "prompt", "seq": prompt.seq, "hand": self.hand_id,
-                       "legal": [action_json(a) for a in legal], "timeout_ms": int(timeout * 1000),
-                       "view": SeatView(hand, seat).to_dict()}
+                msg = {
+                    "type": "prompt",
+                    "seq": prompt.seq,
+                    "hand": self.hand_id,
+                    "legal": [action_json(a) for a in legal],
+                    "timeout_ms": int(timeout * 1000),
+                    "view": SeatView(hand, seat).to_dict(),
+                }
                 if self.items.enabled:
                     msg["items"] = self.items.told[seat] = self.items.usable(seat)
                 self.send(info.account_id, msg)
@@ -620,8 +669,7 @@ class TableRunner:
             self.error(acc, "not_playing", "after repeated false wins your seat plays in 托管 to the end of the hand")
             return
         if p is None or seq != p.seq:
-            self.error(acc, "stale", f"no decision pending with seq {seq!r}; this reply was ignored",
-                       seq=seq)
+            self.error(acc, "stale", f"no decision pending with seq {seq!r}; this reply was ignored", seq=seq)
             return
         try:
             action = action_from_json(m.data.get("action"))
@@ -634,14 +682,24 @@ class TableRunner:
         if action not in p.legal:
             if false_win:  # the engine rules on a false win (错和/诈和): one a turn, the turn's clock runs on
                 if p.false_won:
-                    self.error(acc, "illegal", "one false win a turn: this one was ignored", seq=seq,
-                               legal=[action_json(a) for a in p.legal])
+                    self.error(
+                        acc,
+                        "illegal",
+                        "one false win a turn: this one was ignored",
+                        seq=seq,
+                        legal=[action_json(a) for a in p.legal],
+                    )
                     return
                 self.keep_deadline[seat] = p.deadline
                 self.keep_false_won.add(seat)
             else:
-                self.error(acc, "illegal", f"{action.type} is not a legal choice now", seq=seq,
-                           legal=[action_json(a) for a in p.legal])
+                self.error(
+                    acc,
+                    "illegal",
+                    f"{action.type} is not a legal choice now",
+                    seq=seq,
+                    legal=[action_json(a) for a in p.legal],
+                )
                 return
         info.timeouts = 0
         if info.auto and not false_win:
@@ -706,15 +764,32 @@ class TableRunner:
         session.finish_hand(hand)
         accounts = [s.account_id for s in self.seats]  # type: ignore[union-attr]
         win = hand.win
-        stats = [{"account_id": accounts[i], "seat": i, "score": hand.deltas[i],
-                  "won": bool(win and win.seat == i),
-                  "dealt_in": bool(win and win.discarder == i), "fan": win.points if win and win.seat == i else 0}
-                 for i in range(4) if self.seats[i] is not None and self.seats[i].human]  # type: ignore[union-attr]
+        stats = [
+            {
+                "account_id": accounts[i],
+                "seat": i,
+                "score": hand.deltas[i],
+                "won": bool(win and win.seat == i),
+                "dealt_in": bool(win and win.discarder == i),
+                "fan": win.points if win and win.seat == i else 0,
+            }
+            for i in range(4)
+            if (info := self.seats[i]) is not None and info.human
+        ]
         view = SeatView(hand, 0).result or {}
         competition = self.room.competition  # competition tables play for the event, not for coins
-        coins = await self.host.run_db(self.host.store.finish_hand, self.hand_id, self.id, hand.seed.hex(), view,
-                                       accounts, list(hand.deltas), 0 if competition else self.room.coefficient,
-                                       0 if competition else self.room.fee, stats)
+        coins = await self.host.run_db(
+            self.host.store.finish_hand,
+            self.hand_id,
+            self.id,
+            hand.seed.hex(),
+            view,
+            accounts,
+            list(hand.deltas),
+            0 if competition else self.room.coefficient,
+            0 if competition else self.room.fee,
+            stats,
+        )
         self.hands_played += 1
         session_done = False
         if competition:
@@ -724,8 +799,15 @@ class TableRunner:
                     session_done = session_done or bool(done is not None and done.complete)
                 except Exception:  # the organiser can still enter or sync the hand by hand
                     log.exception("table %s: recording the event hand failed", self.id)
-        msg = {"type": "hand_end", "hand": self.hand_id, "result": view, "scores": list(hand.deltas),
-               "coins": coins.changes, "seed": hand.seed.hex(), "seed_hash": hand.events[0]["seed_hash"]}
+        msg = {
+            "type": "hand_end",
+            "hand": self.hand_id,
+            "result": view,
+            "scores": list(hand.deltas),
+            "coins": coins.changes,
+            "seed": hand.seed.hex(),
+            "seed_hash": hand.events[0]["seed_hash"],
+        }
         self.broadcast(msg)
         self.host.metrics.hand_settled(self)
         for i, s in enumerate(self.seats):
@@ -775,8 +857,7 @@ class TableRunner:
         if not text:
             return
         who = self.host.name_of(m.account)
-        entry = {"type": "chat", "scope": "table", "from": who, "account": m.account, "text": text,
-                 "at": time.time()}
+        entry = {"type": "chat", "scope": "table", "from": who, "account": m.account, "text": text, "at": time.time()}
         self.chat_log.append(entry)
         del self.chat_log[:-100]
         for a in self._audience():
@@ -817,15 +898,39 @@ class TableRunner:
         """What another process needs to take this table over (with the hand's event log)."""
         ses = self.session
         return {
-            "id": self.id, "room": self.room.id, "code": self.code, "private": self.private, "state": self.state,
-            "seats": [None if s is None else {"account": s.account_id, "name": s.name,
-                                              "bot": s.bot.name if s.bot is not None else None,
-                                              "auto": s.auto, "escaped": s.escaped, "golden": s.golden}
-                      for s in self.seats],
-            "session": None if ses is None else {
-                "seed": ses.seed.hex(), "scores": ses.scores, "round": ses.round, "dealer": ses.dealer,
-                "passes": ses.passes, "hand_no": ses.hand_no, "over": ses.over, "previous": ses.previous},
-            "hand_id": self.hand_id, "hands_played": self.hands_played, "seq": self.seq,
+            "id": self.id,
+            "room": self.room.id,
+            "code": self.code,
+            "private": self.private,
+            "state": self.state,
+            "seats": [
+                None
+                if s is None
+                else {
+                    "account": s.account_id,
+                    "name": s.name,
+                    "bot": s.bot.name if s.bot is not None else None,
+                    "auto": s.auto,
+                    "escaped": s.escaped,
+                    "golden": s.golden,
+                }
+                for s in self.seats
+            ],
+            "session": None
+            if ses is None
+            else {
+                "seed": ses.seed.hex(),
+                "scores": ses.scores,
+                "round": ses.round,
+                "dealer": ses.dealer,
+                "passes": ses.passes,
+                "hand_no": ses.hand_no,
+                "over": ses.over,
+                "previous": ses.previous,
+            },
+            "hand_id": self.hand_id,
+            "hands_played": self.hands_played,
+            "seq": self.seq,
             "items": self.items.snapshot(),
         }
 
@@ -843,8 +948,9 @@ class TableRunner:
         for i, s in enumerate(snap["seats"]):
             if s is not None:
                 bot = make_bot(s["bot"], seed=hash((t.id, i)) & 0xFFFF, rules=room.rules) if s["bot"] else None
-                t.seats[i] = SeatInfo(s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"],
-                                      golden=bool(s.get("golden")))
+                t.seats[i] = SeatInfo(
+                    s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"], golden=bool(s.get("golden"))
+                )
         t.items.restore(snap.get("items"))
         ses = snap.get("session")
         if ses is not None:
@@ -898,22 +1004,33 @@ class TableRunner:
         """Everything a (re)connecting player needs: the table, its own view, this hand's events as
         it may see them, and the pending prompt again."""
         seat = self.seat_of(account)
-        msg: dict[str, Any] = {"type": "table", "table": self.info(), "seat": seat, "room": self.room.to_dict(),
-                               "chat": self.chat_log[-30:]}
+        msg: dict[str, Any] = {
+            "type": "table",
+            "table": self.info(),
+            "seat": seat,
+            "room": self.room.to_dict(),
+            "chat": self.chat_log[-30:],
+        }
         if seat is not None and self.code:
             msg["code"] = self.code  # for friends: only the players at the table learn it
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = seat_events(self.hand.events[:self.shown], seat)
+            msg["events"] = seat_events(self.hand.events[: self.shown], seat)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
         if seat is not None and seat in self.prompts and self.hand is not None:
             p = self.prompts[seat]
-            again = {"type": "prompt", "seq": p.seq, "hand": self.hand_id, "legal": [action_json(a) for a in p.legal],
-                     "timeout_ms": max(0, int((p.deadline - time.monotonic()) * 1000)),
-                     "view": SeatView(self.hand, seat).to_dict(), "resent": True}
+            again = {
+                "type": "prompt",
+                "seq": p.seq,
+                "hand": self.hand_id,
+                "legal": [action_json(a) for a in p.legal],
+                "timeout_ms": max(0, int((p.deadline - time.monotonic()) * 1000)),
+                "view": SeatView(self.hand, seat).to_dict(),
+                "resent": True,
+            }
             if self.items.enabled:
                 again["items"] = self.items.told[seat] = self.items.usable(seat)
             self.send(account, again)

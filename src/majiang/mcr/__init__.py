@@ -13,6 +13,20 @@ from majiang.mcr.rules import PROFILES, Rules, get_rules
 from majiang.mcr.scorer import score, score_dict, score_many
 
 __all__ = [
-    "FAN_INFO", "PROFILES", "Fan", "FanCount", "FanInfo", "InvalidHandError", "Meld", "MeldKind", "Rules",
-    "ScoreResult", "WinningHand", "fan_by_name", "get_rules", "score", "score_dict", "score_many",
+    "FAN_INFO",
+    "PROFILES",
+    "Fan",
+    "FanCount",
+    "FanInfo",
+    "InvalidHandError",
+    "Meld",
+    "MeldKind",
+    "Rules",
+    "ScoreResult",
+    "WinningHand",
+    "fan_by_name",
+    "get_rules",
+    "score",
+    "score_dict",
+    "score_many",
 ]

@@ -29,8 +29,7 @@ NOT_COUNTED_WITH: dict[Fan, tuple[Fan, ...]] = {
     F.BIG_THREE_DRAGONS: (F.DRAGON_PUNG,),  # 大三元
     F.ALL_GREEN: (F.HALF_FLUSH,),  # 绿一色 (缺一门 is never produced: its tiles are one suit, 发 or not)
     F.FOUR_KONGS: (F.ALL_PUNGS, F.SINGLE_WAIT),  # 四杠
-    F.ALL_TERMINALS: (F.ALL_PUNGS, F.OUTSIDE_HAND, F.PUNG_OF_TERMINALS_OR_HONORS, F.NO_HONORS,
-                      F.DOUBLE_PUNG),  # 清幺九
+    F.ALL_TERMINALS: (F.ALL_PUNGS, F.OUTSIDE_HAND, F.PUNG_OF_TERMINALS_OR_HONORS, F.NO_HONORS, F.DOUBLE_PUNG),  # 清幺九
     F.LITTLE_FOUR_WINDS: (F.BIG_THREE_WINDS, F.PUNG_OF_TERMINALS_OR_HONORS),  # 小四喜
     F.LITTLE_THREE_DRAGONS: (F.TWO_DRAGON_PUNGS, F.DRAGON_PUNG),  # 小三元
     F.ALL_HONORS: (F.ALL_PUNGS, F.OUTSIDE_HAND, F.PUNG_OF_TERMINALS_OR_HONORS, F.ONE_VOIDED_SUIT),  # 字一色
@@ -65,8 +64,12 @@ NOT_COUNTED_WITH_IF: dict[str, dict[Fan, tuple[Fan, ...]]] = {
 }
 
 #: Fans whose own calculation already removed the 幺九刻 of their pungs, so 圈风刻/门风刻 do not.
-PUNGS_ALREADY_DEDUCTED: tuple[Fan, ...] = (F.BIG_THREE_WINDS, F.ALL_TERMINALS_AND_HONORS, F.ALL_HONORS,
-                                           F.LITTLE_FOUR_WINDS)
+PUNGS_ALREADY_DEDUCTED: tuple[Fan, ...] = (
+    F.BIG_THREE_WINDS,
+    F.ALL_TERMINALS_AND_HONORS,
+    F.ALL_HONORS,
+    F.LITTLE_FOUR_WINDS,
+)
 
 
 def table_for(switches: Mapping[str, object]) -> dict[Fan, tuple[Fan, ...]]:

@@ -58,8 +58,13 @@ class Calculator(Protocol):
 
     def score(self, hand: WinningHand, rules: RulesArg, /) -> ScoreResult | None: ...
 
-    def score_many(self, hands: Iterable[WinningHand], rules: RulesArg,
-                   reference: Callable[[WinningHand, RulesArg], ScoreResult], /) -> list[ScoreResult]: ...
+    def score_many(
+        self,
+        hands: Iterable[WinningHand],
+        rules: RulesArg,
+        reference: Callable[[WinningHand, RulesArg], ScoreResult],
+        /,
+    ) -> list[ScoreResult]: ...
 
     def score_dict(self, d: Mapping[str, Any], /) -> dict[str, Any] | None: ...
 
@@ -69,43 +74,77 @@ class Calculator(Protocol):
 #: ``(None, reason)`` marks one that stays Python-only.  Checked both ways by ``tests/test_fan_fast.py``:
 #: a new function of the reference needs a line here.
 TWINS: dict[str, str | tuple[None, str]] = {
-    "scorer._fixed_packs": "compute", "scorer._check_flags": "compute", "scorer._win": "win_flags",
-    "scorer._tiles": "kind_traits", "scorer._regular": "regular_fans", "scorer._points": "points_of",
+    "scorer._fixed_packs": "compute",
+    "scorer._check_flags": "compute",
+    "scorer._win": "win_flags",
+    "scorer._tiles": "kind_traits",
+    "scorer._regular": "regular_fans",
+    "scorer._points": "points_of",
     "scorer._exclusions": (None, "the table is configured once, switches read per hand"),
-    "scorer._final_adjust": "final_adjust", "scorer._special": "special", "scorer._seven_shifted_pairs": "special",
-    "scorer._knitted_straight": "knitted_straight", "scorer._fixed_count": "knitted_straight",
-    "scorer._nine_gates": "nine_gates", "scorer._waits": "count_waits", "scorer._best_reading": "best_reading",
+    "scorer._final_adjust": "final_adjust",
+    "scorer._special": "special",
+    "scorer._seven_shifted_pairs": "special",
+    "scorer._knitted_straight": "knitted_straight",
+    "scorer._fixed_count": "knitted_straight",
+    "scorer._nine_gates": "nine_gates",
+    "scorer._waits": "count_waits",
+    "scorer._best_reading": "best_reading",
     "scorer._result": (None, "results are built by the glue, fan.c make_score_result"),
     "scorer._reading": (None, "explanations come from the reference, lazily"),
     "scorer._switched": (None, "hand-json switches: score_dict sends such hands to the reference"),
     "scorer._inst_names": (None, "explanations come from the reference, lazily"),
-    "reading.add": (None, "fan tables are counts in C"), "reading.put": (None, "fan tables are counts in C"),
-    "fans_88_64.tiles": "kind_traits", "fans_88_64.sets": "regular_fans", "fans_88_64.win": "win_flags",
+    "reading.add": (None, "fan tables are counts in C"),
+    "reading.put": (None, "fan tables are counts in C"),
+    "fans_88_64.tiles": "kind_traits",
+    "fans_88_64.sets": "regular_fans",
+    "fans_88_64.win": "win_flags",
     "fans_88_64.pure_terminal_chows": "regular_fans",
-    "fans_48_24.tiles": "kind_traits", "fans_48_24.sets": "regular_fans", "fans_48_24.win": "win_flags",
-    "fans_16_12.tiles": "kind_traits", "fans_16_12.sets": "regular_fans", "fans_16_12.win": "win_flags",
+    "fans_48_24.tiles": "kind_traits",
+    "fans_48_24.sets": "regular_fans",
+    "fans_48_24.win": "win_flags",
+    "fans_16_12.tiles": "kind_traits",
+    "fans_16_12.sets": "regular_fans",
+    "fans_16_12.win": "win_flags",
     "fans_16_12.three_suited_terminal_chows": "regular_fans",
-    "fans_8_6.tiles": "kind_traits", "fans_8_6.sets": "regular_fans", "fans_8_6.win": "win_flags",
-    "fans_4_1.tiles": "kind_traits", "fans_4_1.sets": "regular_fans", "fans_4_1.win": "win_flags",
-    "fans_4_1._has_terminal_or_honor": "regular_fans", "fans_4_1.tile_hog": "regular_fans",
-    "fans_4_1.winds": "winds", "fans_4_1.wind_pungs": "regular_fans", "fans_4_1.waiting_form": "waiting_form",
-    "combos._suit": (None, "a macro, SUIT"), "combos._rank": (None, "a macro, RANK"),
-    "combos._shifted": "three_chows_fan", "combos._mixed": "mixed3",
-    "combos._shifted_any_order": "shifted_any_order", "combos._trim": "trim_add",
-    "combos.four_chows_fan": "four_chows_fan", "combos.three_chows_fan": "three_chows_fan",
-    "combos.two_chows_fan": "two_chows_fan", "combos.four_pungs_fan": "four_pungs_fan",
-    "combos.three_pungs_fan": "three_pungs_fan", "combos.two_pungs_fan": "two_pungs_fan",
-    "combos.chow_fans": "chow_fans", "combos.pung_fans": "pung_fans",
+    "fans_8_6.tiles": "kind_traits",
+    "fans_8_6.sets": "regular_fans",
+    "fans_8_6.win": "win_flags",
+    "fans_4_1.tiles": "kind_traits",
+    "fans_4_1.sets": "regular_fans",
+    "fans_4_1.win": "win_flags",
+    "fans_4_1._has_terminal_or_honor": "regular_fans",
+    "fans_4_1.tile_hog": "regular_fans",
+    "fans_4_1.winds": "winds",
+    "fans_4_1.wind_pungs": "regular_fans",
+    "fans_4_1.waiting_form": "waiting_form",
+    "combos._suit": (None, "a macro, SUIT"),
+    "combos._rank": (None, "a macro, RANK"),
+    "combos._shifted": "three_chows_fan",
+    "combos._mixed": "mixed3",
+    "combos._shifted_any_order": "shifted_any_order",
+    "combos._trim": "trim_add",
+    "combos.four_chows_fan": "four_chows_fan",
+    "combos.three_chows_fan": "three_chows_fan",
+    "combos.two_chows_fan": "two_chows_fan",
+    "combos.four_pungs_fan": "four_pungs_fan",
+    "combos.three_pungs_fan": "three_pungs_fan",
+    "combos.two_pungs_fan": "two_pungs_fan",
+    "combos.chow_fans": "chow_fans",
+    "combos.pung_fans": "pung_fans",
 }
 
 
 def exclusions() -> list[tuple[int, list[int], str | None]]:
     """The 不重复 tables as the C module takes them: (fan, the fans it excludes, the switch it needs or
     None), sorted by fan — the order in which :func:`majiang.mcr.exclusions.not_counted` applies them."""
-    entries: list[tuple[int, list[int], str | None]] = [(int(f), [int(g) for g in gs], None)
-                                                        for f, gs in NOT_COUNTED_WITH.items()]
-    entries += [(int(f), [int(g) for g in gs], switch)
-                for switch, table in NOT_COUNTED_WITH_IF.items() for f, gs in table.items()]
+    entries: list[tuple[int, list[int], str | None]] = [
+        (int(f), [int(g) for g in gs], None) for f, gs in NOT_COUNTED_WITH.items()
+    ]
+    entries += [
+        (int(f), [int(g) for g in gs], switch)
+        for switch, table in NOT_COUNTED_WITH_IF.items()
+        for f, gs in table.items()
+    ]
     return sorted(entries, key=lambda e: e[0])
 
 
@@ -119,18 +158,29 @@ def config(fan_count: type, score_result: type, explanation: type) -> dict[str, 
         members[fan], en[fan], zh[fan] = fan, info.en, info.zh
     return {
         "fan_numbers": {f.name: int(f) for f in Fan},
-        "fan_members": members, "names_en": en, "names_zh": zh, "points": list(POINTS),
+        "fan_members": members,
+        "names_en": en,
+        "names_zh": zh,
+        "points": list(POINTS),
         "report_order": [int(f) for f in REPORT_ORDER],
         "exclusions": exclusions(),
         "pungs_already_deducted": [int(f) for f in PUNGS_ALREADY_DEDUCTED],
         "tie_break_fans": [int(f) for f in TIE_BREAK_FANS],
-        "green": sorted(GREEN_TILES), "reversible": sorted(REVERSIBLE_TILES),
-        "thirteen_orphans": list(THIRTEEN_ORPHANS), "knitted_straights": [list(k) for k in KNITTED_STRAIGHTS],
+        "green": sorted(GREEN_TILES),
+        "reversible": sorted(REVERSIBLE_TILES),
+        "thirteen_orphans": list(THIRTEEN_ORPHANS),
+        "knitted_straights": [list(k) for k in KNITTED_STRAIGHTS],
         "ref_order": list(REF_ORDER),
-        "fan_count": fan_count, "score_result": score_result, "explanation": explanation,
-        "winning_hand": WinningHand, "winning_hand_fields": tuple(f.name for f in fields(WinningHand)),
-        "meld": Meld, "meld_kinds": (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG),
-        "rules_type": Rules, "rules_fields": tuple(f.name for f in fields(Rules)), "profiles": PROFILES,
+        "fan_count": fan_count,
+        "score_result": score_result,
+        "explanation": explanation,
+        "winning_hand": WinningHand,
+        "winning_hand_fields": tuple(f.name for f in fields(WinningHand)),
+        "meld": Meld,
+        "meld_kinds": (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG),
+        "rules_type": Rules,
+        "rules_fields": tuple(f.name for f in fields(Rules)),
+        "profiles": PROFILES,
     }
 
 
@@ -142,7 +192,6 @@ def bind(fan_count: type, score_result: type, explanation: type) -> Calculator |
     try:
         ext.configure(config(fan_count, score_result, explanation))
     except Exception as e:  # a build from another version of the sources: stay correct, go slow
-        warnings.warn(f"majiang._speedups.fan not used ({e}); scoring in pure Python", RuntimeWarning,
-                      stacklevel=2)
+        warnings.warn(f"majiang._speedups.fan not used ({e}); scoring in pure Python", RuntimeWarning, stacklevel=2)
         return None
     return cast(Calculator, ext)

@@ -164,9 +164,17 @@ def _try(rng: random.Random, rules: str) -> WinningHand | None:
         kong, last_tile = True, False
     fourth = win not in concealed and rng.random() < 0.1
     return WinningHand(
-        melds=tuple(melds), hand=tuple(sorted(concealed)), win_tile=win, self_drawn=self_drawn,
-        fourth_tile=fourth, kong=kong, last_tile=last_tile, seat_wind=rng.randrange(4),
-        prevalent_wind=rng.randrange(4), flowers=rng.choice((0, 0, 0, 1, 2, 3)), rules=rules,
+        melds=tuple(melds),
+        hand=tuple(sorted(concealed)),
+        win_tile=win,
+        self_drawn=self_drawn,
+        fourth_tile=fourth,
+        kong=kong,
+        last_tile=last_tile,
+        seat_wind=rng.randrange(4),
+        prevalent_wind=rng.randrange(4),
+        flowers=rng.choice((0, 0, 0, 1, 2, 3)),
+        rules=rules,
     )
 
 

@@ -83,8 +83,11 @@ class Meld:
         return not self.concealed
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind.value, "tiles": [tile_str(t) for t in self.tiles],
-                             "concealed": self.concealed}
+        d: dict[str, Any] = {
+            "kind": self.kind.value,
+            "tiles": [tile_str(t) for t in self.tiles],
+            "concealed": self.concealed,
+        }
         if self.kind is MeldKind.CHOW:
             if self.claimed is not None:
                 d["claimed"] = self.claimed
@@ -124,8 +127,13 @@ class Meld:
         return f"[{body}{info}]"
 
 
-def meld_from_tiles(tiles: Sequence[Tile], kind: MeldKind | None = None, concealed: bool = False,
-                    claimed: int | None = None, source: int | None = None) -> Meld:
+def meld_from_tiles(
+    tiles: Sequence[Tile],
+    kind: MeldKind | None = None,
+    concealed: bool = False,
+    claimed: int | None = None,
+    source: int | None = None,
+) -> Meld:
     """Build a meld from its tiles, inferring or checking its kind."""
     ts = sorted(tiles)
     text = format_compact(ts)
@@ -141,8 +149,13 @@ def meld_from_tiles(tiles: Sequence[Tile], kind: MeldKind | None = None, conceal
         raise InvalidHandError(f"meld {text!r} is a {found.value}, not a {kind.value}")
     if concealed and found is not MeldKind.KONG:
         raise InvalidHandError(f"meld {text!r}: only a kong can be concealed")
-    return Meld(found, ts[0], concealed=concealed, claimed=claimed if found is MeldKind.CHOW else None,
-                source=None if found is MeldKind.CHOW or concealed else source)
+    return Meld(
+        found,
+        ts[0],
+        concealed=concealed,
+        claimed=claimed if found is MeldKind.CHOW else None,
+        source=None if found is MeldKind.CHOW or concealed else source,
+    )
 
 
 def _bool(d: Mapping[str, Any], key: str, default: bool) -> bool:
@@ -161,7 +174,7 @@ def parse_melds_and_rest(text: str) -> tuple[list[Meld], str, list[Tile]]:
     rest: list[str] = []
     pos = 0
     for m in _MELD_RE.finditer(text):
-        rest.append(text[pos:m.start()])
+        rest.append(text[pos : m.start()])
         pos = m.end()
         body = m.group(1) if m.group(1) is not None else m.group(2)
         concealed = m.group(2) is not None
@@ -223,7 +236,7 @@ class WinningHand:
         melds = tuple(Meld.from_dict(m) for m in melds_raw)
         hand_raw = d.get("hand")
         if not isinstance(hand_raw, list) or not all(isinstance(t, str) for t in hand_raw):
-            raise InvalidHandError("'hand' must be a list of tile strings such as [\"1m\", \"E\"]")
+            raise InvalidHandError('\'hand\' must be a list of tile strings such as ["1m", "E"]')
         hand = tuple(parse_tile(t) for t in hand_raw)
         if any(is_flower(t) for t in hand):
             raise InvalidHandError("flowers do not belong in 'hand': give their number in 'flowers'")
@@ -241,11 +254,17 @@ class WinningHand:
         if not isinstance(rules, str):
             raise InvalidHandError(f"'rules' must be a profile name, got {rules!r}")
         return cls(
-            melds=melds, hand=hand, win_tile=win_tile,
-            self_drawn=_bool(d, "self_drawn", False), fourth_tile=_bool(d, "fourth_tile", False),
-            kong=_bool(d, "kong", False), last_tile=_bool(d, "last_tile", False),
-            seat_wind=wind_index(d.get("seat_wind", "E")), prevalent_wind=wind_index(d.get("prevalent_wind", "E")),
-            flowers=flowers, rules=rules,
+            melds=melds,
+            hand=hand,
+            win_tile=win_tile,
+            self_drawn=_bool(d, "self_drawn", False),
+            fourth_tile=_bool(d, "fourth_tile", False),
+            kong=_bool(d, "kong", False),
+            last_tile=_bool(d, "last_tile", False),
+            seat_wind=wind_index(d.get("seat_wind", "E")),
+            prevalent_wind=wind_index(d.get("prevalent_wind", "E")),
+            flowers=flowers,
+            rules=rules,
         )
 
     @classmethod
@@ -256,8 +275,7 @@ class WinningHand:
         tile_groups = [[t for t in parse_tiles(g) if not is_flower(t)] for g in groups]
         tile_groups = [g for g in tile_groups if g]
         if len(tile_groups) < 1 or len(tile_groups[-1]) != 1:
-            raise NotationError(
-                f"put the winning tile last, after a space (e.g. '456pC C'), in {text!r}")
+            raise NotationError(f"put the winning tile last, after a space (e.g. '456pC C'), in {text!r}")
         win = tile_groups[-1][0]
         hand = [t for g in tile_groups[:-1] for t in g]
         if "flowers" not in flags:
@@ -273,17 +291,26 @@ class WinningHand:
             "melds": [m.to_dict() for m in self.melds],
             "hand": [tile_str(t) for t in self.hand],
             "win_tile": tile_str(self.win_tile),
-            "self_drawn": self.self_drawn, "fourth_tile": self.fourth_tile,
-            "kong": self.kong, "last_tile": self.last_tile,
-            "seat_wind": "ESWN"[self.seat_wind], "prevalent_wind": "ESWN"[self.prevalent_wind],
-            "flowers": self.flowers, "rules": self.rules,
+            "self_drawn": self.self_drawn,
+            "fourth_tile": self.fourth_tile,
+            "kong": self.kong,
+            "last_tile": self.last_tile,
+            "seat_wind": "ESWN"[self.seat_wind],
+            "prevalent_wind": "ESWN"[self.prevalent_wind],
+            "flowers": self.flowers,
+            "rules": self.rules,
         }
 
     def to_string(self) -> str:
         """The compact form; flowers (only their number is kept) are written as f1, f2, …"""
         flowers = " " + "".join(f"f{i + 1}" for i in range(min(self.flowers, 8))) if self.flowers else ""
-        return "".join(m.compact() for m in self.melds) + format_compact(sorted(self.hand)) + " " + tile_str(
-            self.win_tile) + flowers
+        return (
+            "".join(m.compact() for m in self.melds)
+            + format_compact(sorted(self.hand))
+            + " "
+            + tile_str(self.win_tile)
+            + flowers
+        )
 
     # ---- derived --------------------------------------------------------------------------
     def all_tiles(self) -> list[Tile]:
@@ -301,7 +328,8 @@ class WinningHand:
         if len(self.hand) != need:
             raise InvalidHandError(
                 f"wrong tile count: with {len(self.melds)} meld(s) the hand holds {need} concealed tiles "
-                f"plus the winning tile, got {len(self.hand)} (kongs count as 3)")
+                f"plus the winning tile, got {len(self.hand)} (kongs count as 3)"
+            )
         if self.win_tile >= NUM_KINDS or any(t >= NUM_KINDS for t in self.hand):
             raise InvalidHandError("flowers cannot be in the hand or be the winning tile")
         counts = [0] * NUM_KINDS

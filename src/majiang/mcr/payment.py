@@ -50,8 +50,9 @@ def hand_deltas(winner: int | None, discarder: int | None, fan: int, base: int =
     return deltas
 
 
-def false_win_deltas(offender: int, kind: FalseWin | str = FalseWin.WRONG,
-                     rules: str | Rules | None = None) -> list[int]:
+def false_win_deltas(
+    offender: int, kind: FalseWin | str = FalseWin.WRONG, rules: str | Rules | None = None
+) -> list[int]:
     """Penalty for a false win.  ``play_on`` (1998): 错和 pays 10 to each, 诈和 20 to each;
     ``end_hand`` (Botzone): offender −30, others +10 whatever the kind."""
     r = get_rules(rules)

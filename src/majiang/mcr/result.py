@@ -73,6 +73,7 @@ class FanCount:
     _explanation: Explanation | None = field(default=None, init=False, repr=False, compare=False)
 
     if not TYPE_CHECKING:
+
         def __getattr__(self, name):
             return _fill_lazy(self, name)
 
@@ -108,6 +109,7 @@ class ScoreResult:
     _explanation: Explanation | None = field(default=None, init=False, repr=False, compare=False)
 
     if not TYPE_CHECKING:
+
         def __getattr__(self, name):
             return _fill_lazy(self, name)
 

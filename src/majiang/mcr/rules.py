@@ -60,8 +60,9 @@ class Rules:
 
 PROFILES: dict[str, Rules] = {
     "gb": Rules(name="gb"),
-    "botzone": Rules(name="botzone", concealed_and_melded_kong=True, knitted_straight_wait_fans=False,
-                     false_win="end_hand"),
+    "botzone": Rules(
+        name="botzone", concealed_and_melded_kong=True, knitted_straight_wait_fans=False, false_win="end_hand"
+    ),
     "pymahjonggb": Rules(name="pymahjonggb", concealed_and_melded_kong=True, false_win="end_hand"),
 }
 

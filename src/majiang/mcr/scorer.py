@@ -95,17 +95,23 @@ def _check_flags(hand: WinningHand, rules: Rules, standing: list[int], fixed_cou
     w = hand.win_tile
     if hand.kong and not hand.self_drawn:
         if hand.last_tile:
-            raise InvalidHandError("抢杠和 (kong on a discard win) cannot coexist with 海底捞月 (last_tile): "
-                                   "the last tile of the wall cannot be added to a kong")
+            raise InvalidHandError(
+                "抢杠和 (kong on a discard win) cannot coexist with 海底捞月 (last_tile): "
+                "the last tile of the wall cannot be added to a kong"
+            )
         if standing[w] != 1 or fixed_counts[w] != 0:
-            raise InvalidHandError(f"抢杠和: the robbed {tile_str(w)} completes another player's kong, so this hand "
-                                   "cannot hold another copy of it")
+            raise InvalidHandError(
+                f"抢杠和: the robbed {tile_str(w)} completes another player's kong, so this hand "
+                "cannot hold another copy of it"
+            )
     if hand.kong and hand.self_drawn and not any(m.kind is MeldKind.KONG for m in hand.melds):
         raise InvalidHandError("杠上开花 (kong + self_drawn) needs a kong among the melds")
     last = hand.fourth_tile
     if last and standing[w] != 1 and rules.last_tile_needs_visible:
-        raise InvalidHandError(f"和绝张 (fourth_tile) needs the other three {tile_str(w)} visible on the table, "
-                               "but the hand holds another copy concealed")
+        raise InvalidHandError(
+            f"和绝张 (fourth_tile) needs the other three {tile_str(w)} visible on the table, "
+            "but the hand holds another copy concealed"
+        )
     if fixed_counts[w] == 3:
         last = True  # the other three lie in this hand's own melds: necessarily the last tile
     return last
@@ -163,7 +169,8 @@ def _regular(packs: list[Pack], h: HandContext, unique_wait: bool) -> FanTable:
     # A pung completed by a discard is an exposed pung (明刻) — unless the winning tile can be read
     # as part of a concealed chow instead.
     if not h.self_drawn and not any(
-            not packs[i].exposed and packs[i].tile - 1 <= win <= packs[i].tile + 1 for i in chows):
+        not packs[i].exposed and packs[i].tile - 1 <= win <= packs[i].tile + 1 for i in chows
+    ):
         concealed_pungs = [i for i in concealed_pungs if packs[i].tile != win]
     r = Reading(h, packs, chows, pungs, concealed_pungs, melded_kongs, concealed_kongs, pair)
 
@@ -195,7 +202,6 @@ def _regular(packs: list[Pack], h: HandContext, unique_wait: bool) -> FanTable:
     if not t:
         t[F.CHICKEN_HAND] = [(WHOLE,)]
     return t
-
 
 
 def _points(t: Mapping[Fan, list[Inst]]) -> int:
@@ -392,9 +398,20 @@ def score_reference(hand: WinningHand, rules: str | Rules | None = None) -> Scor
             merged[x] += 1
             fixed_counts[x] += 1
     last = _check_flags(hand, r, standing, fixed_counts)
-    h = HandContext(win=hand.win_tile, self_drawn=hand.self_drawn, last_tile=last, kong=hand.kong,
-              wall_last=hand.last_tile, seat=hand.seat_wind, prevalent=hand.prevalent_wind, fixed=fixed,
-              standing=standing, merged=merged, unique=[x for x in range(NUM_KINDS) if merged[x]], rules=r)
+    h = HandContext(
+        win=hand.win_tile,
+        self_drawn=hand.self_drawn,
+        last_tile=last,
+        kong=hand.kong,
+        wall_last=hand.last_tile,
+        seat=hand.seat_wind,
+        prevalent=hand.prevalent_wind,
+        fixed=fixed,
+        standing=standing,
+        merged=merged,
+        unique=[x for x in range(NUM_KINDS) if merged[x]],
+        rules=r,
+    )
     table, packs = _best_reading(h)
     if table is None:
         raise InvalidHandError(f"not a winning hand: {hand.to_string()}")
@@ -442,7 +459,8 @@ def _result(table: FanTable, packs: list[Pack] | None, hand: WinningHand, rules:
     names = _inst_names(packs, hand)
     fans = tuple(
         FanCount(f, len(table[f]), tuple(tuple(names(x) for x in inst) for inst in table[f]))
-        for f in REPORT_ORDER if f in table
+        for f in REPORT_ORDER
+        if f in table
     )
     total = sum(fc.points * fc.count for fc in fans)
     return ScoreResult(total=total, fans=fans, rules=rules, reading=_reading(packs, hand))
@@ -468,6 +486,7 @@ def _inst_names(packs: list[Pack] | None, hand: WinningHand) -> Any:
         if x == WHOLE:
             return _reading(packs, hand)
         return x
+
     return name
 
 

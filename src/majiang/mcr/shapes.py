@@ -214,7 +214,7 @@ def is_regular_shape(counts: Sequence[int]) -> bool:
     """Sets and exactly one pair (any number of declared sets)."""
     pairs = 0
     for base in (0, 9, 18):
-        suit = tuple(counts[base:base + 9])
+        suit = tuple(counts[base : base + 9])
         n = sum(suit)
         if n == 0:
             continue
@@ -267,4 +267,5 @@ _fast = load("winshape")
 #: the compiled twins when built (tested equal to the Python reference)
 is_win_shape: Callable[[Sequence[int], int], bool] = _fast.is_win_shape if _fast else is_win_shape_py
 is_win_shape_with: Callable[[Sequence[int], int, Tile], bool] = (
-    _fast.is_win_shape_with if _fast else is_win_shape_with_py)
+    _fast.is_win_shape_with if _fast else is_win_shape_with_py
+)

@@ -27,8 +27,22 @@ from majiang.nanchang.settle import HandRecord, SeatHand, Settlement, settle
 from majiang.nanchang.terms import WinMethod
 from majiang.tiles import NotationError, Tile, is_flower, parse_tile, parse_tiles
 
-_TOP_KEYS = frozenset({"rules", "jing_indicator", "dealer", "winner", "win_tile", "method", "discarder", "hands",
-                       "options", "xia_jing_indicator", "previous_jing_indicator", "first_discards"})
+_TOP_KEYS = frozenset(
+    {
+        "rules",
+        "jing_indicator",
+        "dealer",
+        "winner",
+        "win_tile",
+        "method",
+        "discarder",
+        "hands",
+        "options",
+        "xia_jing_indicator",
+        "previous_jing_indicator",
+        "first_discards",
+    }
+)
 _HAND_KEYS = frozenset({"concealed", "melds", "discards", "dealt"})
 
 
@@ -52,7 +66,7 @@ def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
     elif isinstance(v, list) and all(isinstance(t, str) for t in v):
         tiles = [parse_tile(t) for t in v]
     else:
-        raise InvalidHandError(f"{what} must be a list of tile strings such as [\"1m\", \"E\"], got {v!r}")
+        raise InvalidHandError(f'{what} must be a list of tile strings such as ["1m", "E"], got {v!r}')
     if any(is_flower(t) for t in tiles):
         raise InvalidHandError(f"{what}: Nanchang is played without flowers")
     return tuple(tiles)
@@ -105,15 +119,16 @@ def record_from_dict(d: Mapping[str, Any]) -> tuple[HandRecord, Options]:
         raise InvalidHandError("'winner' is missing: a seat 0–3, or null for an exhaustive draw (荒庄)")
     hands_raw = d.get("hands")
     if not isinstance(hands_raw, list) or len(hands_raw) != 4:
-        raise InvalidHandError("'hands' must be a list of the 4 seats' {\"concealed\": [...], \"melds\": [...]}")
+        raise InvalidHandError('\'hands\' must be a list of the 4 seats\' {"concealed": [...], "melds": [...]}')
     method_raw = d.get("method")
     method = None
     if method_raw is not None:
         try:
             method = WinMethod(method_raw)
         except ValueError:
-            raise InvalidHandError(f"unknown method {method_raw!r}: use " +
-                                   ", ".join(m.value for m in WinMethod)) from None
+            raise InvalidHandError(
+                f"unknown method {method_raw!r}: use " + ", ".join(m.value for m in WinMethod)
+            ) from None
     first = d.get("first_discards")
     rec = HandRecord(
         jing_indicator=_tile(d["jing_indicator"], "'jing_indicator'"),
@@ -131,12 +146,15 @@ def record_from_dict(d: Mapping[str, Any]) -> tuple[HandRecord, Options]:
 
 
 def settlement_to_dict(s: Settlement, options: Options) -> dict[str, Any]:
-    parts: dict[str, list[int]] = {"win": list(s.win_deltas), "kong": list(s.kong_deltas),
-                                   "jing": list(s.jing_deltas)}
+    parts: dict[str, list[int]] = {"win": list(s.win_deltas), "kong": list(s.kong_deltas), "jing": list(s.jing_deltas)}
     if options.chao_zhuang:
         parts["penalty"] = list(s.penalty_deltas)
-    return {"hu": s.win.hu_names if s.win else [], "multiplier": s.win.multiplier if s.win else 0,
-            "deltas": list(s.deltas), "parts": parts}
+    return {
+        "hu": s.win.hu_names if s.win else [],
+        "multiplier": s.win.multiplier if s.win else 0,
+        "deltas": list(s.deltas),
+        "parts": parts,
+    }
 
 
 def settle_dict(d: Mapping[str, Any]) -> dict[str, Any]:

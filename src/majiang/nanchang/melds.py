@@ -19,8 +19,16 @@ from majiang.mcr.hand import InvalidHandError, MeldKind
 from majiang.mcr.hand import meld_from_tiles as mcr_meld_from_tiles
 from majiang.tiles import DRAGONS, WINDS, Tile, format_compact, parse_tile, tile_str
 
-__all__ = ["FROM_LEFT", "FROM_OPPOSITE", "FROM_RIGHT", "InvalidHandError", "Meld", "MeldKind",
-           "is_honour_chow", "meld_from_tiles"]
+__all__ = [
+    "FROM_LEFT",
+    "FROM_OPPOSITE",
+    "FROM_RIGHT",
+    "InvalidHandError",
+    "Meld",
+    "MeldKind",
+    "is_honour_chow",
+    "meld_from_tiles",
+]
 
 #: ``source`` values: the seat a claimed tile came from, relative to the claimer (as in MCR hand-json)
 FROM_LEFT, FROM_OPPOSITE, FROM_RIGHT = 1, 2, 3  # 上家 对家 下家
@@ -78,8 +86,11 @@ class Meld:
         return self.tiles[0] if self.source is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind.value, "tiles": [tile_str(t) for t in self.tiles],
-                             "concealed": self.concealed}
+        d: dict[str, Any] = {
+            "kind": self.kind.value,
+            "tiles": [tile_str(t) for t in self.tiles],
+            "concealed": self.concealed,
+        }
         if self.kind is MeldKind.CHOW:
             if self.claimed is not None:
                 d["claimed"] = self.claimed
@@ -109,16 +120,22 @@ class Meld:
         for key, val in (("claimed", claimed), ("from", source)):
             if val is not None and (not isinstance(val, int) or isinstance(val, bool)):
                 raise InvalidHandError(f"meld '{key}' must be an integer, got {val!r}")
-        return meld_from_tiles([parse_tile(t) for t in raw], kind=kind, concealed=concealed,
-                               claimed=claimed, source=source)
+        return meld_from_tiles(
+            [parse_tile(t) for t in raw], kind=kind, concealed=concealed, claimed=claimed, source=source
+        )
 
     def compact(self) -> str:
         body = format_compact(self.tiles)
         return "{" + body + "}" if self.concealed else f"[{body}]"
 
 
-def meld_from_tiles(tiles: Sequence[Tile], kind: MeldKind | None = None, concealed: bool = False,
-                    claimed: int | None = None, source: int | None = None) -> Meld:
+def meld_from_tiles(
+    tiles: Sequence[Tile],
+    kind: MeldKind | None = None,
+    concealed: bool = False,
+    claimed: int | None = None,
+    source: int | None = None,
+) -> Meld:
     """Build a Nanchang meld from its tiles, inferring or checking its kind."""
     ts = tuple(sorted(tiles))
     if is_honour_chow(ts):

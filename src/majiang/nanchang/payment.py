@@ -19,8 +19,15 @@ SEATS = 4
 GERMAN_BONUS = 5  # 德国 / 德中德: +5 per liable payer, never doubled
 
 
-def win_payments(winner: int, dealer: int, method: WinMethod, multiplier: int, german: bool,
-                 discarder: int | None = None, options: Options = DEFAULT_OPTIONS) -> list[int]:
+def win_payments(
+    winner: int,
+    dealer: int,
+    method: WinMethod,
+    multiplier: int,
+    german: bool,
+    discarder: int | None = None,
+    options: Options = DEFAULT_OPTIONS,
+) -> list[int]:
     """Deltas of the win payment.
 
     Each payer ``p`` pays ``M × f_method(p) × f_dealer(p)`` (+5 if German and ``p`` is liable):
@@ -78,11 +85,11 @@ def kong_bonus(seat: int, kong: Meld, jing: JingPair, options: Options = DEFAULT
     return KongBonus(seat, kong, "暗杠" if kong.concealed else "明杠", 2 if kong.concealed else 1)
 
 
-def kong_bonuses(melds_by_seat: Sequence[Sequence[Meld]], jing: JingPair,
-                 options: Options = DEFAULT_OPTIONS) -> list[KongBonus]:
+def kong_bonuses(
+    melds_by_seat: Sequence[Sequence[Meld]], jing: JingPair, options: Options = DEFAULT_OPTIONS
+) -> list[KongBonus]:
     """The bonus of every kong (:func:`kong_bonus`).  A robbed kong is given as a pung: nothing."""
-    return [kong_bonus(seat, m, jing, options) for seat, melds in enumerate(melds_by_seat) for m in melds
-            if m.is_kong]
+    return [kong_bonus(seat, m, jing, options) for seat, melds in enumerate(melds_by_seat) for m in melds if m.is_kong]
 
 
 def kong_deltas(bonuses: Sequence[KongBonus]) -> list[int]:

@@ -52,8 +52,7 @@ def _role(rec: HandRecord, seat: int) -> str:
 
 
 def _round_line(r: JingRound, names: Sequence[str] = SEAT_NAMES) -> str:
-    text = (f"{r.zh} {r.en} ({tile_str(r.pair.zheng)}/{tile_str(r.pair.fu)}): raw {list(r.raw)} "
-            f"→ bonus {list(r.scores)}")
+    text = f"{r.zh} {r.en} ({tile_str(r.pair.zheng)}/{tile_str(r.pair.fu)}): raw {list(r.raw)} → bonus {list(r.scores)}"
     if any(x >= 5 for x in r.raw):
         text += " (冲关 r·(r−3) from 5)"
     if r.bawang is not None:
@@ -63,8 +62,9 @@ def _round_line(r: JingRound, names: Sequence[str] = SEAT_NAMES) -> str:
     return text
 
 
-def win_payment_lines(rec: HandRecord, win: Win, options: Options = DEFAULT_OPTIONS,
-                      names: Sequence[str] = SEAT_NAMES) -> list[str]:
+def win_payment_lines(
+    rec: HandRecord, win: Win, options: Options = DEFAULT_OPTIONS, names: Sequence[str] = SEAT_NAMES
+) -> list[str]:
     """Each payer's 胡分 as the factors that make it (§2.10), e.g. ``seat 0 (庄) pays M 4 × 自摸 2 ×
     庄 2 = 16``, then what the winner receives (the settlement's own figure, which they add up to)."""
     assert rec.winner is not None and rec.method is not None
@@ -105,12 +105,15 @@ def win_payment_lines(rec: HandRecord, win: Win, options: Options = DEFAULT_OPTI
     return lines
 
 
-def render_settlement(rec: HandRecord, s: Settlement, options: Options = DEFAULT_OPTIONS,
-                      names: Sequence[str] = SEAT_NAMES) -> str:
+def render_settlement(
+    rec: HandRecord, s: Settlement, options: Options = DEFAULT_OPTIONS, names: Sequence[str] = SEAT_NAMES
+) -> str:
     """The readable breakdown of one settled hand (``options``: those it was settled with;
     ``names``: how to call each seat, ``seat 0`` … by default)."""
-    lines = ["南昌麻将 Nanchang mahjong — settlement",
-             f"精 jing: indicator {tile_str(rec.jing_indicator)} → {rec.jing}"]
+    lines = [
+        "南昌麻将 Nanchang mahjong — settlement",
+        f"精 jing: indicator {tile_str(rec.jing_indicator)} → {rec.jing}",
+    ]
     win = s.win
     if win is None or rec.winner is None or rec.method is None:
         lines.append("荒庄 exhaustive draw: no win payment")
@@ -123,8 +126,11 @@ def render_settlement(rec: HandRecord, s: Settlement, options: Options = DEFAULT
             how += f" from {names[rec.discarder]}"
         lines.append(f"{names[rec.winner]} wins {how}: {melds}{format_compact(sorted(h.concealed))}{tile}")
         items = " · ".join(f"{x.zh} {x.en} ×{x.factor}" for x in win.hu)
-        german = " (德国 +5 per liable payer)" if win.german and rec.method not in (
-            WinMethod.HEAVENLY, WinMethod.EARTHLY) else ""
+        german = (
+            " (德国 +5 per liable payer)"
+            if win.german and rec.method not in (WinMethod.HEAVENLY, WinMethod.EARTHLY)
+            else ""
+        )
         if rec.method is WinMethod.HEAVENLY:
             german = f" on the flat base {options.tian_hu_base}"
         elif rec.method is WinMethod.EARTHLY:
@@ -136,8 +142,13 @@ def render_settlement(rec: HandRecord, s: Settlement, options: Options = DEFAULT
         rows[0].append("抄庄 penalty")
     rows[0].append("total")
     for seat in range(4):
-        row = [names[seat] if names is not SEAT_NAMES else str(seat), _role(rec, seat), f"{s.win_deltas[seat]:+d}",
-               f"{s.kong_deltas[seat]:+d}", f"{s.jing_deltas[seat]:+d}"]
+        row = [
+            names[seat] if names is not SEAT_NAMES else str(seat),
+            _role(rec, seat),
+            f"{s.win_deltas[seat]:+d}",
+            f"{s.kong_deltas[seat]:+d}",
+            f"{s.jing_deltas[seat]:+d}",
+        ]
         if s.chao_zhuang:
             row.append(f"{s.penalty_deltas[seat]:+d}")
         row.append(f"{s.deltas[seat]:+d}")

@@ -101,6 +101,7 @@ def _add(*parts: Sequence[int]) -> tuple[int, ...]:
 
 # ---- validation -------------------------------------------------------------------------------
 
+
 def check_record(rec: HandRecord, options: Options = DEFAULT_OPTIONS) -> None:
     """Tile counts, copies and the roles of the seats; raises :class:`InvalidHandError`."""
     if len(rec.hands) != SEATS:
@@ -119,7 +120,8 @@ def check_record(rec: HandRecord, options: Options = DEFAULT_OPTIONS) -> None:
             extra = " plus the winning tile" if seat == rec.winner and rec.win_tile is not None else ""
             raise InvalidHandError(
                 f"wrong tile count: seat {seat} with {len(h.melds)} meld(s) holds {need} concealed tiles{extra}, "
-                f"got {len(h.concealed)} (kongs count as 3)")
+                f"got {len(h.concealed)} (kongs count as 3)"
+            )
         all_tiles += h.held() + list(h.discards)
         if h.dealt is not None:
             want = 14 if seat == rec.dealer else 13
@@ -151,8 +153,9 @@ def _check_win(rec: HandRecord) -> None:
             raise InvalidHandError("an exhaustive draw ('winner': null) has no method, win_tile or discarder")
         return
     if m is None:
-        raise InvalidHandError("'method' is missing: self_drawn, discard, kong_replacement, robbed_kong, "
-                               "heavenly or earthly")
+        raise InvalidHandError(
+            "'method' is missing: self_drawn, discard, kong_replacement, robbed_kong, heavenly or earthly"
+        )
     if rec.win_tile is None and m is not WinMethod.HEAVENLY:
         raise InvalidHandError("'win_tile' is missing")
     melds = rec.hands[w].melds
@@ -166,8 +169,10 @@ def _check_win(rec: HandRecord) -> None:
     if m is WinMethod.ROBBED_KONG:
         assert d is not None
         if not any(x.kind is MeldKind.PUNG and x.tile == rec.win_tile for x in rec.hands[d].melds):
-            raise InvalidHandError(f"robbed_kong (抢杠): seat {d} has no exposed pung of "
-                                   f"{tile_str(rec.win_tile or 0)} to add the robbed tile to")
+            raise InvalidHandError(
+                f"robbed_kong (抢杠): seat {d} has no exposed pung of "
+                f"{tile_str(rec.win_tile or 0)} to add the robbed tile to"
+            )
     if m is WinMethod.HEAVENLY:
         if w != rec.dealer:
             raise InvalidHandError("heavenly (天胡): only the dealer can win on the dealt hand")
@@ -175,13 +180,15 @@ def _check_win(rec: HandRecord) -> None:
             raise InvalidHandError("heavenly (天胡): the dealer has no melds before the first discard")
     if m is WinMethod.EARTHLY:
         if w == rec.dealer or d != rec.dealer:
-            raise InvalidHandError("earthly (地胡): a non-dealer wins on the dealer's first discard "
-                                   "('discarder' = the dealer)")
+            raise InvalidHandError(
+                "earthly (地胡): a non-dealer wins on the dealer's first discard ('discarder' = the dealer)"
+            )
         if melds:
             raise InvalidHandError("earthly (地胡): the winner has no melds before its first draw")
 
 
 # ---- parts --------------------------------------------------------------------------------------
+
 
 def _holdings(rec: HandRecord, options: Options) -> list[list[Tile]]:
     out = []
@@ -202,15 +209,26 @@ def _claimed_jing(rec: HandRecord, seat: int, pair: JingPair) -> dict[int, int]:
         t, p = m.claimed_tile(), m.provider(seat)
         if t is not None and p is not None and t in pair:
             got[p] = got.get(p, 0) + pair.points([t])
-    if (seat == rec.winner and rec.method is not None and rec.method.claimed and rec.discarder is not None
-            and rec.win_tile in pair):
+    if (
+        seat == rec.winner
+        and rec.method is not None
+        and rec.method.claimed
+        and rec.discarder is not None
+        and rec.win_tile in pair
+    ):
         assert rec.win_tile is not None
         got[rec.discarder] = got.get(rec.discarder, 0) + pair.points([rec.win_tile])
     return got
 
 
-def jing_round(zh: str, en: str, pair: JingPair, holdings: Sequence[Sequence[Tile]], options: Options,
-               claimed: Sequence[dict[int, int]] | None = None) -> JingRound:
+def jing_round(
+    zh: str,
+    en: str,
+    pair: JingPair,
+    holdings: Sequence[Sequence[Tile]],
+    options: Options,
+    claimed: Sequence[dict[int, int]] | None = None,
+) -> JingRound:
     """One jing settlement (§2.11.2): raw ``2·正 + 副``, 冲关, 霸王, each seat paid ``s_i`` by all.
 
     ``claimed[i]``: jing points seat ``i`` took from each discarder; with ``chongguan_baopei`` a
@@ -233,8 +251,7 @@ def jing_round(zh: str, en: str, pair: JingPair, holdings: Sequence[Sequence[Til
                     deltas[j] += scores[i]
                     deltas[liable] -= scores[i]
             baopei.append((i, liable))
-    return JingRound(zh, en, pair, raw, scores, holders[0] if len(holders) == 1 else None, tuple(deltas),
-                     tuple(baopei))
+    return JingRound(zh, en, pair, raw, scores, holders[0] if len(holders) == 1 else None, tuple(deltas), tuple(baopei))
 
 
 def _opening_rounds(rec: HandRecord, options: Options) -> list[JingRound]:
@@ -266,8 +283,9 @@ def _end_rounds(rec: HandRecord, options: Options) -> list[JingRound]:
     rounds = [jing_round("上精", "upper jing", pair, holdings, options, claimed)]
     if options.xia_jing == "mai_di_lei":
         if rec.xia_jing_indicator is None:
-            raise InvalidHandError("xia_jing=mai_di_lei (埋地雷) needs 'xia_jing_indicator' (the tile under "
-                                   "the 上精 indicator)")
+            raise InvalidHandError(
+                "xia_jing=mai_di_lei (埋地雷) needs 'xia_jing_indicator' (the tile under the 上精 indicator)"
+            )
         xia = JingPair.from_indicator(rec.xia_jing_indicator)
         claimed = [_claimed_jing(rec, i, xia) for i in range(SEATS)]
         rounds.append(jing_round("下精 (埋地雷)", "lower jing", xia, holdings, options, claimed))
@@ -314,10 +332,22 @@ def settle(rec: HandRecord, options: Options = DEFAULT_OPTIONS) -> Settlement:
     chao = options.chao_zhuang and is_chao_zhuang(rec.first_discards)
     penalty = zero
     if chao:
-        penalty = tuple(-CHAO_ZHUANG_PENALTY * (SEATS - 1) if i == rec.dealer else CHAO_ZHUANG_PENALTY
-                        for i in range(SEATS))
+        penalty = tuple(
+            -CHAO_ZHUANG_PENALTY * (SEATS - 1) if i == rec.dealer else CHAO_ZHUANG_PENALTY for i in range(SEATS)
+        )
     kd = tuple(kong_deltas(kongs))
     jd = _add(zero, *(r.deltas for r in rounds))
     total = _add(win_deltas, kd, jd, penalty)
-    return Settlement(win, tuple(win_deltas), kongs, kd, tuple(rounds), jd, penalty, total,
-                      next_dealer(rec.dealer, rec.winner, options, chao), chao, tuple(notes))
+    return Settlement(
+        win,
+        tuple(win_deltas),
+        kongs,
+        kd,
+        tuple(rounds),
+        jd,
+        penalty,
+        total,
+        next_dealer(rec.dealer, rec.winner, options, chao),
+        chao,
+        tuple(notes),
+    )

@@ -35,7 +35,12 @@ from majiang.tiles import HONORS, NUM_KINDS
 _SUIT, _WIND, _DRAGON = 0, 1, 2
 #: (start, end, group kind) of the five groups that never share a set
 GROUPS: tuple[tuple[int, int, int], ...] = (
-    (0, 9, _SUIT), (9, 18, _SUIT), (18, 27, _SUIT), (27, 31, _WIND), (31, 34, _DRAGON))
+    (0, 9, _SUIT),
+    (9, 18, _SUIT),
+    (18, 27, _SUIT),
+    (27, 31, _WIND),
+    (31, 34, _DRAGON),
+)
 _NEVER = 99
 
 
@@ -128,6 +133,7 @@ def singles(naturals: Sequence[int]) -> int:
 
 def _lan_table() -> list[int]:
     """For each set of ranks 1–9 (bit mask): the largest 十三烂-valid superset size, −1 if invalid."""
+
     def valid(mask: int) -> bool:
         ranks = [r for r in range(9) if mask >> r & 1]
         return all(b - a >= 3 for a, b in pairwise(ranks))
@@ -174,8 +180,9 @@ def lan_capacity(naturals: Sequence[int]) -> int:
     return room
 
 
-def _honours_as_themselves(naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int],
-                           jing_counts: Sequence[int]) -> int:
+def _honours_as_themselves(
+    naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int], jing_counts: Sequence[int]
+) -> int:
     """Wilds left once every honour has one tile of its own kind (a held jing of that kind standing
     for itself fills a missing one); −1 if some honour cannot be present."""
     for h in HONORS:
@@ -187,8 +194,7 @@ def _honours_as_themselves(naturals: Sequence[int], wilds: int, jing_kinds: Sequ
     return wilds
 
 
-def qixing_lan_ok(naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int],
-                  jing_counts: Sequence[int]) -> bool:
+def qixing_lan_ok(naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int], jing_counts: Sequence[int]) -> bool:
     """七星十三烂: a 十三烂 whose seven honours are all present as themselves (never a wild)."""
     room = lan_capacity(naturals)
     if room < 0:
@@ -200,8 +206,7 @@ def qixing_lan_ok(naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int]
     return left <= suit_room
 
 
-def qixing_qidui_ok(naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int],
-                    jing_counts: Sequence[int]) -> bool:
+def qixing_qidui_ok(naturals: Sequence[int], wilds: int, jing_kinds: Sequence[int], jing_counts: Sequence[int]) -> bool:
     """七星七对 (option): a pair of each of the seven honours; every honour present as itself at
     least once, wilds completing the pairs."""
     if any(naturals[t] for t in range(27)) or any(naturals[h] > 2 for h in HONORS):

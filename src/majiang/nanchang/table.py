@@ -42,11 +42,11 @@ def deal(wall: Sequence[Tile], dealer: int = 0) -> tuple[list[list[Tile]], list[
     order = [(dealer + i) % SEATS for i in range(SEATS)]
     for _ in range(3):
         for seat in order:
-            hands[seat].extend(wall[pos:pos + 4])
+            hands[seat].extend(wall[pos : pos + 4])
             pos += 4
     for seat in order:
         n = 2 if seat == dealer else 1
-        hands[seat].extend(wall[pos:pos + n])
+        hands[seat].extend(wall[pos : pos + n])
         pos += n
     return hands, list(wall[pos:])
 
@@ -139,9 +139,18 @@ def chows(counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
     return [w for w in _chow_windows(tile) if all(counts[t] for t in w if t != tile)]
 
 
-def legal_claims(concealed: Sequence[Tile], melds: Sequence[Meld], discard: Tile, seat: int, discarder: int,
-                 jing: JingPair, *, tiles_left: int, options: Options = DEFAULT_OPTIONS,
-                 furiten: bool = False) -> list[Claim]:
+def legal_claims(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    discard: Tile,
+    seat: int,
+    discarder: int,
+    jing: JingPair,
+    *,
+    tiles_left: int,
+    options: Options = DEFAULT_OPTIONS,
+    furiten: bool = False,
+) -> list[Claim]:
     """What ``seat`` may claim on ``discarder``'s ``discard``, highest priority first.
 
     Jing are never wild for claims (§2.5): chi/peng/kong need natural tiles of the exact kinds (a jing
@@ -157,16 +166,15 @@ def legal_claims(concealed: Sequence[Tile], melds: Sequence[Meld], discard: Tile
         out.append(Claim(ClaimKind.HU, tuple(concealed), None))
     source = {(seat - 1) % SEATS: 1, (seat + 2) % SEATS: 2, (seat + 1) % SEATS: 3}[discarder]
     if counts[discard] >= 3 and may_declare_kong(tiles_left, options):
-        out.append(Claim(ClaimKind.KONG, (discard,) * 3,
-                         meld_from_tiles([discard] * 4, MeldKind.KONG, source=source)))
+        out.append(Claim(ClaimKind.KONG, (discard,) * 3, meld_from_tiles([discard] * 4, MeldKind.KONG, source=source)))
     if counts[discard] >= 2:
-        out.append(Claim(ClaimKind.PENG, (discard,) * 2,
-                         meld_from_tiles([discard] * 3, MeldKind.PUNG, source=source)))
+        out.append(Claim(ClaimKind.PENG, (discard,) * 2, meld_from_tiles([discard] * 3, MeldKind.PUNG, source=source)))
     if discarder == (seat - 1) % SEATS:
         for window in chows(counts, discard):
             used = tuple(t for t in window if t != discard)
-            out.append(Claim(ClaimKind.CHI, used, meld_from_tiles(window, MeldKind.CHOW,
-                                                                  claimed=window.index(discard))))
+            out.append(
+                Claim(ClaimKind.CHI, used, meld_from_tiles(window, MeldKind.CHOW, claimed=window.index(discard)))
+            )
     return out
 
 
@@ -179,14 +187,18 @@ def pass_hu_blocks(passed_gain: int | None, gain: int, options: Options = DEFAUL
     return not (options.pass_hu_allows_bigger and gain > passed_gain)
 
 
-def self_kongs(concealed: Sequence[Tile], melds: Sequence[Meld], *, tiles_left: int,
-               options: Options = DEFAULT_OPTIONS) -> list[Meld]:
+def self_kongs(
+    concealed: Sequence[Tile], melds: Sequence[Meld], *, tiles_left: int, options: Options = DEFAULT_OPTIONS
+) -> list[Meld]:
     """Kongs a player may declare on its own turn: 暗杠 (four in hand) and 补杠 (a held tile added to
     its exposed pung; the result counts as a 明杠)."""
     if not may_declare_kong(tiles_left, options):
         return []
     counts = counts_of(concealed)
     out = [meld_from_tiles([t] * 4, MeldKind.KONG, concealed=True) for t in range(len(counts)) if counts[t] == 4]
-    out += [meld_from_tiles([m.tile] * 4, MeldKind.KONG, source=m.source)
-            for m in melds if m.kind is MeldKind.PUNG and counts[m.tile]]
+    out += [
+        meld_from_tiles([m.tile] * 4, MeldKind.KONG, source=m.source)
+        for m in melds
+        if m.kind is MeldKind.PUNG and counts[m.tile]
+    ]
     return out

@@ -36,13 +36,20 @@ class WinMethod(StrEnum):
 
 
 _METHOD_ZH = {
-    WinMethod.SELF_DRAWN: "自摸", WinMethod.DISCARD: "点炮", WinMethod.KONG_REPLACEMENT: "杠开",
-    WinMethod.ROBBED_KONG: "抢杠", WinMethod.HEAVENLY: "天胡", WinMethod.EARTHLY: "地胡",
+    WinMethod.SELF_DRAWN: "自摸",
+    WinMethod.DISCARD: "点炮",
+    WinMethod.KONG_REPLACEMENT: "杠开",
+    WinMethod.ROBBED_KONG: "抢杠",
+    WinMethod.HEAVENLY: "天胡",
+    WinMethod.EARTHLY: "地胡",
 }
 _METHOD_EN = {
-    WinMethod.SELF_DRAWN: "self-drawn", WinMethod.DISCARD: "on a discard",
-    WinMethod.KONG_REPLACEMENT: "on a kong replacement", WinMethod.ROBBED_KONG: "robbing a kong",
-    WinMethod.HEAVENLY: "heavenly hand", WinMethod.EARTHLY: "earthly hand",
+    WinMethod.SELF_DRAWN: "self-drawn",
+    WinMethod.DISCARD: "on a discard",
+    WinMethod.KONG_REPLACEMENT: "on a kong replacement",
+    WinMethod.ROBBED_KONG: "robbing a kong",
+    WinMethod.HEAVENLY: "heavenly hand",
+    WinMethod.EARTHLY: "earthly hand",
 }
 
 

@@ -42,8 +42,17 @@ from majiang.nanchang.shapes import (
 from majiang.nanchang.terms import Hu, WinMethod, hu
 from majiang.tiles import NUM_KINDS, Tile, is_honor
 
-__all__ = ["Interpretation", "NotAWinError", "Win", "WinSituation", "best_win", "can_win", "evaluate_win",
-           "interpretations", "jingdiao_shape"]
+__all__ = [
+    "Interpretation",
+    "NotAWinError",
+    "Win",
+    "WinSituation",
+    "best_win",
+    "can_win",
+    "evaluate_win",
+    "interpretations",
+    "jingdiao_shape",
+]
 
 
 class NotAWinError(InvalidHandError):
@@ -102,6 +111,7 @@ class Win:
 
 # ---- counting ----------------------------------------------------------------------------------
 
+
 @dataclass(slots=True)
 class _View:
     naturals: list[int]  # tiles standing for themselves
@@ -139,13 +149,15 @@ def _meld_info(melds: Sequence[Meld]) -> _Melds:
 
 # ---- shapes ------------------------------------------------------------------------------------
 
+
 def _shapes(options: Options) -> tuple[Shape, ...]:
     base = (Shape.PINGHU, Shape.PENGPENG, Shape.QIDUI, Shape.SHISANLAN, Shape.QIXING_SHISANLAN)
     return base + (Shape.QIXING_QIDUI,) if options.qixing_qidui else base
 
 
-def _shape_ok(shape: Shape, nat: Sequence[int], wilds: int, wild_kinds: Sequence[int], jing: JingPair,
-              melds: _Melds) -> bool:
+def _shape_ok(
+    shape: Shape, nat: Sequence[int], wilds: int, wild_kinds: Sequence[int], jing: JingPair, melds: _Melds
+) -> bool:
     """Can ``nat`` + ``wilds`` (of which ``wild_kinds`` by jing kind) make ``shape``?"""
     if shape is Shape.PINGHU:
         return sets_need(nat, pair=True) <= wilds
@@ -241,6 +253,7 @@ def _jingdiao_interpretations(sit: WinSituation, v: _View, melds: _Melds, option
 
 # ---- legality ----------------------------------------------------------------------------------
 
+
 def _all_interpretations(sit: WinSituation, options: Options) -> tuple[list[Interpretation], str]:
     """Every legal interpretation, and the reason when there is none."""
     v = _view(sit.concealed, sit.win_tile, sit.jing, sit.method.self_drawn)
@@ -258,8 +271,7 @@ def _all_interpretations(sit: WinSituation, options: Options) -> tuple[list[Inte
     elif sit.method in (WinMethod.DISCARD, WinMethod.ROBBED_KONG):
         why = ""
         if options.jingdiao_ron == "forbid" and jingdiao_shape(sit.concealed, sit.melds, sit.jing):
-            why = ("精钓不接炮: a hand waiting with a lone jing wins only by self-draw, or 德国 on the "
-                   "jing's own tile")
+            why = "精钓不接炮: a hand waiting with a lone jing wins only by self-draw, or 德国 on the jing's own tile"
         elif sit.method is WinMethod.DISCARD and not options.discard_win_wild_allowed:
             why = "有精不可点炮胡 (discard_win_wild_allowed=false): a discard win must be 德国"
         if why:
@@ -274,8 +286,15 @@ def interpretations(sit: WinSituation, options: Options = DEFAULT_OPTIONS) -> li
     return _all_interpretations(sit, options)[0]
 
 
-def can_win(concealed: Sequence[Tile], melds: Sequence[Meld], jing: JingPair, *, win_tile: Tile | None = None,
-            method: WinMethod = WinMethod.SELF_DRAWN, options: Options = DEFAULT_OPTIONS) -> bool:
+def can_win(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    jing: JingPair,
+    *,
+    win_tile: Tile | None = None,
+    method: WinMethod = WinMethod.SELF_DRAWN,
+    options: Options = DEFAULT_OPTIONS,
+) -> bool:
     """Is ``concealed`` (+ ``win_tile``) with ``melds`` a legal win by ``method``?
 
     The fast check for an engine: a draw asks ``method=SELF_DRAWN``, a discard ``DISCARD`` (精钓 and
@@ -285,7 +304,8 @@ def can_win(concealed: Sequence[Tile], melds: Sequence[Meld], jing: JingPair, *,
     info = _meld_info(melds)
     restricted = method in (WinMethod.DISCARD, WinMethod.ROBBED_KONG) and (
         (options.jingdiao_ron == "forbid" and jingdiao_shape(concealed, melds, jing))
-        or (method is WinMethod.DISCARD and not options.discard_win_wild_allowed))
+        or (method is WinMethod.DISCARD and not options.discard_win_wild_allowed)
+    )
     if restricted or v.wilds == 0:
         nat, wilds, wk = v.full, 0, (0, 0)
     else:
@@ -294,6 +314,7 @@ def can_win(concealed: Sequence[Tile], melds: Sequence[Meld], jing: JingPair, *,
 
 
 # ---- scoring -----------------------------------------------------------------------------------
+
 
 def _shape_factor(shape: Shape, options: Options) -> int:
     if shape is Shape.PINGHU:
@@ -345,8 +366,16 @@ def evaluate_win(sit: WinSituation, options: Options = DEFAULT_OPTIONS) -> Win:
     if not found:
         raise NotAWinError(why)
     scored = [_score(sit, i, options) for i in found]
-    return max(scored, key=lambda w: (w.payments[sit.winner], w.multiplier, w.interpretation.german,
-                                      w.interpretation.jingdiao, -_SHAPE_RANK[w.interpretation.shape]))
+    return max(
+        scored,
+        key=lambda w: (
+            w.payments[sit.winner],
+            w.multiplier,
+            w.interpretation.german,
+            w.interpretation.jingdiao,
+            -_SHAPE_RANK[w.interpretation.shape],
+        ),
+    )
 
 
 def best_win(sit: WinSituation, options: Options = DEFAULT_OPTIONS) -> Win | None:

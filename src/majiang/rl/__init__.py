@@ -16,6 +16,18 @@ from majiang.rl.vector import MahjongVectorEnv, vector_env
 
 register()
 
-__all__ = ["ACTION_SIZE", "OBS_SHAPE", "DiscardLog", "MahjongEnv", "MahjongGymEnv", "MahjongParallelEnv",
-           "MahjongVectorEnv",
-           "action_mask", "decode_action", "discard_order", "encode", "encode_action", "vector_env"]
+__all__ = [
+    "ACTION_SIZE",
+    "OBS_SHAPE",
+    "DiscardLog",
+    "MahjongEnv",
+    "MahjongGymEnv",
+    "MahjongParallelEnv",
+    "MahjongVectorEnv",
+    "action_mask",
+    "decode_action",
+    "discard_order",
+    "encode",
+    "encode_action",
+    "vector_env",
+]

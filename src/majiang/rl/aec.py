@@ -28,11 +28,20 @@ RENDER_MODES = ["ansi", "human"]
 class MahjongEnv(AECEnv):
     """The raw AEC environment (``mcr_v0.raw_env()``); ``mcr_v0.env()`` wraps it."""
 
-    metadata: dict[str, Any] = {"name": "majiang_mcr_v0", "render_modes": RENDER_MODES,  # noqa: RUF012
-                                "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's convention: a class attribute)
+        "name": "majiang_mcr_v0",
+        "render_modes": RENDER_MODES,
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, rules: str = "gb", render_mode: str | None = None, max_cycles: int | None = None,
-                 illegal: str = "penalty", illegal_reward: float = -1.0) -> None:
+    def __init__(
+        self,
+        rules: str = "gb",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        illegal: str = "penalty",
+        illegal_reward: float = -1.0,
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")

@@ -49,12 +49,16 @@ from majiang.rulesets import from_header
 
 #: the arrays of a record set, their dtypes and shapes after the record axis
 FIELDS: dict[str, tuple[Any, tuple[int, ...]]] = {
-    "obs": (np.float32, OBS_SHAPE), "mask": (np.int8, (ACTION_SIZE,)), "action": (np.int16, ()),
-    "reward": (np.float32, ()), "ret": (np.float32, ()), "seat": (np.int8, ()), "hand": (np.int32, ()),
+    "obs": (np.float32, OBS_SHAPE),
+    "mask": (np.int8, (ACTION_SIZE,)),
+    "action": (np.int16, ()),
+    "reward": (np.float32, ()),
+    "ret": (np.float32, ()),
+    "seat": (np.int8, ()),
+    "hand": (np.int32, ()),
 }
 FORMAT = "majiang-dataset-1"
-_HEAD_KEYS = {"type", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent", "hand_no", "scores",
-              "arrange"}
+_HEAD_KEYS = {"type", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent", "hand_no", "scores", "arrange"}
 _CLAIMS = {"chow": CHOW, "pung": PUNG}
 
 
@@ -73,10 +77,16 @@ def decisions(events: list[dict[str, Any]]) -> list[Decision]:
     if not events or events[0].get("type") != "hand_start":
         raise ValueError("a hand log starts with a hand_start event")
     head = events[0]
-    hand = Hand(from_header(head), bytes.fromhex(head["seed"]), dealer=head["dealer"], prevalent=head["prevalent"],
-                scores=head.get("scores"), hand_no=head.get("hand_no", 0),
-                extra={k: v for k, v in head.items() if k not in _HEAD_KEYS},
-                arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])])
+    hand = Hand(
+        from_header(head),
+        bytes.fromhex(head["seed"]),
+        dealer=head["dealer"],
+        prevalent=head["prevalent"],
+        scores=head.get("scores"),
+        hand_no=head.get("hand_no", 0),
+        extra={k: v for k, v in head.items() if k not in _HEAD_KEYS},
+        arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])],
+    )
     enc = HandEncoder(hand)
     out: list[Decision] = []
     before: list[int] = []  # the deciding seat's score at each decision
@@ -169,8 +179,15 @@ def build(sources: Iterable[str | Path], out_dir: str | Path, shard_size: int = 
                 flush()
     if pending:
         flush()
-    meta = {"format": FORMAT, "hands": len(paths), "records": records, "shards": shards,
-            "obs_shape": list(OBS_SHAPE), "action_size": ACTION_SIZE, "logs": [str(p) for p in paths]}
+    meta = {
+        "format": FORMAT,
+        "hands": len(paths),
+        "records": records,
+        "shards": shards,
+        "obs_shape": list(OBS_SHAPE),
+        "action_size": ACTION_SIZE,
+        "logs": [str(p) for p in paths],
+    }
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return meta
 

@@ -97,7 +97,7 @@ class DiscardLog:
     def feed(self, events: Sequence[dict[str, Any]]) -> list[Discard]:
         """Read the events not read yet (``events`` is the hand's growing log) and return the
         discards so far."""
-        for e in events[self._seen:]:
+        for e in events[self._seen :]:
             # only a private event differs for a spectator in what is read here (event_view keeps
             # the type, seat and tile of the others, and "from" and "kind")
             v = event_view(e, -1) if "private_to" in e else e
@@ -108,8 +108,11 @@ class DiscardLog:
                 s = v["seat"]
                 self.discards.append(Discard(s, self._per_seat[s], v["tile"], None))
                 self._per_seat[s] += 1
-            elif (t in ("chow", "pung") or (t == "kong" and v.get("kind") == "exposed")
-                  or (t == "win" and v.get("from") is not None and self._last_type != "robbed")):
+            elif (
+                t in ("chow", "pung")
+                or (t == "kong" and v.get("kind") == "exposed")
+                or (t == "win" and v.get("from") is not None and self._last_type != "robbed")
+            ):
                 last = self.discards[-1]  # a claim always takes the latest discard
                 self.discards[-1] = Discard(last.seat, last.index, last.tile, v["seat"])
             self._last_type = t
@@ -145,8 +148,9 @@ def discard_order(view: SeatView) -> list[Discard] | None:
                 out.append(Discard(c, i, t, None))
                 c = (c + 1) % 4
                 continue
-            options: list[int | None] = [s for s in range(4) if s != c and q[s] < len(exposed[s])
-                                         and _claims(exposed[s][q[s]], s, c, t)]
+            options: list[int | None] = [
+                s for s in range(4) if s != c and q[s] < len(exposed[s]) and _claims(exposed[s][q[s]], s, c, t)
+            ]
             if len(out) + 1 == total and winner is not None and winner != c:
                 options.append(None)  # the last discard, won (和 takes it without a meld)
             if len(options) == 1:
@@ -162,8 +166,9 @@ def discard_order(view: SeatView) -> list[Discard] | None:
                 q2 = list(q)
                 if s is not None:
                     q2[s] += 1
-                found = run(s if s is not None else c, list(p), q2, [*out, Discard(c, i, t, winner if s is None
-                                                                                     else s)])
+                found = run(
+                    s if s is not None else c, list(p), q2, [*out, Discard(c, i, t, winner if s is None else s)]
+                )
                 if found is not None:
                     return found
             return None
@@ -196,7 +201,7 @@ def encode(view: SeatView, order: list[Discard] | None = None, cache: BlockCache
     seat = view.seat
     obs = np.zeros(OBS_SHAPE, dtype=np.float32)
     counts = np.asarray(view.counts, dtype=np.int64)
-    obs[OWN:OWN + 4] = counts >= _LEVELS
+    obs[OWN : OWN + 4] = counts >= _LEVELS
     if view.drawn is not None:
         obs[DRAWN, view.drawn] = 1
     if view.pending is not None:
@@ -204,7 +209,7 @@ def encode(view: SeatView, order: list[Discard] | None = None, cache: BlockCache
     own_melds = view.melds[seat]
     known = counts + np.asarray(view.visible, dtype=np.int64)
     known += _counts([t for m in own_melds if m.concealed for t in m.tiles])
-    obs[UNSEEN:UNSEEN + 4] = (4 - known) >= _LEVELS
+    obs[UNSEEN : UNSEEN + 4] = (4 - known) >= _LEVELS
     obs[PREVALENT, EAST + view.prevalent] = 1
     obs[SEAT_WIND, EAST + view.seat_wind] = 1
     scalars = obs[SCALARS]
@@ -226,20 +231,29 @@ def encode(view: SeatView, order: list[Discard] | None = None, cache: BlockCache
         s = (seat + k) % 4
         b = GLOBAL_ROWS + k * BLOCK_ROWS
         melds = view.melds[s]
-        key = (len(melds), sum(m.kind == KONG for m in melds), len(discards[s]), sum(claimed[s]), len(flowers[s]),
-               concealed_counts[s], scores[s], dealer, s == current and not over)
+        key = (
+            len(melds),
+            sum(m.kind == KONG for m in melds),
+            len(discards[s]),
+            sum(claimed[s]),
+            len(flowers[s]),
+            concealed_counts[s],
+            scores[s],
+            dealer,
+            s == current and not over,
+        )
         hit = cache.get((s, k == 0)) if cache is not None else None
         if hit is not None and hit[0] == key:
-            obs[b:b + BLOCK_ROWS] = hit[1]
+            obs[b : b + BLOCK_ROWS] = hit[1]
             continue
         if order is None:
             order = discard_order(view)
-        block = obs[b:b + BLOCK_ROWS]
+        block = obs[b : b + BLOCK_ROWS]
         # another seat's 暗杠: that it exists is public, its faces are not
         faced = [t for m in melds if not m.concealed or k == 0 for t in m.tiles]
-        block[B_MELDS:B_MELDS + 4] = _counts(faced) >= _LEVELS
+        block[B_MELDS : B_MELDS + 4] = _counts(faced) >= _LEVELS
         pond = [t for t, taken in zip(discards[s], claimed[s], strict=True) if not taken]
-        block[B_POND:B_POND + 4] = _counts(pond) >= _LEVELS
+        block[B_POND : B_POND + 4] = _counts(pond) >= _LEVELS
         info = block[B_INFO]
         for f in flowers[s]:
             if 34 <= f < 42:

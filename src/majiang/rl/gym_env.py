@@ -32,8 +32,15 @@ Opponent = str | Callable[[dict[str, np.ndarray]], Any] | Any
 class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012 - as Gymnasium declares it
 
-    def __init__(self, rules: str = "gb", opponents: Opponent | Sequence[Opponent] = "eff", seat: int | None = 0,
-                 illegal: str = "penalty", illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: str = "gb",
+        opponents: Opponent | Sequence[Opponent] = "eff",
+        seat: int | None = 0,
+        illegal: str = "penalty",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
         if seat is not None and seat not in (0, 1, 2, 3):
@@ -54,8 +61,9 @@ class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(ACTION_SIZE)
         self._players: dict[int, Any] = {}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         self.table.np_random = self.np_random
         rng = self.np_random
@@ -64,8 +72,10 @@ class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if self.fixed_seat is None:
                 self.seat = int(rng.integers(4))
             others = [s for s in range(4) if s != self.seat]
-            self._players = {s: make_bot(spec, int(rng.integers(2**31)), self.rules) if isinstance(spec, str)
-                             else spec for s, spec in zip(others, self.specs, strict=True)}
+            self._players = {
+                s: make_bot(spec, int(rng.integers(2**31)), self.rules) if isinstance(spec, str) else spec
+                for s, spec in zip(others, self.specs, strict=True)
+            }
             self._play_others()  # what is paid meanwhile (Nanchang's kong bonuses) comes with the first step
             if not self.table.over:
                 break

@@ -87,7 +87,7 @@ class HandEncoder:
         g.fill(0)
         st = h.seats[seat]
         counts = np.array(st.counts, dtype=np.intp)
-        np.greater_equal(counts, _LEVELS, out=g[OWN:OWN + 4])
+        np.greater_equal(counts, _LEVELS, out=g[OWN : OWN + 4])
         phase = h.phase.value
         if h.current == seat and st.drawn is not None:
             g[DRAWN, st.drawn] = 1
@@ -97,8 +97,8 @@ class HandEncoder:
         hidden = [t for m in st.melds if m.concealed for t in m.tiles]
         if hidden:
             known += np.bincount(np.asarray(hidden, dtype=np.intp), minlength=NUM_KINDS)
-            _levels([t for m in st.melds for t in m.tiles], obs[GLOBAL_ROWS + B_MELDS:GLOBAL_ROWS + B_MELDS + 4])
-        np.greater_equal(4 - known, _LEVELS, out=g[UNSEEN:UNSEEN + 4])
+            _levels([t for m in st.melds for t in m.tiles], obs[GLOBAL_ROWS + B_MELDS : GLOBAL_ROWS + B_MELDS + 4])
+        np.greater_equal(4 - known, _LEVELS, out=g[UNSEEN : UNSEEN + 4])
         g[PREVALENT, EAST + h.prevalent] = 1
         g[SEAT_WIND, EAST + h.seat_wind(seat)] = 1
         scalars = g[SCALARS]
@@ -127,8 +127,15 @@ class HandEncoder:
             melds, discards = st.melds, st.discards
             kongs = sum(m.kind == KONG for m in melds) if melds else 0
             # whatever changes in a block changes one of these (an added kong: the kong count)
-            top = (len(melds), kongs, len(discards), st.claimed.count(True), len(st.flowers), st.n_concealed,
-                   h.deltas[s])
+            top = (
+                len(melds),
+                kongs,
+                len(discards),
+                st.claimed.count(True),
+                len(st.flowers),
+                st.n_concealed,
+                h.deltas[s],
+            )
             if top == tops[s]:
                 continue
             tops[s] = top
@@ -136,12 +143,14 @@ class HandEncoder:
             mkey: tuple[int, ...] = (len(melds), kongs)
             if mkey != keys[k]:
                 keys[k] = mkey
-                _levels([t for m in melds if not m.concealed for t in m.tiles], self.blocks[s, B_MELDS:B_MELDS + 4])
+                _levels([t for m in melds if not m.concealed for t in m.tiles], self.blocks[s, B_MELDS : B_MELDS + 4])
             pkey = (len(discards), st.claimed.count(True))
             if pkey != keys[k + 1]:
                 keys[k + 1] = pkey
-                _levels([t for t, taken in zip(discards, st.claimed, strict=True) if not taken],
-                        self.blocks[s, B_POND:B_POND + 4])
+                _levels(
+                    [t for t, taken in zip(discards, st.claimed, strict=True) if not taken],
+                    self.blocks[s, B_POND : B_POND + 4],
+                )
             ikey = (len(melds), len(discards), len(st.flowers), st.n_concealed, h.deltas[s])
             if ikey != keys[k + 2]:
                 keys[k + 2] = ikey

@@ -23,11 +23,20 @@ from majiang.rl.table import AGENTS, Table, observation_space, state_space
 
 
 class MahjongParallelEnv(ParallelEnv):
-    metadata: dict[str, Any] = {"name": "majiang_mcr_v0", "render_modes": RENDER_MODES,  # noqa: RUF012
-                                "is_parallelizable": True}
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's convention: a class attribute)
+        "name": "majiang_mcr_v0",
+        "render_modes": RENDER_MODES,
+        "is_parallelizable": True,
+    }
 
-    def __init__(self, rules: str = "gb", render_mode: str | None = None, max_cycles: int | None = None,
-                 illegal: str = "penalty", illegal_reward: float = -1.0) -> None:
+    def __init__(
+        self,
+        rules: str = "gb",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        illegal: str = "penalty",
+        illegal_reward: float = -1.0,
+    ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
         self.metadata = {**type(self).metadata, "name": f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"}
@@ -54,15 +63,17 @@ class MahjongParallelEnv(ParallelEnv):
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self.table.observe(AGENTS.index(a)) for a in self.agents}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         self.table.deal(seed, options)
         self.agents = list(self.possible_agents)
         self._steps = 0
         return self._observations(), {a: {} for a in self.agents}
 
-    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
-                                                     dict[str, bool], dict[str, dict[str, Any]]]:
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         t = self.table
         if not self.agents:
             raise RuntimeError("the hand is over: call reset()")

@@ -22,10 +22,12 @@ ILLEGAL_MODES = ("penalty", "raise")
 
 
 def observation_space() -> spaces.Dict:
-    return spaces.Dict({
-        "observation": spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+        }
+    )
 
 
 def state_space() -> spaces.Box:
@@ -65,8 +67,14 @@ class Table:
         prevalent = int(opts.get("prevalent", rng.integers(4)))
         hand_no = int(opts.get("hand_no", 4 * prevalent + dealer))
         scores = opts.get("scores")
-        self.hand = Hand(self.ruleset, rng.bytes(32), dealer=dealer, prevalent=prevalent, hand_no=hand_no,
-                         scores=list(scores) if scores is not None else None)
+        self.hand = Hand(
+            self.ruleset,
+            rng.bytes(32),
+            dealer=dealer,
+            prevalent=prevalent,
+            hand_no=hand_no,
+            scores=list(scores) if scores is not None else None,
+        )
         self.encoder = HandEncoder(self.hand)
         self._scores = self.scores()
         self._cache = {}
@@ -139,19 +147,25 @@ class Table:
         if self.hand is None:
             return "(no hand: call reset())"
         v0 = self.view(0)
-        lines = [f"{self.rules} · hand {v0.hand_no} · prevalent {'ESWN'[v0.prevalent]} · wall {v0.wall} · "
-                 f"{v0.phase}" + (f" · on offer {tile_str(v0.pending[1])} from seat {v0.pending[0]}"
-                                  if v0.pending else "")]
+        lines = [
+            f"{self.rules} · hand {v0.hand_no} · prevalent {'ESWN'[v0.prevalent]} · wall {v0.wall} · "
+            f"{v0.phase}" + (f" · on offer {tile_str(v0.pending[1])} from seat {v0.pending[0]}" if v0.pending else "")
+        ]
         for s in range(4):
             v = self.view(s)
             marker = ">" if s == v.current and not v.over else " "
             melds = " ".join(m.compact() for m in v.melds[s])
-            pond = " ".join(f"({tile_str(t)})" if taken else tile_str(t)
-                            for t, taken in zip(v.discards[s], v.claimed[s], strict=True))
+            pond = " ".join(
+                f"({tile_str(t)})" if taken else tile_str(t)
+                for t, taken in zip(v.discards[s], v.claimed[s], strict=True)
+            )
             flowers = format_tiles(v.flowers[s])
             drawn = f" (drew {tile_str(v.drawn)})" if v.drawn is not None else ""
-            lines.append(f"{marker}{s} {'ESWN'[v.seat_wind]} {v.scores[s]:+d}  {format_tiles(v.concealed())}{drawn}"
-                         + (f"  melds {melds}" if melds else "") + (f"  flowers {flowers}" if flowers else ""))
+            lines.append(
+                f"{marker}{s} {'ESWN'[v.seat_wind]} {v.scores[s]:+d}  {format_tiles(v.concealed())}{drawn}"
+                + (f"  melds {melds}" if melds else "")
+                + (f"  flowers {flowers}" if flowers else "")
+            )
             lines.append(f"     pond {pond}")
         if v0.over and v0.result is not None:
             win = v0.result.get("win")

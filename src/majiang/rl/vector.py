@@ -26,8 +26,9 @@ from majiang.rl.table import Table
 
 
 class MahjongVectorEnv:
-    def __init__(self, num_envs: int, rules: str = "gb", illegal: str = "penalty",
-                 illegal_reward: float = -1.0) -> None:
+    def __init__(
+        self, num_envs: int, rules: str = "gb", illegal: str = "penalty", illegal_reward: float = -1.0
+    ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = num_envs
@@ -41,8 +42,9 @@ class MahjongVectorEnv:
         self.illegal = np.zeros(num_envs, dtype=bool)  # the last step's action was illegal (replaced)
         self.hands_done = 0
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Deal every hand (hand *i* seeded with ``seed + i`` when a seed is given; later hands go
         on from that generator)."""
         self._options = options

@@ -67,8 +67,15 @@ class RulesetInfo:
 
     def public(self) -> dict[str, Any]:
         """What the web client is told (``GET /api/rulesets``)."""
-        return {"name": self.name, "zh": self.zh, "en": self.en, "tiles": self.tiles, "dead_wall": self.dead_wall,
-                "form": self.form, "points": list(self.points)}
+        return {
+            "name": self.name,
+            "zh": self.zh,
+            "en": self.en,
+            "tiles": self.tiles,
+            "dead_wall": self.dead_wall,
+            "form": self.form,
+            "points": list(self.points),
+        }
 
 
 _REGISTRY: dict[str, RulesetInfo] = {}
@@ -88,11 +95,31 @@ def _nanchang_calculator(d: Mapping[str, Any], explain: bool) -> dict[str, Any]:
 
 MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan", "ev": "majiang.bots.ev"}
 register(RulesetInfo("gb", lambda opts: MCR("gb"), "国标", "MCR", _mcr_calculator, "mcr", ("番", "fan"), MCR_BOTS))
-register(RulesetInfo("botzone", lambda opts: Botzone(), "国标 Botzone", "MCR (Botzone)", _mcr_calculator, "mcr",
-                     ("番", "fan"), MCR_BOTS))
+register(
+    RulesetInfo(
+        "botzone",
+        lambda opts: Botzone(),
+        "国标 Botzone",
+        "MCR (Botzone)",
+        _mcr_calculator,
+        "mcr",
+        ("番", "fan"),
+        MCR_BOTS,
+    )
+)
 # the jing-aware bot plays both kinds
-register(RulesetInfo("nanchang", Nanchang, "南昌", "Nanchang", _nanchang_calculator, "nanchang", ("倍", "multiplier"),
-                     {"eff": "majiang.bots.nanchang", "fan": "majiang.bots.nanchang", "ev": "majiang.bots.nanchang"}))
+register(
+    RulesetInfo(
+        "nanchang",
+        Nanchang,
+        "南昌",
+        "Nanchang",
+        _nanchang_calculator,
+        "nanchang",
+        ("倍", "multiplier"),
+        {"eff": "majiang.bots.nanchang", "fan": "majiang.bots.nanchang", "ev": "majiang.bots.nanchang"},
+    )
+)
 
 
 def names() -> list[str]:

@@ -115,14 +115,21 @@ def _passes() -> dict[str, Any]:
     return {str(p): {"verdict": "OK", "response": "PASS"} for p in range(4)}
 
 
-def _result_display(end: Mapping[str, Any], win: Mapping[str, Any] | None, fault: Mapping[str, Any] | None,
-                    dealer: int) -> dict[str, Any]:
+def _result_display(
+    end: Mapping[str, Any], win: Mapping[str, Any] | None, fault: Mapping[str, Any] | None, dealer: int
+) -> dict[str, Any]:
     scores = [int(end.get("deltas", [0] * 4)[(dealer + p) % 4]) for p in range(4)]
     display: dict[str, Any] = {"score": scores}
     if win is not None:
-        display.update(action="HU", player=(win["seat"] - dealer) % 4, fanCnt=win["points"],
-                       fan=[{"name": f.get("zh", f.get("name")), "cnt": f.get("count", 1), "value": f.get("points")}
-                            for f in win.get("fans", [])])
+        display.update(
+            action="HU",
+            player=(win["seat"] - dealer) % 4,
+            fanCnt=win["points"],
+            fan=[
+                {"name": f.get("zh", f.get("name")), "cnt": f.get("count", 1), "value": f.get("points")}
+                for f in win.get("fans", [])
+            ],
+        )
     elif fault is not None:
         kind = "WH" if fault["type"] == "false_win" else fault["kind"]
         display.update(action=kind, player=(fault["seat"] - dealer) % 4)
@@ -145,8 +152,14 @@ def export_record(events: list[dict[str, Any]]) -> dict[str, Any]:
 
     log: list[dict[str, Any]] = [_request({p: f"0 {p} {quan}" for p in range(4)}), _passes()]
     deal = " ".join(str(0) for _ in range(4))
-    log.append(_request({p: f"1 {deal} " + " ".join(botzone_tile(wall[(p + 1) * part - 1 - i]) for i in range(13))
-                         for p in range(4)}))
+    log.append(
+        _request(
+            {
+                p: f"1 {deal} " + " ".join(botzone_tile(wall[(p + 1) * part - 1 - i]) for i in range(13))
+                for p in range(4)
+            }
+        )
+    )
     log.append(_passes())
     first = wall[part - 1 - 13]
     log.append(_request({p: f"2 {botzone_tile(first)}" if p == 0 else "3 0 DRAW" for p in range(4)}))
@@ -198,10 +211,12 @@ def export_record(events: list[dict[str, Any]]) -> dict[str, Any]:
         raise ValueError("the hand is not over")
     display = _result_display(end, win, fault, dealer)
     scores = display["score"]
-    log.append({"output": {"command": "finish", "content": {str(p): scores[p] for p in range(4)},
-                           "display": display}})
-    return {"initdata": {"walltiles": " ".join(botzone_tile(t) for t in wall), "quan": quan},
-            "log": log, "scores": scores}
+    log.append({"output": {"command": "finish", "content": {str(p): scores[p] for p in range(4)}, "display": display}})
+    return {
+        "initdata": {"walltiles": " ".join(botzone_tile(t) for t in wall), "quan": quan},
+        "log": log,
+        "scores": scores,
+    }
 
 
 # ---- import: a match record -> a hand ----------------------------------------------------------------
@@ -410,8 +425,11 @@ def record_result(record: Mapping[str, Any]) -> dict[str, Any]:
     out = last.get("output", last)
     disp = dict(out.get("display") or {})
     content = out.get("content") or {}
-    scores = [int(content[str(p)]) for p in range(4)] if all(str(p) in content for p in range(4)) else \
-        list(record.get("scores") or [])
+    scores = (
+        [int(content[str(p)]) for p in range(4)]
+        if all(str(p) in content for p in range(4))
+        else list(record.get("scores") or [])
+    )
     res: dict[str, Any] = {"action": disp.get("action"), "score": scores}
     if "player" in disp:
         res["player"] = disp["player"]

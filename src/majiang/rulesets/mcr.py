@@ -83,10 +83,19 @@ class MCR:
         concealed = st.concealed()
         if ctx.discarder is None:
             concealed.remove(tile)
-        return WinningHand(melds=scoring_melds(st.melds), hand=tuple(concealed), win_tile=tile,
-                           self_drawn=ctx.discarder is None, fourth_tile=ctx.fourth_tile, kong=ctx.kong,
-                           last_tile=ctx.last, seat_wind=hand.seat_wind(seat), prevalent_wind=hand.prevalent,
-                           flowers=len(st.flowers), rules=self.name)
+        return WinningHand(
+            melds=scoring_melds(st.melds),
+            hand=tuple(concealed),
+            win_tile=tile,
+            self_drawn=ctx.discarder is None,
+            fourth_tile=ctx.fourth_tile,
+            kong=ctx.kong,
+            last_tile=ctx.last,
+            seat_wind=hand.seat_wind(seat),
+            prevalent_wind=hand.prevalent,
+            flowers=len(st.flowers),
+            rules=self.name,
+        )
 
     def could_win(self, hand: HandState, seat: int, tile: Tile, self_drawn: bool) -> bool:
         st = hand.seats[seat]
@@ -108,9 +117,15 @@ class MCR:
         r = self._score(hand, seat, tile, ctx)
         if r is None or r.below_minimum:
             return None
-        return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=r.total,
-                   names=[fc.to_dict() for fc in r.fans], detail=r,
-                   summary={"total": r.total, "self_drawn": ctx.discarder is None})
+        return Win(
+            seat=seat,
+            tile=tile,
+            discarder=ctx.discarder,
+            points=r.total,
+            names=[fc.to_dict() for fc in r.fans],
+            detail=r,
+            summary={"total": r.total, "self_drawn": ctx.discarder is None},
+        )
 
     def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         st = hand.seats[seat]
@@ -130,8 +145,9 @@ class MCR:
                     break
             kind = FalseWinKind.WRONG if ready else FalseWinKind.SHORT  # 错和 / 诈和
         ends = self.rules.false_win == "end_hand"
-        return FalseWin(kind=kind.value, deltas=false_win_deltas(seat, kind, self.rules), ends_hand=ends,
-                        barred=not ends)
+        return FalseWin(
+            kind=kind.value, deltas=false_win_deltas(seat, kind, self.rules), ends_hand=ends, barred=not ends
+        )
 
     def kong_bonus(self, hand: HandState, seat: int, tile: Tile, kind: str) -> list[int] | None:
         return None

@@ -52,8 +52,10 @@ register_public("jing", Record(fields(indicator=TILE, zheng=TILE, fu=TILE)))
 
 
 def nanchang_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
-    return tuple(Meld(MeldKind(m.kind), tuple(sorted(m.tiles)), concealed=m.concealed, claimed=m.claimed,
-                      source=m.source) for m in melds)
+    return tuple(
+        Meld(MeldKind(m.kind), tuple(sorted(m.tiles)), concealed=m.concealed, claimed=m.claimed, source=m.source)
+        for m in melds
+    )
 
 
 def first_discards(events: Sequence[dict[str, Any]], dealer: int) -> tuple[Tile, ...] | None:
@@ -129,8 +131,7 @@ class Nanchang:
             hand.wall.reserved.add(flip.position)
         pair = flip.pair
         hand.ruleset_state.update(jing=pair, indicator=flip.indicator, indicator_pos=flip.position, under=flip.under)
-        hand.emit({"type": "jing", "dice": list(dice), "indicator": flip.indicator, "zheng": pair.zheng,
-                   "fu": pair.fu})
+        hand.emit({"type": "jing", "dice": list(dice), "indicator": flip.indicator, "zheng": pair.zheng, "fu": pair.fu})
 
     def jing(self, hand: HandState) -> JingPair:
         pair: JingPair = hand.ruleset_state["jing"]
@@ -177,8 +178,13 @@ class Nanchang:
         if can_win(concealed, melds, self.jing(hand), win_tile=tile, method=method, options=self.options):
             return True
         # 地胡 may use wilds even where discard wins may not
-        return not self_drawn and hand.first_turn and can_win(concealed, melds, self.jing(hand), win_tile=tile,
-                                                              method=WinMethod.EARTHLY, options=self.options)
+        return (
+            not self_drawn
+            and hand.first_turn
+            and can_win(
+                concealed, melds, self.jing(hand), win_tile=tile, method=WinMethod.EARTHLY, options=self.options
+            )
+        )
 
     def _situation(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> WinSituation:
         st = hand.seats[seat]
@@ -187,12 +193,23 @@ class Nanchang:
             concealed.remove(tile)
         pair = self.jing(hand)
         others = any(
-            o.counts[pair.zheng] or o.counts[pair.fu] or any(t in (pair.zheng, pair.fu) for m in o.melds
-                                                            for t in m.tiles)
-            for i, o in enumerate(hand.seats) if i != seat)
-        return WinSituation(concealed=tuple(concealed), melds=nanchang_melds(st.melds), win_tile=tile, jing=pair,
-                            method=self._method(hand, seat, ctx), winner=seat, dealer=hand.dealer,
-                            discarder=ctx.discarder, others_hold_jing=others)
+            o.counts[pair.zheng]
+            or o.counts[pair.fu]
+            or any(t in (pair.zheng, pair.fu) for m in o.melds for t in m.tiles)
+            for i, o in enumerate(hand.seats)
+            if i != seat
+        )
+        return WinSituation(
+            concealed=tuple(concealed),
+            melds=nanchang_melds(st.melds),
+            win_tile=tile,
+            jing=pair,
+            method=self._method(hand, seat, ctx),
+            winner=seat,
+            dealer=hand.dealer,
+            discarder=ctx.discarder,
+            others_hold_jing=others,
+        )
 
     # ---- 过手胡 (pass_hu_furiten / pass_hu_allows_bigger) ------------------------------------------
     # The engine sets ``passed_win`` on a seat that lets an offered discard win go by and clears it
@@ -222,8 +239,15 @@ class Nanchang:
                 return None
             self._offer(hand, seat, gain)
         names = [{"zh": h.zh, "name": h.en, "factor": h.factor} for h in win.hu]
-        return Win(seat=seat, tile=tile, discarder=ctx.discarder, points=win.multiplier, names=names, detail=win,
-                   summary={"hu": win.hu_names, "multiplier": win.multiplier, "method": win.situation.method.value})
+        return Win(
+            seat=seat,
+            tile=tile,
+            discarder=ctx.discarder,
+            points=win.multiplier,
+            names=names,
+            detail=win,
+            summary={"hu": win.hu_names, "multiplier": win.multiplier, "method": win.situation.method.value},
+        )
 
     def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         return None  # no false-win penalty in Nanchang: the declaration is refused
@@ -236,19 +260,30 @@ class Nanchang:
             if win is not None and win.seat == i and win.discarder is None and win.tile in concealed:
                 concealed.remove(win.tile)
             dealt = hand.events[next(j for j, e in enumerate(hand.events) if e["type"] == "deal")]["hands"][i]
-            seats.append(SeatHand(concealed=tuple(concealed), melds=nanchang_melds(st.melds),
-                                  discards=tuple(t for t, c in zip(st.discards, st.claimed, strict=True) if not c),
-                                  dealt=tuple(dealt)))
+            seats.append(
+                SeatHand(
+                    concealed=tuple(concealed),
+                    melds=nanchang_melds(st.melds),
+                    discards=tuple(t for t, c in zip(st.discards, st.claimed, strict=True) if not c),
+                    dealt=tuple(dealt),
+                )
+            )
         method = None
         if win is not None:
             detail = win.detail
             method = detail.situation.method
-        return HandRecord(jing_indicator=hand.ruleset_state["indicator"], hands=tuple(seats), dealer=hand.dealer,
-                          winner=win.seat if win else None, win_tile=win.tile if win else None, method=method,
-                          discarder=win.discarder if win else None,
-                          xia_jing_indicator=hand.ruleset_state.get("under"),
-                          previous_jing_indicator=previous_indicator(hand),
-                          first_discards=first_discards(hand.events, hand.dealer))
+        return HandRecord(
+            jing_indicator=hand.ruleset_state["indicator"],
+            hands=tuple(seats),
+            dealer=hand.dealer,
+            winner=win.seat if win else None,
+            win_tile=win.tile if win else None,
+            method=method,
+            discarder=win.discarder if win else None,
+            xia_jing_indicator=hand.ruleset_state.get("under"),
+            previous_jing_indicator=previous_indicator(hand),
+            first_discards=first_discards(hand.events, hand.dealer),
+        )
 
     def settle(self, hand: HandState, win: Win | None) -> Settlement:
         s = settle(self.record(hand, win), self.options)
@@ -263,8 +298,9 @@ class Nanchang:
         if s.chao_zhuang:
             parts["penalty"] = list(s.penalty_deltas)  # 抄庄
         self._settled = (hand.dealer, win, s.next_dealer)
-        return Settlement(deltas, parts=parts, detail={"hu": s.win.hu_names if s.win else [],
-                                                       "next_dealer": s.next_dealer})
+        return Settlement(
+            deltas, parts=parts, detail={"hu": s.win.hu_names if s.win else [], "next_dealer": s.next_dealer}
+        )
 
     def next_dealer(self, dealer: int, win: Win | None) -> tuple[int, bool]:
         settled = self._settled

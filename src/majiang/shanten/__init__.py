@@ -31,7 +31,20 @@ from majiang.shanten.forms import FORM_EN, FORM_ZH, FORMS
 from majiang.shanten.query import Analysis, analyze, analyze_dict
 
 __all__ = [
-    "BACKEND", "FORMS", "FORM_EN", "FORM_ZH", "Analysis", "DiscardOption", "FormShanten", "analyze", "analyze_dict",
-    "discard_table", "forms_of_counts", "shanten_of_counts", "tiles_of_mask", "unseen_of", "useful_of_counts",
+    "BACKEND",
+    "FORMS",
+    "FORM_EN",
+    "FORM_ZH",
+    "Analysis",
+    "DiscardOption",
+    "FormShanten",
+    "analyze",
+    "analyze_dict",
+    "discard_table",
+    "forms_of_counts",
+    "shanten_of_counts",
+    "tiles_of_mask",
+    "unseen_of",
+    "useful_of_counts",
     "waits_of_counts",
 ]

@@ -162,9 +162,14 @@ def _suit(key: bytes) -> GroupInfo:
     if info is None:
         _forget_if_full(_suits)
         held = [sum(1 for t in range(r, 9, 3) if key[t]) for r in range(3)]
-        info = _suits[key] = (_group_pid(key, True), sum(key), sum(n // 2 for n in key),
-                              (key[0] > 0) + (key[8] > 0), int(key[0] >= 2 or key[8] >= 2),
-                              *held)
+        info = _suits[key] = (
+            _group_pid(key, True),
+            sum(key),
+            sum(n // 2 for n in key),
+            (key[0] > 0) + (key[8] > 0),
+            int(key[0] >= 2 or key[8] >= 2),
+            *held,
+        )
     return info
 
 
@@ -186,12 +191,18 @@ def _honor(key: bytes) -> GroupInfo:
     info = _honors.get(key)
     if info is None:
         _forget_if_full(_honors)
-        info = _honors[key] = (_group_pid(key, False), sum(key), sum(n // 2 for n in key),
-                               sum(1 for n in key if n), int(any(n >= 2 for n in key)))
+        info = _honors[key] = (
+            _group_pid(key, False),
+            sum(key),
+            sum(n // 2 for n in key),
+            sum(1 for n in key if n),
+            int(any(n >= 2 for n in key)),
+        )
     return info
 
 
 # ---- the forms -------------------------------------------------------------------------------------------
+
 
 def _most_knitted(m: GroupInfo, p: GroupInfo, s: GroupInfo) -> int:
     """The most tiles of one 组合龙 the suits hold, over the six straights."""
@@ -209,8 +220,9 @@ def _bad(counts: Counts, melds: int) -> ValueError:
     for t, n in enumerate(counts):
         if not isinstance(n, int) or not 0 <= n <= 4:
             return ValueError(f"tile {t}: {n} copies (0–4 allowed)")
-    return ValueError(f"not a hand: {sum(counts)} concealed tiles with {melds} melds (need 13 or 14 in all, "
-                      "kongs as three)")
+    return ValueError(
+        f"not a hand: {sum(counts)} concealed tiles with {melds} melds (need 13 or 14 in all, kongs as three)"
+    )
 
 
 def _knitted(b: bytes, m: GroupInfo, p: GroupInfo, s: GroupInfo, h: GroupInfo, melds: int, best: int) -> int:

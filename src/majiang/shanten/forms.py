@@ -35,10 +35,20 @@ FormFunction = Callable[[Counts, int], "int | None"]
 
 #: the five winning forms, in the order of every per-form tuple
 FORMS = ("regular", "seven_pairs", "thirteen_orphans", "knitted", "honors_knitted")
-FORM_ZH = {"regular": "基本和型", "seven_pairs": "七对", "thirteen_orphans": "十三幺",
-           "knitted": "组合龙", "honors_knitted": "全不靠"}
-FORM_EN = {"regular": "4 sets + pair", "seven_pairs": "Seven Pairs", "thirteen_orphans": "Thirteen Orphans",
-           "knitted": "Knitted Straight + set + pair", "honors_knitted": "Honors and Knitted Tiles"}
+FORM_ZH = {
+    "regular": "基本和型",
+    "seven_pairs": "七对",
+    "thirteen_orphans": "十三幺",
+    "knitted": "组合龙",
+    "honors_knitted": "全不靠",
+}
+FORM_EN = {
+    "regular": "4 sets + pair",
+    "seven_pairs": "Seven Pairs",
+    "thirteen_orphans": "Thirteen Orphans",
+    "knitted": "Knitted Straight + set + pair",
+    "honors_knitted": "Honors and Knitted Tiles",
+}
 
 #: 147/258/369 given to the suits m, p, s: the six 组合龙, as ranks-mod-3 per suit
 KNITTED_PATTERNS: tuple[tuple[int, int, int], ...] = tuple((a, b, c) for a, b, c in permutations(range(3)))
@@ -57,6 +67,7 @@ def hand_size_ok(counts: Counts, melds: int) -> bool:
 
 
 # ---- regular form: four sets and a pair ----------------------------------------------------------
+
 
 @cache
 def _cuts(group: tuple[int, ...], suited: bool) -> frozenset[tuple[int, int, int]]:
@@ -108,8 +119,12 @@ def _group_best(group: tuple[int, ...], suited: bool) -> tuple[tuple[int, ...], 
 
 
 def _groups(counts: Counts) -> list[tuple[tuple[int, ...], bool]]:
-    return [(tuple(counts[0:9]), True), (tuple(counts[9:18]), True), (tuple(counts[18:27]), True),
-            (tuple(counts[27:34]), False)]
+    return [
+        (tuple(counts[0:9]), True),
+        (tuple(counts[9:18]), True),
+        (tuple(counts[18:27]), True),
+        (tuple(counts[27:34]), False),
+    ]
 
 
 def regular_value(counts: Counts, blocks: int) -> int:
@@ -145,6 +160,7 @@ def regular_shanten(counts: Counts, melds: int = 0) -> int | None:
 
 
 # ---- special forms ------------------------------------------------------------------------------------
+
 
 def seven_pairs_shanten(counts: Counts, melds: int = 0) -> int | None:
     """七对: seven pairs; four of a kind is two pairs."""
@@ -190,7 +206,11 @@ def knitted_shanten(counts: Counts, melds: int = 0) -> int | None:
 
 #: per-form shanten functions, in :data:`FORMS` order
 FORM_FUNCTIONS: tuple[FormFunction, ...] = (
-    regular_shanten, seven_pairs_shanten, thirteen_orphans_shanten, knitted_shanten, honors_knitted_shanten,
+    regular_shanten,
+    seven_pairs_shanten,
+    thirteen_orphans_shanten,
+    knitted_shanten,
+    honors_knitted_shanten,
 )
 
 

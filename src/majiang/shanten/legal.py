@@ -116,9 +116,18 @@ def wait_fans(counts: Counts, ctx: FanContext) -> tuple[WaitFan, ...]:
             fans = []
             for self_drawn in (False, True):
                 try:
-                    r = score(WinningHand(melds=ctx.melds, hand=hand, win_tile=w, self_drawn=self_drawn,
-                                          fourth_tile=fourth, seat_wind=ctx.seat_wind,
-                                          prevalent_wind=ctx.prevalent_wind, rules=ctx.rules))
+                    r = score(
+                        WinningHand(
+                            melds=ctx.melds,
+                            hand=hand,
+                            win_tile=w,
+                            self_drawn=self_drawn,
+                            fourth_tile=fourth,
+                            seat_wind=ctx.seat_wind,
+                            prevalent_wind=ctx.prevalent_wind,
+                            rules=ctx.rules,
+                        )
+                    )
                 except InvalidHandError:  # a shape the shanten counts but the scorer does not: no win
                     break
                 fans.append(r.fan_points)
@@ -221,20 +230,31 @@ class FanReport:
     discards: tuple[FanDiscard, ...] | None  # a hand with one tile more
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"min_fan": self.min_fan, "fan_shanten": self.fan_shanten,
-                             "fan_shanten_exact": self.exact}
+        d: dict[str, Any] = {"min_fan": self.min_fan, "fan_shanten": self.fan_shanten, "fan_shanten_exact": self.exact}
         if self.waits is not None:
             d["wait_fans"] = _wait_dicts(self.waits)
             d["legal_waits"] = [tile_str(t) for t in self.legal_waits]
             d["self_drawn_waits"] = [tile_str(t) for t in self.self_drawn_waits]
         if self.discards is not None:
             d["fan_discards"] = [
-                {"discard": tile_str(r.discard), "fan_shanten": r.fan_shanten, "exact": r.exact,
-                 "shanten": r.shanten, "unseen": r.unseen, "legal_unseen": r.legal_unseen,
-                 **({"wait_fans": _wait_dicts(r.waits),
-                     "legal_waits": [tile_str(w.tile) for w in r.waits if w.discard >= self.min_fan]}
-                    if r.shanten == 0 else {})}
-                for r in self.discards]
+                {
+                    "discard": tile_str(r.discard),
+                    "fan_shanten": r.fan_shanten,
+                    "exact": r.exact,
+                    "shanten": r.shanten,
+                    "unseen": r.unseen,
+                    "legal_unseen": r.legal_unseen,
+                    **(
+                        {
+                            "wait_fans": _wait_dicts(r.waits),
+                            "legal_waits": [tile_str(w.tile) for w in r.waits if w.discard >= self.min_fan],
+                        }
+                        if r.shanten == 0
+                        else {}
+                    ),
+                }
+                for r in self.discards
+            ]
         return d
 
 

@@ -60,23 +60,41 @@ class Analysis:
         return max(0, 4 - held - sum(1 for t in self.visible if t == tile))
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"shanten": self.shanten, "forms": self.forms._asdict(),
-                             "useful": [tile_str(t) for t in self.useful]}
+        d: dict[str, Any] = {
+            "shanten": self.shanten,
+            "forms": self.forms._asdict(),
+            "useful": [tile_str(t) for t in self.useful],
+        }
         if self.discards is None:
             d["unseen"] = sum(self.unseen(t) for t in self.useful)
         if self.waits is not None:
             d["waits"] = [tile_str(t) for t in self.waits]
         if self.discards is not None:
-            d["discards"] = [{"discard": tile_str(r.discard), "shanten": r.shanten,
-                              "useful": [tile_str(t) for t in r.useful], "unseen": r.unseen}
-                             for r in self.discards]
+            d["discards"] = [
+                {
+                    "discard": tile_str(r.discard),
+                    "shanten": r.shanten,
+                    "useful": [tile_str(t) for t in r.useful],
+                    "unseen": r.unseen,
+                }
+                for r in self.discards
+            ]
         if self.fan is not None:
             d.update(self.fan.to_dict())
         return d
 
 
-def analyze(hand: Sequence[Tile], melds: Sequence[Meld] = (), visible: Sequence[Tile] = (), *, fans: bool = True,
-            min_fan: int = 8, seat_wind: int = 0, prevalent_wind: int = 0, rules: str = "gb") -> Analysis:
+def analyze(
+    hand: Sequence[Tile],
+    melds: Sequence[Meld] = (),
+    visible: Sequence[Tile] = (),
+    *,
+    fans: bool = True,
+    min_fan: int = 8,
+    seat_wind: int = 0,
+    prevalent_wind: int = 0,
+    rules: str = "gb",
+) -> Analysis:
     """Analyse concealed ``hand`` after declared ``melds``: 13 − 3·len(melds) tiles, or one more
     (then with the discard table).  Raises ValueError with the reason when the hand is impossible.
 
@@ -87,8 +105,10 @@ def analyze(hand: Sequence[Tile], melds: Sequence[Meld] = (), visible: Sequence[
         raise ValueError(f"at most 4 melds, got {len(melds)}")
     need = 13 - 3 * len(melds)
     if len(hand) not in (need, need + 1):
-        raise ValueError(f"wrong tile count: with {len(melds)} meld(s) the hand holds {need} concealed tiles "
-                         f"(or {need + 1} before a discard), got {len(hand)} (kongs count as 3)")
+        raise ValueError(
+            f"wrong tile count: with {len(melds)} meld(s) the hand holds {need} concealed tiles "
+            f"(or {need + 1} before a discard), got {len(hand)} (kongs count as 3)"
+        )
     if any(not 0 <= t < NUM_KINDS for t in hand):
         raise ValueError("flowers do not belong in the hand")
     counts = counts_of(hand)
@@ -109,8 +129,14 @@ def analyze(hand: Sequence[Tile], melds: Sequence[Meld] = (), visible: Sequence[
         from majiang.shanten.legal import FanContext, report
 
         seen_elsewhere = counts_of([t for t in visible if 0 <= t < NUM_KINDS])
-        ctx = FanContext(melds=tuple(melds), seat_wind=seat_wind, prevalent_wind=prevalent_wind, min_fan=min_fan,
-                         rules=rules, visible=tuple(seen_elsewhere))
+        ctx = FanContext(
+            melds=tuple(melds),
+            seat_wind=seat_wind,
+            prevalent_wind=prevalent_wind,
+            min_fan=min_fan,
+            rules=rules,
+            visible=tuple(seen_elsewhere),
+        )
     forms = forms_of_counts(counts, n_melds)
     shanten = forms.best()
     waits: tuple[Tile, ...] | None = None
@@ -142,7 +168,7 @@ def _tiles(d: Mapping[str, Any], key: str, required: bool) -> list[Tile]:
             return [parse_tile(t) for t in raw]
     except NotationError as e:
         raise ValueError(f"{key}: {e}") from None
-    raise ValueError(f"'{key}' must be a list of tile strings such as [\"1m\", \"E\"], got {raw!r}")
+    raise ValueError(f'\'{key}\' must be a list of tile strings such as ["1m", "E"], got {raw!r}')
 
 
 def fan_options(d: Mapping[str, Any]) -> dict[str, Any]:
@@ -208,4 +234,3 @@ def analyze_dict(d: Mapping[str, Any]) -> dict[str, Any]:
         return analyze(hand, melds, visible, **options).to_dict()
     except ValueError as e:
         return {"error": str(e)}
-

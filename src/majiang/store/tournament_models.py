@@ -64,8 +64,9 @@ class TTEvent(Base):
 
 class TTGroup(Base):
     __tablename__ = "tt_groups"
-    event_id: Mapped[str] = mapped_column(ForeignKey("tt_events.id", ondelete=CASCADE, name="fk_tt_groups_event"),
-                                          primary_key=True)
+    event_id: Mapped[str] = mapped_column(
+        ForeignKey("tt_events.id", ondelete=CASCADE, name="fk_tt_groups_event"), primary_key=True
+    )
     group_id: Mapped[str] = mapped_column(String(ID), primary_key=True)
     name: Mapped[str] = mapped_column(String(200), default="")
     position: Mapped[int] = mapped_column(Integer, default=0)
@@ -80,8 +81,12 @@ class TTTeam(Base):
     leader: Mapped[str] = mapped_column(String(200), default="")
     position: Mapped[int] = mapped_column(Integer, default=0)
     __table_args__ = (
-        ForeignKeyConstraint(["event_id", "group_id"], ["tt_groups.event_id", "tt_groups.group_id"],
-                             ondelete=CASCADE, name="fk_tt_teams_group"),
+        ForeignKeyConstraint(
+            ["event_id", "group_id"],
+            ["tt_groups.event_id", "tt_groups.group_id"],
+            ondelete=CASCADE,
+            name="fk_tt_teams_group",
+        ),
     )
 
 
@@ -99,8 +104,12 @@ class TTPlayer(Base):
     account_id: Mapped[int | None] = mapped_column(Integer, default=None)  # hall account (online events)
     position: Mapped[int] = mapped_column(Integer, default=0)
     __table_args__ = (
-        ForeignKeyConstraint(["event_id", "group_id"], ["tt_groups.event_id", "tt_groups.group_id"],
-                             ondelete=CASCADE, name="fk_tt_players_group"),
+        ForeignKeyConstraint(
+            ["event_id", "group_id"],
+            ["tt_groups.event_id", "tt_groups.group_id"],
+            ondelete=CASCADE,
+            name="fk_tt_players_group",
+        ),
         Index("ix_tt_players_account", "account_id"),
     )
 
@@ -114,8 +123,12 @@ class TTSession(Base):
     method: Mapped[str] = mapped_column(String(40), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     __table_args__ = (
-        ForeignKeyConstraint(["event_id", "group_id"], ["tt_groups.event_id", "tt_groups.group_id"],
-                             ondelete=CASCADE, name="fk_tt_sessions_group"),
+        ForeignKeyConstraint(
+            ["event_id", "group_id"],
+            ["tt_groups.event_id", "tt_groups.group_id"],
+            ondelete=CASCADE,
+            name="fk_tt_sessions_group",
+        ),
     )
 
 
@@ -134,9 +147,12 @@ class TTTable(Base):
     substitutions: Mapped[list[Any]] = mapped_column(JSON, default=list)
     hall_table: Mapped[str | None] = mapped_column(String(40), default=None)
     __table_args__ = (
-        ForeignKeyConstraint(["event_id", "group_id", "session_no"],
-                             ["tt_sessions.event_id", "tt_sessions.group_id", "tt_sessions.no"],
-                             ondelete=CASCADE, name="fk_tt_tables_session"),
+        ForeignKeyConstraint(
+            ["event_id", "group_id", "session_no"],
+            ["tt_sessions.event_id", "tt_sessions.group_id", "tt_sessions.no"],
+            ondelete=CASCADE,
+            name="fk_tt_tables_session",
+        ),
     )
 
     @property
@@ -159,9 +175,12 @@ class TTHand(Base):
     source: Mapped[str] = mapped_column(String(20), default="referee")  # referee engine hall
     entered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     __table_args__ = (
-        ForeignKeyConstraint(["event_id", "group_id", "session_no", "table_no"],
-                             ["tt_tables.event_id", "tt_tables.group_id", "tt_tables.session_no",
-                              "tt_tables.table_no"], ondelete=CASCADE, name="fk_tt_hands_table"),
+        ForeignKeyConstraint(
+            ["event_id", "group_id", "session_no", "table_no"],
+            ["tt_tables.event_id", "tt_tables.group_id", "tt_tables.session_no", "tt_tables.table_no"],
+            ondelete=CASCADE,
+            name="fk_tt_hands_table",
+        ),
     )
 
 
@@ -179,9 +198,12 @@ class TTPenalty(Base):
     points: Mapped[int] = mapped_column(Integer, default=0)
     note: Mapped[str] = mapped_column(Text, default="")
     __table_args__ = (
-        ForeignKeyConstraint(["event_id", "group_id", "session_no", "table_no"],
-                             ["tt_tables.event_id", "tt_tables.group_id", "tt_tables.session_no",
-                              "tt_tables.table_no"], ondelete=CASCADE, name="fk_tt_penalties_table"),
+        ForeignKeyConstraint(
+            ["event_id", "group_id", "session_no", "table_no"],
+            ["tt_tables.event_id", "tt_tables.group_id", "tt_tables.session_no", "tt_tables.table_no"],
+            ondelete=CASCADE,
+            name="fk_tt_penalties_table",
+        ),
         Index("ix_tt_penalties_table", "event_id", "group_id", "session_no", "table_no"),
     )
 

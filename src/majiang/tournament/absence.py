@@ -47,8 +47,9 @@ def seat_of(session: SessionRecord, player: str) -> tuple[TableRecord, int]:
     for t in session.tables:
         if player in t.players:
             return t, t.players.index(player)
-    raise AbsenceError(f"{player} is not seated in session {session.no}"
-                       + (" (already absent)" if player in session.absent else ""))
+    raise AbsenceError(
+        f"{player} is not seated in session {session.no}" + (" (already absent)" if player in session.absent else "")
+    )
 
 
 def new_substitute(group: Group, name: str) -> tuple[Group, Player]:
@@ -72,8 +73,9 @@ def _with_table(session: SessionRecord, table: TableRecord, absent: Iterable[str
         raise AbsenceError(str(e)) from None
 
 
-def seat_substitute(group: Group, session_no: int, player: str, substitute: str,
-                    from_hand: int | None = None) -> SessionRecord:
+def seat_substitute(
+    group: Group, session_no: int, player: str, substitute: str, from_hand: int | None = None
+) -> SessionRecord:
     """The session with ``substitute`` playing ``player``'s seat: for the whole session (the table must have
     no results; ``player`` becomes absent) or, with ``from_hand``, from that hand on (``player`` keeps the
     score he had when he left)."""
@@ -81,16 +83,20 @@ def seat_substitute(group: Group, session_no: int, player: str, substitute: str,
     table, seat = seat_of(session, player)
     if from_hand is None:
         if table.hands or table.totals is not None:
-            raise AbsenceError(f"session {session_no} table {table.no} has results already: for a player who left "
-                               "during play give --from-hand N (the first hand the substitute plays)")
+            raise AbsenceError(
+                f"session {session_no} table {table.no} has results already: for a player who left "
+                "during play give --from-hand N (the first hand the substitute plays)"
+            )
         players = tuple(substitute if p == player else p for p in table.players)
         try:
             return _with_table(session, replace(table, players=players), absent=(player,))
         except ModelError as e:
             raise AbsenceError(str(e)) from None
     if table.totals is not None:
-        raise AbsenceError(f"session {session_no} table {table.no} was entered as quick totals: a mid-session "
-                           "substitute needs hand-by-hand entry")
+        raise AbsenceError(
+            f"session {session_no} table {table.no} was entered as quick totals: a mid-session "
+            "substitute needs hand-by-hand entry"
+        )
     try:
         sub = Substitution(seat=seat, substitute=substitute, from_hand=from_hand)
         return _with_table(session, replace(table, substitutions=(*table.substitutions, sub)))
@@ -112,8 +118,9 @@ def present_players(group: Group, session_no: int, absent: Sequence[str]) -> lis
     return [p for p in seated if p not in away]
 
 
-def redraw_session(group: Group, session_no: int, absent: Sequence[str] = (), *,
-                   seed: int) -> tuple[SessionRecord, int]:
+def redraw_session(
+    group: Group, session_no: int, absent: Sequence[str] = (), *, seed: int
+) -> tuple[SessionRecord, int]:
     """Session ``session_no`` drawn again (or drawn, if it is the next) for the players present; the
     absentees (these and those already recorded) get a bye.  Returns the session and the repeat meetings
     it adds to the earlier sessions."""
@@ -121,20 +128,26 @@ def redraw_session(group: Group, session_no: int, absent: Sequence[str] = (), *,
         raise AbsenceError(f"session {session_no} cannot be drawn yet: {len(group.sessions)} drawn")
     old = group.sessions[session_no - 1] if session_no <= len(group.sessions) else None
     if old is not None and any(t.hands or t.totals is not None or t.penalties for t in old.tables):
-        raise AbsenceError(f"session {session_no} has results entered; it cannot be re-drawn (for a player who "
-                           "left during play seat a substitute with 'absent … --substitute NAME --from-hand N')")
+        raise AbsenceError(
+            f"session {session_no} has results entered; it cannot be re-drawn (for a player who "
+            "left during play seat a substitute with 'absent … --substitute NAME --from-hand N')"
+        )
     away = list(dict.fromkeys((*(old.absent if old else ()), *absent)))
     present = present_players(group, session_no, away)
     if not present or len(present) % 4:
-        raise AbsenceError(f"{len(present)} players present do not fill tables of four: seat a substitute "
-                           "(absent … --substitute NAME) or give the byes of the session together")
-    played = tuple(tuple(t.players for t in s.tables) for s in group.sessions[:session_no - 1])
+        raise AbsenceError(
+            f"{len(present)} players present do not fill tables of four: seat a substitute "
+            "(absent … --substitute NAME) or give the byes of the session together"
+        )
+    played = tuple(tuple(t.players for t in s.tables) for s in group.sessions[: session_no - 1])
     tables, added = redraw(present, seed=seed, team_of=group.team_of(), played=played)
     seated = balance_winds((tables,), played=played)[0]
     try:
-        session = SessionRecord(no=session_no, tables=tuple(TableRecord(no=k, players=tuple(t))
-                                                            for k, t in enumerate(seated, start=1)),
-                                absent=tuple(away))
+        session = SessionRecord(
+            no=session_no,
+            tables=tuple(TableRecord(no=k, players=tuple(t)) for k, t in enumerate(seated, start=1)),
+            absent=tuple(away),
+        )
     except ModelError as e:
         raise AbsenceError(str(e)) from None
     return session, added
@@ -158,6 +171,7 @@ class SeatChange:
 
 def seat_changes(before: SessionRecord | None, after: SessionRecord) -> list[SeatChange]:
     """Every player whose table or first-round seat differs between the two versions of a session."""
+
     def seats(s: SessionRecord | None) -> dict[str, tuple[int, int]]:
         return {} if s is None else {p: (t.no, i) for t in s.tables for i, p in enumerate(t.players)}
 

@@ -37,8 +37,13 @@ def clock_state(clock: Mapping[str, Any] | None, now: datetime) -> dict[str, Any
     """``{"phase": "not started" | "running" | "warning" | "over", "remaining_s", "ends", "minutes",
     "warn"}`` (``ends`` ISO 8601; None before the start)."""
     if not clock:
-        return {"phase": "not started", "remaining_s": None, "ends": None, "minutes": SESSION_MINUTES,
-                "warn": WARN_MINUTES}
+        return {
+            "phase": "not started",
+            "remaining_s": None,
+            "ends": None,
+            "minutes": SESSION_MINUTES,
+            "warn": WARN_MINUTES,
+        }
     start = datetime.fromisoformat(str(clock["start"]))
     minutes, warn = int(clock.get("minutes", SESSION_MINUTES)), int(clock.get("warn", WARN_MINUTES))
     if now.tzinfo is None:
@@ -47,5 +52,11 @@ def clock_state(clock: Mapping[str, Any] | None, now: datetime) -> dict[str, Any
     remaining = max(0, int(total - (now - start).total_seconds()))
     phase = "over" if remaining == 0 else "warning" if remaining <= warn * 60 else "running"
     ends = datetime.fromtimestamp(start.timestamp() + total, tz=UTC).isoformat()
-    return {"phase": phase, "remaining_s": remaining, "ends": ends, "minutes": minutes, "warn": warn,
-            "start": start.isoformat()}
+    return {
+        "phase": phase,
+        "remaining_s": remaining,
+        "ends": ends,
+        "minutes": minutes,
+        "warn": warn,
+        "start": start.isoformat(),
+    }

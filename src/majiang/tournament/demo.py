@@ -63,8 +63,13 @@ def demo_group(players: int = 16, teams: int = 4) -> Group:
     size = players // teams if teams else 0
     team_of = {pid: f"T{i // size + 1}" for i, pid in enumerate(ids)} if teams else {}
     people = tuple(Player(id=pid, name=pid, team=team_of.get(pid)) for pid in ids)
-    team_list = tuple(Team(id=f"T{k + 1}", name=f"T{k + 1}", players=tuple(ids[k * size:(k + 1) * size]))
-                      for k in range(teams)) if teams else ()
+    team_list = (
+        tuple(
+            Team(id=f"T{k + 1}", name=f"T{k + 1}", players=tuple(ids[k * size : (k + 1) * size])) for k in range(teams)
+        )
+        if teams
+        else ()
+    )
     return Group(id="A", name="A", players=people, teams=team_list)
 
 
@@ -74,12 +79,14 @@ def play_event(group: Group, plan: SchedulePlan, play_session: PlaySession, seed
     for s_no, session in enumerate(plan.sessions, start=1):
         tables: list[TableRecord] = []
         for t_no, players in enumerate(session, start=1):
-            seating = TableSeating(session=s_no, table=t_no, players=tuple(players),
-                                   seed=seed * 1_000_003 + s_no * 1_009 + t_no)
+            seating = TableSeating(
+                session=s_no, table=t_no, players=tuple(players), seed=seed * 1_000_003 + s_no * 1_009 + t_no
+            )
             raw = play_session(seating)
             hands = tuple(h if isinstance(h, HandRecord) else HandRecord.from_dict(h) for h in raw)
-            tables.append(TableRecord(no=t_no, players=tuple(players), hands=hands,
-                                      time_called=len(hands) < HANDS_PER_SESSION))
+            tables.append(
+                TableRecord(no=t_no, players=tuple(players), hands=hands, time_called=len(hands) < HANDS_PER_SESSION)
+            )
         sessions.append(SessionRecord(no=s_no, tables=tuple(tables)))
     return Group(id=group.id, name=group.name, players=group.players, teams=group.teams, sessions=tuple(sessions))
 
@@ -94,33 +101,63 @@ def result_json(result: GroupResult, repeats: int) -> dict[str, Any]:
     """The demo's JSON shape (see :func:`run_demo`)."""
     return {
         "sessions": [
-            {"tables": [{"players": list(t.players),
-                         "session_scores": list(t.session_scores),
-                         "standard_scores": [number(sr.standard.get(p, Fraction(0))) for p in t.players]}
-                        for t in sr.tables]}
+            {
+                "tables": [
+                    {
+                        "players": list(t.players),
+                        "session_scores": list(t.session_scores),
+                        "standard_scores": [number(sr.standard.get(p, Fraction(0))) for p in t.players],
+                    }
+                    for t in sr.tables
+                ]
+            }
             for sr in result.sessions
         ],
-        "standings": [{"player": s.player, "team": s.team, "standard_total": number(s.standard_total),
-                       "match_total": s.match_total, "rank": s.rank} for s in result.standings],
+        "standings": [
+            {
+                "player": s.player,
+                "team": s.team,
+                "standard_total": number(s.standard_total),
+                "match_total": s.match_total,
+                "rank": s.rank,
+            }
+            for s in result.standings
+        ],
         "teams": [{"team": t.team, "standard_total": number(t.standard_total), "rank": t.rank} for t in result.teams],
         "repeat_meetings": repeats,
     }
 
 
-def build_demo(players: int = 16, teams: int = 4, sessions: int = 4, seed: int = 1, scheme: str = "1998", *,
-               play_session: PlaySession, tie_split: TieSplit = "average",
-               iterations: int = 100_000) -> tuple[Event, GroupResult, SchedulePlan]:
+def build_demo(
+    players: int = 16,
+    teams: int = 4,
+    sessions: int = 4,
+    seed: int = 1,
+    scheme: str = "1998",
+    *,
+    play_session: PlaySession,
+    tie_split: TieSplit = "average",
+    iterations: int = 100_000,
+) -> tuple[Event, GroupResult, SchedulePlan]:
     """Like :func:`run_demo` but returns the recorded event, its evaluation and the schedule."""
     group = demo_group(players, teams)
-    plan = make_schedule([p.id for p in group.players], sessions, team_of=group.team_of(), seed=seed,
-                         iterations=iterations)
+    plan = make_schedule(
+        [p.id for p in group.players], sessions, team_of=group.team_of(), seed=seed, iterations=iterations
+    )
     played = play_event(group, plan, play_session, seed)
     event = Event(id=f"demo-{seed}", name="Demo", scheme=scheme, tie_split=tie_split, groups=(played,))
     return event, evaluate(played, scheme=scheme, tie_split=tie_split), plan
 
 
-def run_demo(players: int = 16, teams: int = 4, sessions: int = 4, seed: int = 1, scheme: str = "1998", *,
-             play_session: PlaySession) -> dict[str, Any]:
+def run_demo(
+    players: int = 16,
+    teams: int = 4,
+    sessions: int = 4,
+    seed: int = 1,
+    scheme: str = "1998",
+    *,
+    play_session: PlaySession,
+) -> dict[str, Any]:
     """Draw, schedule, play, score and rank; returns
     ``{"sessions": [{"tables": [{"players", "session_scores", "standard_scores"}]}],
     "standings": [{"player", "team", "standard_total", "match_total", "rank"}],

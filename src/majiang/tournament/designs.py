@@ -41,7 +41,7 @@ def affine_plane_4() -> list[AbstractSchedule]:
 
 
 def _is_prime(n: int) -> bool:
-    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+    return n >= 2 and all(n % d for d in range(2, int(n**0.5) + 1))
 
 
 def cyclic_teams(p: int, sessions: int) -> AbstractSchedule | None:

@@ -46,8 +46,10 @@ def plan_group(group: Group, sessions: int, *, seed: int, iterations: int = 100_
     """The whole event's schedule for the group (team-mates apart, as few repeat meetings as possible)."""
     ids = seatable(group)
     if not ids or len(ids) % 4:
-        raise DrawError(f"{len(ids)} players do not fill tables of four: add or remove players "
-                        "(reserves and substitutes are not drawn)")
+        raise DrawError(
+            f"{len(ids)} players do not fill tables of four: add or remove players "
+            "(reserves and substitutes are not drawn)"
+        )
     team_of = {p: t for p, t in group.team_of().items() if p in set(ids)}
     return make_schedule(ids, sessions, team_of=team_of, seed=seed, iterations=iterations)
 
@@ -58,7 +60,7 @@ def has_entries(session: SessionRecord) -> bool:
 
 
 def _played(group: Group, before: int) -> Schedule:
-    return tuple(tuple(t.players for t in s.tables) for s in group.sessions[:before - 1])
+    return tuple(tuple(t.players for t in s.tables) for s in group.sessions[: before - 1])
 
 
 def _order(group: Group, session_no: int, ids: Sequence[str], seed: int, scheme: str) -> list[str]:
@@ -67,15 +69,16 @@ def _order(group: Group, session_no: int, ids: Sequence[str], seed: int, scheme:
         order = list(ids)
         random.Random(seed).shuffle(order)
         return order
-    earlier = replace(group, sessions=group.sessions[:session_no - 1])
+    earlier = replace(group, sessions=group.sessions[: session_no - 1])
     standings = [s.player for s in evaluate(earlier, scheme=scheme).standings]
     wanted = set(ids)
     order = [p for p in standings if p in wanted]
     return order + [p for p in ids if p not in set(order)]
 
 
-def draw_session(event: Event, group_id: str, session_no: int, method: str = "perfect", *,
-                 seed: int | None = None) -> SessionRecord:
+def draw_session(
+    event: Event, group_id: str, session_no: int, method: str = "perfect", *, seed: int | None = None
+) -> SessionRecord:
     """The tables of session ``session_no`` (no hands yet).  ``perfect`` takes the session from the
     event's schedule; ``swiss``/``snake`` seat by the standings after the earlier sessions."""
     if method not in METHODS:
@@ -83,14 +86,17 @@ def draw_session(event: Event, group_id: str, session_no: int, method: str = "pe
     group = event.group(group_id)
     drawn = len(group.sessions)
     if session_no < 1 or session_no > drawn + 1:
-        raise DrawError(f"session {session_no} cannot be drawn yet: {drawn} session(s) drawn, draw session "
-                        f"{drawn + 1} next")
+        raise DrawError(
+            f"session {session_no} cannot be drawn yet: {drawn} session(s) drawn, draw session {drawn + 1} next"
+        )
     if session_no <= drawn and has_entries(group.sessions[session_no - 1]):
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
     ids = seatable(group)
     if method != "perfect" and len(ids) % 4:
-        raise DrawError(f"{len(ids)} players to seat do not fill tables of four (reserves and the disqualified "
-                        "are not drawn): give byes with 'draw --method redraw' or seat a substitute")
+        raise DrawError(
+            f"{len(ids)} players to seat do not fill tables of four (reserves and the disqualified "
+            "are not drawn): give byes with 'draw --method redraw' or seat a substitute"
+        )
     base_seed = int(event.extra.get("seed", 0)) if seed is None else seed
     played = _played(group, session_no)
     if method == "perfect":
@@ -100,21 +106,27 @@ def draw_session(event: Event, group_id: str, session_no: int, method: str = "pe
         else:
             plan = plan_group(group, max(session_no, int(event.extra.get("sessions", session_no))), seed=base_seed)
         if session_no > len(plan.sessions):
-            raise DrawError(f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
-                            "with --method swiss or --method snake")
+            raise DrawError(
+                f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
+                "with --method swiss or --method snake"
+            )
         tables: Sequence[Sequence[str]] = plan.sessions[session_no - 1]
         out = sorted(disqualified(group) & {p for t in tables for p in t})
         if out:
-            raise DrawError(f"{', '.join(out)} disqualified: the schedule seats them in session {session_no}; "
-                            "draw it with 'draw --method redraw' (byes) or seat a substitute")
+            raise DrawError(
+                f"{', '.join(out)} disqualified: the schedule seats them in session {session_no}; "
+                "draw it with 'draw --method redraw' (byes) or seat a substitute"
+            )
     else:
         order = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
-        tables = (swiss_tables(order, team_of=group.team_of(), played=played) if method == "swiss"
-                  else snake_tables(order))
+        tables = (
+            swiss_tables(order, team_of=group.team_of(), played=played) if method == "swiss" else snake_tables(order)
+        )
         tables = balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
     try:
-        return SessionRecord(no=session_no, tables=tuple(TableRecord(no=k, players=tuple(t))
-                                                         for k, t in enumerate(tables, start=1)))
+        return SessionRecord(
+            no=session_no, tables=tuple(TableRecord(no=k, players=tuple(t)) for k, t in enumerate(tables, start=1))
+        )
     except ModelError as e:
         raise DrawError(str(e)) from None
 

@@ -58,9 +58,14 @@ class Player:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Player:
-        return cls(id=str(d["id"]), name=str(d.get("name", "")), team=d.get("team"),
-                   ranked=bool(d.get("ranked", True)), ema_id=str(d.get("ema_id", "")),
-                   country=str(d.get("country", "")))
+        return cls(
+            id=str(d["id"]),
+            name=str(d.get("name", "")),
+            team=d.get("team"),
+            ranked=bool(d.get("ranked", True)),
+            ema_id=str(d.get("ema_id", "")),
+            country=str(d.get("country", "")),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +98,13 @@ class Team:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Team:
-        return cls(id=str(d["id"]), name=str(d.get("name", "")), leader=str(d.get("leader", "")),
-                   players=tuple(str(p) for p in d.get("players", ())), reserve=d.get("reserve"))
+        return cls(
+            id=str(d["id"]),
+            name=str(d.get("name", "")),
+            leader=str(d.get("leader", "")),
+            players=tuple(str(p) for p in d.get("players", ())),
+            reserve=d.get("reserve"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +196,15 @@ class HandRecord:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> HandRecord:
-        return cls(no=int(d["no"]), winner=d.get("winner"), discarder=d.get("discarder"),
-                   fans=tuple(d.get("fans", ())), points=d.get("points"), flowers=int(d.get("flowers", 0)),
-                   penalties=tuple(Penalty.from_dict(p) for p in d.get("penalties", ())))
+        return cls(
+            no=int(d["no"]),
+            winner=d.get("winner"),
+            discarder=d.get("discarder"),
+            fans=tuple(d.get("fans", ())),
+            points=d.get("points"),
+            flowers=int(d.get("flowers", 0)),
+            penalties=tuple(Penalty.from_dict(p) for p in d.get("penalties", ())),
+        )
 
 
 def _fan_sum(names: Sequence[str]) -> int:
@@ -292,12 +308,15 @@ class TableRecord:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TableRecord:
         totals = d.get("totals")
-        return cls(no=int(d["no"]), players=tuple(str(p) for p in d["players"]),
-                   hands=tuple(HandRecord.from_dict(h) for h in d.get("hands", ())),
-                   totals=None if totals is None else tuple(int(t) for t in totals),
-                   penalties=tuple(Penalty.from_dict(p) for p in d.get("penalties", ())),
-                   time_called=bool(d.get("time_called", False)),
-                   substitutions=tuple(Substitution.from_dict(s) for s in d.get("substitutions", ())))
+        return cls(
+            no=int(d["no"]),
+            players=tuple(str(p) for p in d["players"]),
+            hands=tuple(HandRecord.from_dict(h) for h in d.get("hands", ())),
+            totals=None if totals is None else tuple(int(t) for t in totals),
+            penalties=tuple(Penalty.from_dict(p) for p in d.get("penalties", ())),
+            time_called=bool(d.get("time_called", False)),
+            substitutions=tuple(Substitution.from_dict(s) for s in d.get("substitutions", ())),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,8 +348,11 @@ class SessionRecord:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SessionRecord:
-        return cls(no=int(d["no"]), tables=tuple(TableRecord.from_dict(t) for t in d.get("tables", ())),
-                   absent=tuple(str(p) for p in d.get("absent", ())))
+        return cls(
+            no=int(d["no"]),
+            tables=tuple(TableRecord.from_dict(t) for t in d.get("tables", ())),
+            absent=tuple(str(p) for p in d.get("absent", ())),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,15 +405,23 @@ class Group:
         return {p.id: p.team for p in self.players if p.team is not None}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "players": [p.to_dict() for p in self.players],
-                "teams": [t.to_dict() for t in self.teams], "sessions": [s.to_dict() for s in self.sessions]}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "players": [p.to_dict() for p in self.players],
+            "teams": [t.to_dict() for t in self.teams],
+            "sessions": [s.to_dict() for s in self.sessions],
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Group:
-        return cls(id=str(d["id"]), name=str(d.get("name", "")),
-                   players=tuple(Player.from_dict(p) for p in d.get("players", ())),
-                   teams=tuple(Team.from_dict(t) for t in d.get("teams", ())),
-                   sessions=tuple(SessionRecord.from_dict(s) for s in d.get("sessions", ())))
+        return cls(
+            id=str(d["id"]),
+            name=str(d.get("name", "")),
+            players=tuple(Player.from_dict(p) for p in d.get("players", ())),
+            teams=tuple(Team.from_dict(t) for t in d.get("teams", ())),
+            sessions=tuple(SessionRecord.from_dict(s) for s in d.get("sessions", ())),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,14 +449,26 @@ class Event:
         raise KeyError(gid)
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"id": self.id, "name": self.name, "rules": self.rules, "scheme": self.scheme,
-                             "tie_split": self.tie_split, "groups": [g.to_dict() for g in self.groups]}
+        d: dict[str, Any] = {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "scheme": self.scheme,
+            "tie_split": self.tie_split,
+            "groups": [g.to_dict() for g in self.groups],
+        }
         if self.extra:
             d["extra"] = dict(self.extra)
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Event:
-        return cls(id=str(d["id"]), name=str(d.get("name", "")), rules=str(d.get("rules", "gb")),
-                   scheme=str(d.get("scheme", "1998")), tie_split=str(d.get("tie_split", "average")),
-                   groups=tuple(Group.from_dict(g) for g in d.get("groups", ())), extra=dict(d.get("extra", {})))
+        return cls(
+            id=str(d["id"]),
+            name=str(d.get("name", "")),
+            rules=str(d.get("rules", "gb")),
+            scheme=str(d.get("scheme", "1998")),
+            tie_split=str(d.get("tie_split", "average")),
+            groups=tuple(Group.from_dict(g) for g in d.get("groups", ())),
+            extra=dict(d.get("extra", {})),
+        )

@@ -32,9 +32,14 @@ def snake_tables(order: Sequence[str]) -> Tables:
     return tuple(tuple(t) for t in tables)
 
 
-def swiss_tables(order: Sequence[str], *, team_of: Mapping[str, str] | None = None,
-                 played: Sequence[Sequence[Sequence[str]]] = (), avoid_repeats: bool = True,
-                 limit: int = 20_000) -> Tables:
+def swiss_tables(
+    order: Sequence[str],
+    *,
+    team_of: Mapping[str, str] | None = None,
+    played: Sequence[Sequence[Sequence[str]]] = (),
+    avoid_repeats: bool = True,
+    limit: int = 20_000,
+) -> Tables:
     """高高碰: fill each table from the top of the remaining standings, passing over a player who is a
     team-mate of someone already at the table, or (``avoid_repeats``) has met one of them in ``played``
     sessions.  A seating without either exists whenever the search finds one (it backtracks: the top
@@ -104,8 +109,9 @@ def _backtrack(order: list[str], clash: Callable[[str, Sequence[str]], bool], li
     return tuple(found) if found is not None else None
 
 
-def _swap_out_repeats(tables: list[list[str]], met: Counter[frozenset[str]],
-                      mates: Callable[[str, str], bool], reach: int = 2) -> Tables:
+def _swap_out_repeats(
+    tables: list[list[str]], met: Counter[frozenset[str]], mates: Callable[[str, str], bool], reach: int = 2
+) -> Tables:
     """Swap single players between tables at most ``reach`` apart while that removes repeat meetings
     without adding team-mate clashes (each swap removes at least one, so this ends)."""
 
@@ -139,8 +145,14 @@ def _swap_out_repeats(tables: list[list[str]], met: Counter[frozenset[str]],
     return tuple(tuple(t) for t in tables)
 
 
-def redraw(present: Sequence[str], *, seed: int, team_of: Mapping[str, str] | None = None,
-           played: Sequence[Sequence[Sequence[str]]] = (), iterations: int = 50_000) -> tuple[Tables, int]:
+def redraw(
+    present: Sequence[str],
+    *,
+    seed: int,
+    team_of: Mapping[str, str] | None = None,
+    played: Sequence[Sequence[Sequence[str]]] = (),
+    iterations: int = 50_000,
+) -> tuple[Tables, int]:
     """A new session for the ``present`` players (a multiple of four; fill with substitutes first):
     team-mates apart, as few repeats of ``played`` meetings as the search finds.  Returns the tables
     and the repeat meetings they add."""

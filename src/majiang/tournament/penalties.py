@@ -85,7 +85,8 @@ class Penalty:
         if self.points not in ALLOWED[self.code]:
             raise PenaltyError(
                 f"{self.code.value} ({PENALTY_ZH[self.code]}) may deduct {sorted(ALLOWED[self.code])}, "
-                f"not {self.points}")
+                f"not {self.points}"
+            )
 
     @property
     def is_false_win(self) -> bool:
@@ -120,8 +121,12 @@ class Penalty:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Penalty:
-        return cls(seat=int(d["seat"]), code=PenaltyCode(d["code"]), points=int(d.get("points", 0)),
-                   note=str(d.get("note", "")))
+        return cls(
+            seat=int(d["seat"]),
+            code=PenaltyCode(d["code"]),
+            points=int(d.get("points", 0)),
+            note=str(d.get("note", "")),
+        )
 
 
 def escalated(code: PenaltyCode, offence: int) -> int:

@@ -62,8 +62,12 @@ class Standing:
     @property
     def key(self) -> tuple[Fraction, int, Fraction, tuple[Fraction, ...]]:
         """Sorts best last: the whole tie-break chain."""
-        return (self.standard_total, self.match_total, self.best_session,
-                tuple(sorted(self.session_standards, reverse=True)))
+        return (
+            self.standard_total,
+            self.match_total,
+            self.best_session,
+            tuple(sorted(self.session_standards, reverse=True)),
+        )
 
 
 def decided_by(a: Standing, b: Standing) -> str:
@@ -142,8 +146,13 @@ def disqualified(group: Group) -> set[str]:
     return out
 
 
-def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | StandardScheme = "1998",
-             tie_split: TieSplit = "average") -> GroupResult:
+def evaluate(
+    group: Group,
+    *,
+    rules: str | Rules | None = None,
+    scheme: str | StandardScheme = "1998",
+    tie_split: TieSplit = "average",
+) -> GroupResult:
     """Score every table, give standard scores session by session, and rank players and teams."""
     r = get_rules(rules)
     sch = get_scheme(scheme, tie_split)
@@ -162,8 +171,12 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
     out = disqualified(group)
     played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
     for sr in sessions:
-        credited = {seat.player: seat.score for t in sr.tables for seat in t.seats
-                    if seat.ranked and seat.player not in sr.waiting}
+        credited = {
+            seat.player: seat.score
+            for t in sr.tables
+            for seat in t.seats
+            if seat.ranked and seat.player not in sr.waiting
+        }
         for pid in ranked:
             played[pid].append(credited.get(pid))
     rows: list[Standing] = []
@@ -172,19 +185,38 @@ def evaluate(group: Group, *, rules: str | Rules | None = None, scheme: str | St
         if p.id in reserves and all(x is None for x in scores):
             continue
         stds = tuple(sr.standard.get(p.id, Fraction(0)) for sr in sessions)
-        rows.append(Standing(player=p.id, team=p.team, standard_total=sum(stds, Fraction(0)),
-                             match_total=sum(x for x in scores if x is not None), session_standards=stds,
-                             session_scores=tuple(scores), disqualified=p.id in out))
+        rows.append(
+            Standing(
+                player=p.id,
+                team=p.team,
+                standard_total=sum(stds, Fraction(0)),
+                match_total=sum(x for x in scores if x is not None),
+                session_standards=stds,
+                session_scores=tuple(scores),
+                disqualified=p.id in out,
+            )
+        )
     standings = rank_individuals(rows)
     by_player = {s.player: s for s in standings}
     team_rows = []
     for t in group.teams:
         members = tuple(m for m in t.members if m in by_player)
-        team_rows.append(TeamStanding(team=t.id, members=members,
-                                      standard_total=sum((by_player[m].standard_total for m in members), Fraction(0)),
-                                      match_total=sum(by_player[m].match_total for m in members)))
-    return GroupResult(group=group, scheme=sch.name, field_size=field, sessions=tuple(sessions),
-                       standings=standings, teams=rank_teams(team_rows))
+        team_rows.append(
+            TeamStanding(
+                team=t.id,
+                members=members,
+                standard_total=sum((by_player[m].standard_total for m in members), Fraction(0)),
+                match_total=sum(by_player[m].match_total for m in members),
+            )
+        )
+    return GroupResult(
+        group=group,
+        scheme=sch.name,
+        field_size=field,
+        sessions=tuple(sessions),
+        standings=standings,
+        teams=rank_teams(team_rows),
+    )
 
 
 def evaluate_event(event: Event) -> dict[str, GroupResult]:

@@ -67,9 +67,16 @@ def parse_players(text: str) -> list[Entry]:
             if isinstance(d, str):
                 out.append(Entry(name=d.strip()))
             elif isinstance(d, dict) and d.get("name"):
-                out.append(Entry(name=str(d["name"]).strip(), id=str(d.get("id") or ""), team=str(d.get("team") or ""),
-                                 ema_id=str(d.get("ema_id") or ""), country=str(d.get("country") or ""),
-                                 reserve=_truthy(d.get("reserve", False))))
+                out.append(
+                    Entry(
+                        name=str(d["name"]).strip(),
+                        id=str(d.get("id") or ""),
+                        team=str(d.get("team") or ""),
+                        ema_id=str(d.get("ema_id") or ""),
+                        country=str(d.get("country") or ""),
+                        reserve=_truthy(d.get("reserve", False)),
+                    )
+                )
             else:
                 raise RegistrationError(f"player {i} of the JSON list needs a name: {d!r}")
         return out
@@ -85,9 +92,16 @@ def parse_players(text: str) -> list[Entry]:
         for row in reader:
             if not (row.get("name") or "").strip():
                 continue
-            out.append(Entry(name=row["name"].strip(), id=(row.get("id") or "").strip(),
-                             team=(row.get("team") or "").strip(), ema_id=(row.get("ema_id") or "").strip(),
-                             country=(row.get("country") or "").strip(), reserve=_truthy(row.get("reserve") or "")))
+            out.append(
+                Entry(
+                    name=row["name"].strip(),
+                    id=(row.get("id") or "").strip(),
+                    team=(row.get("team") or "").strip(),
+                    ema_id=(row.get("ema_id") or "").strip(),
+                    country=(row.get("country") or "").strip(),
+                    reserve=_truthy(row.get("reserve") or ""),
+                )
+            )
         return out
     out = []
     for ln in lines:
@@ -123,8 +137,10 @@ def build_group(entries: Sequence[Entry], teams: int = 0, group_id: str = "A") -
             raise RegistrationError(f"{n} players do not split into {teams} equal teams; change --teams or the list")
         size = n // teams
         if size > TEAM_PLAYERS:
-            raise RegistrationError(f"{teams} teams of {size}: a team has at most {TEAM_PLAYERS} players (+1 reserve "
-                                    "named in the list's 'reserve' column); use more teams")
+            raise RegistrationError(
+                f"{teams} teams of {size}: a team has at most {TEAM_PLAYERS} players (+1 reserve "
+                "named in the list's 'reserve' column); use more teams"
+            )
         team_of = {pid: f"T{i // size + 1}" for i, pid in enumerate(ids)}
     order: list[str] = []
     for pid in ids:
@@ -138,19 +154,32 @@ def build_group(entries: Sequence[Entry], teams: int = 0, group_id: str = "A") -
         reserves = [pid for pid in members if pid in reserve_of]
         players = [pid for pid in members if pid not in reserve_of]
         if len(players) > TEAM_PLAYERS or len(reserves) > 1:
-            raise RegistrationError(f"team {t} has {len(players)} players and {len(reserves)} reserve(s): a team is "
-                                    f"{TEAM_PLAYERS} players and at most 1 reserve (mark it in the 'reserve' column)")
+            raise RegistrationError(
+                f"team {t} has {len(players)} players and {len(reserves)} reserve(s): a team is "
+                f"{TEAM_PLAYERS} players and at most 1 reserve (mark it in the 'reserve' column)"
+            )
         team_list.append(Team(id=t, name=t, players=tuple(players), reserve=reserves[0] if reserves else None))
-    people = tuple(Player(id=pid, name=e.name, team=team_of.get(pid), ema_id=e.ema_id, country=e.country)
-                   for pid, e in zip(ids, entries, strict=True))
+    people = tuple(
+        Player(id=pid, name=e.name, team=team_of.get(pid), ema_id=e.ema_id, country=e.country)
+        for pid, e in zip(ids, entries, strict=True)
+    )
     try:
         return Group(id=group_id, name=group_id, players=people, teams=tuple(team_list))
     except ModelError as e:
         raise RegistrationError(str(e)) from None
 
 
-def new_event(event_id: str, name: str, group: Group, *, sessions: int, seed: int, scheme: str = "1998",
-              rules: str = "gb", iterations: int = 100_000) -> Event:
+def new_event(
+    event_id: str,
+    name: str,
+    group: Group,
+    *,
+    sessions: int,
+    seed: int,
+    scheme: str = "1998",
+    rules: str = "gb",
+    iterations: int = 100_000,
+) -> Event:
     """An event with its schedule for ``sessions`` sessions planned now (kept in ``extra``)."""
     if scheme not in SCHEMES:
         raise RegistrationError(f"unknown scheme {scheme!r}: use 1998 (group ranking N−k) or 4210 (per table)")

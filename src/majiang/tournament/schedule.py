@@ -31,14 +31,18 @@ class SchedulePlan:
     method: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"method": self.method, "repeats": self.repeats,
-                "sessions": [[list(t) for t in s] for s in self.sessions]}
+        return {
+            "method": self.method,
+            "repeats": self.repeats,
+            "sessions": [[list(t) for t in s] for s in self.sessions],
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SchedulePlan:
         sessions = tuple(tuple(tuple(str(p) for p in t) for t in s) for s in d["sessions"])
-        return cls(sessions=sessions, repeats=int(d.get("repeats", repeat_meetings(sessions))),
-                   method=str(d.get("method", "")))
+        return cls(
+            sessions=sessions, repeats=int(d.get("repeats", repeat_meetings(sessions))), method=str(d.get("method", ""))
+        )
 
 
 def meetings(schedule: Sequence[Sequence[Sequence[str]]]) -> Counter[frozenset[str]]:
@@ -51,16 +55,20 @@ def meetings(schedule: Sequence[Sequence[Sequence[str]]]) -> Counter[frozenset[s
     return c
 
 
-def repeat_meetings(schedule: Sequence[Sequence[Sequence[str]]],
-                    prior: Sequence[Sequence[Sequence[str]]] = ()) -> int:
+def repeat_meetings(schedule: Sequence[Sequence[Sequence[str]]], prior: Sequence[Sequence[Sequence[str]]] = ()) -> int:
     """Meetings beyond each pair's first (``prior`` sessions count as played)."""
     return sum(n - 1 for n in meetings([*prior, *schedule]).values() if n > 1)
 
 
 def teammate_clashes(schedule: Sequence[Sequence[Sequence[str]]], team_of: Mapping[str, str]) -> int:
     """Pairs of team-mates seated at one table (should be 0)."""
-    return sum(1 for session in schedule for table in session for a, b in combinations(table, 2)
-               if a in team_of and team_of.get(a) == team_of.get(b))
+    return sum(
+        1
+        for session in schedule
+        for table in session
+        for a, b in combinations(table, 2)
+        if a in team_of and team_of.get(a) == team_of.get(b)
+    )
 
 
 def _teams(player_ids: Sequence[str], team_of: Mapping[str, str]) -> dict[str, list[str]]:
@@ -71,8 +79,15 @@ def _teams(player_ids: Sequence[str], team_of: Mapping[str, str]) -> dict[str, l
     return teams
 
 
-def make_schedule(player_ids: Sequence[str], sessions: int, *, team_of: Mapping[str, str] | None = None,
-                  seed: int = 0, iterations: int = 200_000, balance: bool = True) -> SchedulePlan:
+def make_schedule(
+    player_ids: Sequence[str],
+    sessions: int,
+    *,
+    team_of: Mapping[str, str] | None = None,
+    seed: int = 0,
+    iterations: int = 200_000,
+    balance: bool = True,
+) -> SchedulePlan:
     """Schedule ``sessions`` sessions for the players (a multiple of four).
 
     With ``team_of`` (player → team), team-mates never meet; when every team has four players and
@@ -114,7 +129,7 @@ def make_schedule(player_ids: Sequence[str], sessions: int, *, team_of: Mapping[
     else:
         team_index = {name: k for k, name in enumerate(sorted(teams))}
         per_player: list[int | None] = [team_index[team_of[p]] if p in team_of else None for p in ids]
-        found = search_schedule(len(ids), sessions, per_player, seed=rng.randrange(2 ** 32), iterations=iterations)
+        found = search_schedule(len(ids), sessions, per_player, seed=rng.randrange(2**32), iterations=iterations)
         tables = [[[ids[x] for x in t] for t in s] for s in found.schedule]
     sched: Schedule = tuple(tuple(tuple(t) for t in s) for s in tables)
     if balance:

@@ -32,8 +32,10 @@ def validate_hand(hand: HandRecord, rules: str | Rules | None = None) -> None:
     a hand that a false win ended (``end_hand`` profiles) has no winner, and the transfers are zero-sum."""
     r = get_rules(rules)
     if hand.winner is not None and hand.fan_points < r.min_fan:
-        raise EntryError(f"hand {hand.no}: {hand.fan_points} fan is below the {r.min_fan}-fan minimum; "
-                         "record it as a false win (enter_hand does this)")
+        raise EntryError(
+            f"hand {hand.no}: {hand.fan_points} fan is below the {r.min_fan}-fan minimum; "
+            "record it as a false win (enter_hand does this)"
+        )
     false_wins = [p for p in hand.penalties if p.is_false_win]
     if r.false_win == "end_hand" and false_wins and hand.winner is not None:
         raise EntryError(f"hand {hand.no}: under {r.name} a false win ends the hand; nobody else wins it")
@@ -44,9 +46,17 @@ def validate_hand(hand: HandRecord, rules: str | Rules | None = None) -> None:
         raise EntryError(f"hand {hand.no}: payments are not zero-sum: {transfers}")
 
 
-def enter_hand(no: int, winner: int | None = None, discarder: int | None = None, *, fans: Iterable[str] = (),
-               points: int | None = None, flowers: int = 0, penalties: Iterable[Penalty] = (),
-               rules: str | Rules | None = None) -> HandRecord:
+def enter_hand(
+    no: int,
+    winner: int | None = None,
+    discarder: int | None = None,
+    *,
+    fans: Iterable[str] = (),
+    points: int | None = None,
+    flowers: int = 0,
+    penalties: Iterable[Penalty] = (),
+    rules: str | Rules | None = None,
+) -> HandRecord:
     """Record a hand as the referee enters it.  A declared win below the minimum fan becomes a false
     win (错和, 10 to each) by the declarer, and the hand is recorded without a winner.  When play went on
     (``play_on``) and another player won, enter that win with the false win among ``penalties``."""
@@ -56,17 +66,26 @@ def enter_hand(no: int, winner: int | None = None, discarder: int | None = None,
     if winner is not None:
         probe = HandRecord(no=no, winner=winner, discarder=discarder, fans=fan_list, points=points, flowers=flowers)
         if probe.fan_points < r.min_fan:
-            pens.append(Penalty(seat=winner, code=PenaltyCode.FALSE_WIN,
-                                note=f"declared {probe.fan_points} fan < {r.min_fan}"))
+            pens.append(
+                Penalty(seat=winner, code=PenaltyCode.FALSE_WIN, note=f"declared {probe.fan_points} fan < {r.min_fan}")
+            )
             winner, discarder, fan_list, points, flowers = None, None, (), None, 0
-    hand = HandRecord(no=no, winner=winner, discarder=discarder, fans=fan_list, points=points, flowers=flowers,
-                      penalties=tuple(pens))
+    hand = HandRecord(
+        no=no, winner=winner, discarder=discarder, fans=fan_list, points=points, flowers=flowers, penalties=tuple(pens)
+    )
     validate_hand(hand, r)
     return hand
 
 
-def hand_from_winning_hand(no: int, winner: int, discarder: int | None, hand: WinningHand, *,
-                           penalties: Iterable[Penalty] = (), rules: str | Rules | None = None) -> HandRecord:
+def hand_from_winning_hand(
+    no: int,
+    winner: int,
+    discarder: int | None,
+    hand: WinningHand,
+    *,
+    penalties: Iterable[Penalty] = (),
+    rules: str | Rules | None = None,
+) -> HandRecord:
     """Score the tiles with :func:`majiang.mcr.scorer.score` and record the fans it finds."""
     if hand.self_drawn != (discarder is None):
         raise EntryError(f"hand {no}: the tiles say self_drawn={hand.self_drawn} but the discarder is {discarder}")
@@ -125,8 +144,13 @@ class TableResult:
         return tuple(1 + sum(1 for other in sc if other > mine) for mine in sc)
 
 
-def score_table(table: TableRecord, *, session: int = 0, rules: str | Rules | None = None,
-                ranked: frozenset[str] | set[str] | None = None) -> TableResult:
+def score_table(
+    table: TableRecord,
+    *,
+    session: int = 0,
+    rules: str | Rules | None = None,
+    ranked: frozenset[str] | set[str] | None = None,
+) -> TableResult:
     """Validate every hand and add up the session.  ``ranked`` is the set of ranked player ids
     (default: everyone at the table)."""
     r = get_rules(rules)
@@ -150,12 +174,20 @@ def score_table(table: TableRecord, *, session: int = 0, rules: str | Rules | No
         if sub is None:
             seats.append(SeatResult(s, player, seat_scores[s], is_ranked))
             continue
-        before = sum(d[s] for d in per_hand[:sub.from_hand - 1])
-        after = sum(d[s] for d in per_hand[sub.from_hand - 1:])
+        before = sum(d[s] for d in per_hand[: sub.from_hand - 1])
+        after = sum(d[s] for d in per_hand[sub.from_hand - 1 :])
         seats.append(SeatResult(s, player, SESSION_START + before + pen[s], is_ranked, sub.substitute, after))
     complete = table.totals is not None or table.time_called or len(table.hands) == HANDS_PER_SESSION
-    return TableResult(session=session, table=table.no, players=table.players, hand_deltas=tuple(per_hand),
-                       penalty_deltas=tuple(pen), seat_scores=seat_scores, seats=tuple(seats), complete=complete)
+    return TableResult(
+        session=session,
+        table=table.no,
+        players=table.players,
+        hand_deltas=tuple(per_hand),
+        penalty_deltas=tuple(pen),
+        seat_scores=seat_scores,
+        seats=tuple(seats),
+        complete=complete,
+    )
 
 
 def apply_time_limit(table: TableRecord, hands_played: int) -> TableRecord:

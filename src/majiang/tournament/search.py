@@ -51,8 +51,15 @@ def count_repeats(meet: list[list[int]]) -> int:
     return sum(max(0, meet[a][b] - 1) for a in range(n) for b in range(a + 1, n))
 
 
-def search_schedule(n: int, sessions: int, team_of: Sequence[int | None] | None = None, *, seed: int = 0,
-                    iterations: int = 200_000, prior: Sequence[Sequence[Sequence[int]]] = ()) -> SearchResult:
+def search_schedule(
+    n: int,
+    sessions: int,
+    team_of: Sequence[int | None] | None = None,
+    *,
+    seed: int = 0,
+    iterations: int = 200_000,
+    prior: Sequence[Sequence[Sequence[int]]] = (),
+) -> SearchResult:
     """Find ``sessions`` sessions for players ``0…n−1`` (``n`` a multiple of 4) minimising repeat meetings.
 
     ``team_of[p]`` is p's team (None: an individual).  ``prior`` sessions count as already played

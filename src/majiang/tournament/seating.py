@@ -34,8 +34,7 @@ WINDS = "ESWN"
 WINDS_ZH = "东南西北"
 
 
-def round_seats(round_index: int,
-                rotation: Sequence[SeatChange] = ROTATION_1998) -> tuple[int, int, int, int]:
+def round_seats(round_index: int, rotation: Sequence[SeatChange] = ROTATION_1998) -> tuple[int, int, int, int]:
     """Which table player sits East, South, West, North at the start of round ``round_index`` (0–3)."""
     if not 0 <= round_index <= 3:
         raise ValueError(f"rounds are 0–3, got {round_index}")
@@ -77,7 +76,7 @@ def draw_seats(player_ids: Sequence[str], seed: int) -> tuple[tuple[str, ...], .
         raise ValueError(f"{len(player_ids)} players do not fill tables of four")
     order = list(player_ids)
     random.Random(seed).shuffle(order)
-    return tuple(tuple(order[i:i + 4]) for i in range(0, len(order), 4))
+    return tuple(tuple(order[i : i + 4]) for i in range(0, len(order), 4))
 
 
 def wind_counts(schedule: Schedule) -> dict[str, list[int]]:

@@ -20,8 +20,14 @@ from majiang.tournament.scoring import TableResult
 from majiang.tournament.seating import ROTATION_1998, WINDS_ZH, SeatChange, dealer
 
 DEALER, DEALT_IN, SELF_DRAW, DRAW, FALSE_WIN, WARNING = "▲", "—", "+", "○", "√", "×"
-MARKS = {DEALER: "庄家 dealer", DEALT_IN: "点和 dealt in", SELF_DRAW: "自摸 self-draw", DRAW: "荒牌 exhaustive draw",
-         FALSE_WIN: "错和 false win", WARNING: "警告 warning"}
+MARKS = {
+    DEALER: "庄家 dealer",
+    DEALT_IN: "点和 dealt in",
+    SELF_DRAW: "自摸 self-draw",
+    DRAW: "荒牌 exhaustive draw",
+    FALSE_WIN: "错和 false win",
+    WARNING: "警告 warning",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +97,24 @@ def _cell(hand: HandRecord, seat: int, delta: int, rotation: Sequence[SeatChange
         elif p.seat == seat and p.is_warning:
             marks += WARNING
     won = hand.winner == seat
-    return SheetCell(marks=marks, points=delta, hand_name=(hand.hand_name or "和") if won else "",
-                     fan=hand.fan_total if won else None)
+    return SheetCell(
+        marks=marks,
+        points=delta,
+        hand_name=(hand.hand_name or "和") if won else "",
+        fan=hand.fan_total if won else None,
+    )
 
 
-def _row(record: TableRecord, tr: TableResult, standard: Mapping[str, Fraction], seat: int,
-         names: Mapping[str, str], rules: Rules, rotation: Sequence[SeatChange], entered: bool) -> SheetRow:
+def _row(
+    record: TableRecord,
+    tr: TableResult,
+    standard: Mapping[str, Fraction],
+    seat: int,
+    names: Mapping[str, str],
+    rules: Rules,
+    rotation: Sequence[SeatChange],
+    entered: bool,
+) -> SheetRow:
     """One player's row.  得分 and 失分 add up the hands' points (wins and false-win payments); 罚分 is
     every other penalty once, given in a hand or to the table; so 局分 = 500 + 得分 − 失分 − 罚分.
     A player who left mid-session (第十二条) has only her own hands; a table with nothing entered
@@ -124,15 +142,42 @@ def _row(record: TableRecord, tr: TableResult, standard: Mapping[str, Fraction],
     if not seat_res.ranked:
         note = "替补 (不计名次)"
     if not entered:
-        return SheetRow(seat=seat, player=pid, name=names[pid], cells=tuple(cells), won=None, lost=None,
-                        deductions=None, total=None, place=None, standard=None)
-    return SheetRow(seat=seat, player=pid, name=names[pid], cells=tuple(cells), won=won, lost=lost,
-                    deductions=deductions, total=seat_res.score, place=tr.places[seat],
-                    standard=standard.get(pid) if seat_res.ranked else None, note=note)
+        return SheetRow(
+            seat=seat,
+            player=pid,
+            name=names[pid],
+            cells=tuple(cells),
+            won=None,
+            lost=None,
+            deductions=None,
+            total=None,
+            place=None,
+            standard=None,
+        )
+    return SheetRow(
+        seat=seat,
+        player=pid,
+        name=names[pid],
+        cells=tuple(cells),
+        won=won,
+        lost=lost,
+        deductions=deductions,
+        total=seat_res.score,
+        place=tr.places[seat],
+        standard=standard.get(pid) if seat_res.ranked else None,
+        note=note,
+    )
 
 
-def score_sheet(result: GroupResult, session: int, table: int, *, event: str = "",
-                rules: str | Rules | None = None, rotation: Sequence[SeatChange] = ROTATION_1998) -> ScoreSheet:
+def score_sheet(
+    result: GroupResult,
+    session: int,
+    table: int,
+    *,
+    event: str = "",
+    rules: str | Rules | None = None,
+    rotation: Sequence[SeatChange] = ROTATION_1998,
+) -> ScoreSheet:
     """Build the sheet of table ``table`` in session ``session`` from an evaluated group."""
     r = get_rules(rules)
     group = result.group
@@ -154,6 +199,14 @@ def score_sheet(result: GroupResult, session: int, table: int, *, event: str = "
         notes.append(f"时间到: {len(record.hands)} 盘后结束 (time limit)")
     entered = bool(record.hands or record.totals is not None or record.penalties or record.time_called)
     rows = [_row(record, tr, sr.standard, seat, names, r, rotation, entered) for seat in range(4)]
-    return ScoreSheet(event=event, group=group.name or group.id, session=session, table=table, rows=tuple(rows),
-                      hands_played=len(record.hands), time_called=record.time_called, notes=tuple(notes),
-                      entry=record.entry)
+    return ScoreSheet(
+        event=event,
+        group=group.name or group.id,
+        session=session,
+        table=table,
+        rows=tuple(rows),
+        hands_played=len(record.hands),
+        time_called=record.time_called,
+        notes=tuple(notes),
+        entry=record.entry,
+    )

@@ -33,8 +33,9 @@ def values_1998(n: int) -> list[int]:
     return [n if k == 1 else n - k for k in range(1, n + 1)]
 
 
-def shared_places(scores: Mapping[str, int], values: Sequence[int],
-                  tie_split: TieSplit = "average") -> dict[str, Fraction]:
+def shared_places(
+    scores: Mapping[str, int], values: Sequence[int], tie_split: TieSplit = "average"
+) -> dict[str, Fraction]:
     """Rank ``scores`` (higher first) and give each the ``values`` of its place; places past the end
     of ``values`` are worth 0.  Tied players share the average of their places' values (``average``)
     or all take the best of them (``top``)."""
@@ -47,7 +48,7 @@ def shared_places(scores: Mapping[str, int], values: Sequence[int],
             j += 1
         vals = [values[k] if k < len(values) else 0 for k in range(i, j + 1)]
         share = Fraction(sum(vals), len(vals)) if tie_split == "average" else Fraction(vals[0])
-        for p in order[i:j + 1]:
+        for p in order[i : j + 1]:
             out[p] = share
         i = j + 1
     return out

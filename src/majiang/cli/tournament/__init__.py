@@ -16,22 +16,26 @@ from majiang.cli.tournament.common import RAW, describe, usage
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "tournament", help="run a competition: register, draw, enter hands, standings, score sheets, exports",
-        description=describe("MCR competitions by the 1998 national rules: register players and teams, draw sessions "
-                    "(perfect designs: no pair meets twice), enter each hand as the referee writes it down, and "
-                    "print standings, score sheets (比赛成绩记录表) and exports.  Standard scores: 1998 (the "
-                    "session ranked over the whole group, N−k) or 4210 (per table)."),
+        "tournament",
+        help="run a competition: register, draw, enter hands, standings, score sheets, exports",
+        description=describe(
+            "MCR competitions by the 1998 national rules: register players and teams, draw sessions "
+            "(perfect designs: no pair meets twice), enter each hand as the referee writes it down, and "
+            "print standings, score sheets (比赛成绩记录表) and exports.  Standard scores: 1998 (the "
+            "session ranked over the whole group, N−k) or 4210 (per table)."
+        ),
         formatter_class=RAW,
         epilog="a 16-player team event, start to finish:\n"
-               "  majiang tournament new \"Spring Cup\" --count 16 --teams 4 --sessions 4 --seed 7\n"
-               "  majiang tournament draw spring-cup --session 1\n"
-               "  majiang tournament enter spring-cup --session 1 --table 1 --hand 1 --winner E --discarder W "
-               "--fans 清一色,平和\n"
-               "  majiang tournament enter spring-cup --session 1 --table 2 --totals 40,-8,-16,-16\n"
-               "  majiang tournament standings spring-cup\n"
-               "  majiang tournament export spring-cup --format pdf --session 1 --table 1 -o sheet-1-1.pdf\n"
-               "  majiang tournament demo --players 16 --teams 4 --sessions 4 --seed 1 --json\n\n"
-               "run 'majiang tournament COMMAND --help' for each command's options.")
+        '  majiang tournament new "Spring Cup" --count 16 --teams 4 --sessions 4 --seed 7\n'
+        "  majiang tournament draw spring-cup --session 1\n"
+        "  majiang tournament enter spring-cup --session 1 --table 1 --hand 1 --winner E --discarder W "
+        "--fans 清一色,平和\n"
+        "  majiang tournament enter spring-cup --session 1 --table 2 --totals 40,-8,-16,-16\n"
+        "  majiang tournament standings spring-cup\n"
+        "  majiang tournament export spring-cup --format pdf --session 1 --table 1 -o sheet-1-1.pdf\n"
+        "  majiang tournament demo --players 16 --teams 4 --sessions 4 --seed 1 --json\n\n"
+        "run 'majiang tournament COMMAND --help' for each command's options.",
+    )
     tsub = p.add_subparsers(dest="tcommand", metavar="COMMAND")
     p.set_defaults(func=lambda args: usage(p))
 

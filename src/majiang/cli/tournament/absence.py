@@ -18,32 +18,41 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open
 
 def register(tsub: Any) -> None:
     a = tsub.add_parser(
-        "absent", help="an absentee (缺席): seat a substitute, or give a bye and re-draw the session",
+        "absent",
+        help="an absentee (缺席): seat a substitute, or give a bye and re-draw the session",
         description=describe(
-                    "Record a player missing from session K.  --substitute NAME: a substitute (替补) takes his "
-                    "first-round seat for the whole session — NAME is a team's reserve, an earlier substitute's id, "
-                    "or a new name (registered as S1, S2 … and never ranked); the absentee gets a bye.  With "
-                    "--from-hand N the player left during play: the substitute plays from hand N and the player "
-                    "keeps the score he had.  --bye: the players given (repeat --player) get a bye and the session "
-                    "is re-drawn for those present (a multiple of four), avoiding earlier meetings.  Standard scores "
-                    "(1998): an absentee gets 0 and N stays the number of ranked players."),
+            "Record a player missing from session K.  --substitute NAME: a substitute (替补) takes his "
+            "first-round seat for the whole session — NAME is a team's reserve, an earlier substitute's id, "
+            "or a new name (registered as S1, S2 … and never ranked); the absentee gets a bye.  With "
+            "--from-hand N the player left during play: the substitute plays from hand N and the player "
+            "keeps the score he had.  --bye: the players given (repeat --player) get a bye and the session "
+            "is re-drawn for those present (a multiple of four), avoiding earlier meetings.  Standard scores "
+            "(1998): an absentee gets 0 and N stays the number of ranked players."
+        ),
         formatter_class=RAW,
         epilog="examples:\n"
-               "  majiang tournament absent cup --session 2 --player P07 --substitute \"Zhao Lei\"\n"
-               "  majiang tournament absent cup --session 2 --player P07 --substitute R1        (the team's reserve)\n"
-               "  majiang tournament absent cup --session 2 --player P07 --substitute S1 --from-hand 9\n"
-               "  majiang tournament absent cup --session 3 --player P03 --player P07 --player P11 --player P15 --bye\n"
-               "  (a table left 三缺一 and scored as it stands: majiang tournament enter cup --session 2 --table 1 "
-               "--time-called)")
+        '  majiang tournament absent cup --session 2 --player P07 --substitute "Zhao Lei"\n'
+        "  majiang tournament absent cup --session 2 --player P07 --substitute R1        (the team's reserve)\n"
+        "  majiang tournament absent cup --session 2 --player P07 --substitute S1 --from-hand 9\n"
+        "  majiang tournament absent cup --session 3 --player P03 --player P07 --player P11 --player P15 --bye\n"
+        "  (a table left 三缺一 and scored as it stands: majiang tournament enter cup --session 2 --table 1 "
+        "--time-called)",
+    )
     a.add_argument("event", help="event id")
     a.add_argument("--session", type=int, required=True, metavar="K", help="session number")
-    a.add_argument("--player", action="append", required=True, metavar="P", help="the absent player's id (--bye: "
-                   "repeatable)")
+    a.add_argument(
+        "--player", action="append", required=True, metavar="P", help="the absent player's id (--bye: repeatable)"
+    )
     how = a.add_mutually_exclusive_group(required=True)
     how.add_argument("--substitute", metavar="NAME", help="who plays the seat instead (a player id or a new name)")
     how.add_argument("--bye", action="store_true", help="a bye: re-draw the session for the players present")
-    a.add_argument("--from-hand", type=int, default=None, metavar="N",
-                   help="with --substitute: he plays from hand N (2–16) on; the player left during play")
+    a.add_argument(
+        "--from-hand",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --substitute: he plays from hand N (2–16) on; the player left during play",
+    )
     a.add_argument("--seed", type=int, default=None, help="--bye: seed of the re-draw (default: from the event)")
     a.add_argument("--db", default=None, help=DB_HELP)
     a.set_defaults(func=cmd_absent)
@@ -107,15 +116,27 @@ def _redraw(args: argparse.Namespace, absent: list[str], session_no: int | None)
     session, added = redraw_session(group, session_no, absent, seed=seed)
     repo.put_session(event.id, group.id, session, method="redraw")
     changes = seat_changes(before, session) if before is not None else []  # a first draw: nothing moved
-    print(f"session {session_no} re-drawn (重新编排) for {sum(len(t.players) for t in session.tables)} players; "
-          f"byes 缺席: {', '.join(session.absent) or 'none'}; {added} repeat meeting(s) added; "
-          f"{len(changes)} seat change(s)", file=sys.stderr)
+    print(
+        f"session {session_no} re-drawn (重新编排) for {sum(len(t.players) for t in session.tables)} players; "
+        f"byes 缺席: {', '.join(session.absent) or 'none'}; {added} repeat meeting(s) added; "
+        f"{len(changes)} seat change(s)",
+        file=sys.stderr,
+    )
     for change in changes:
         print(f"  {change.describe()}", file=sys.stderr)
     if getattr(args, "json", False):
-        print(json.dumps({"session": session_no, "tables": [list(t.players) for t in session.tables],
-                          "absent": list(session.absent), "repeats_added": added,
-                          "changes": [c.describe() for c in changes]}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "session": session_no,
+                    "tables": [list(t.players) for t in session.tables],
+                    "absent": list(session.absent),
+                    "repeats_added": added,
+                    "changes": [c.describe() for c in changes],
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         print_session(event, session, group.id)
     return 0

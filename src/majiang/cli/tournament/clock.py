@@ -11,16 +11,20 @@ from majiang.cli.tournament.common import DB_HELP, RAW, describe, open_repo, wra
 
 def register(tsub: Any) -> None:
     c = tsub.add_parser(
-        "clock", help="start a session's clock (3 h), show it, or call time at every table",
-        description=describe("A session has 3 hours (第六条) with a warning before the end; the projector page "
-                             "(/tournaments/EVENT/projector) shows the clock.  --start starts it now (again: "
-                             "restarts); --call calls time at every table still playing (the hand in play is "
-                             "finished and entered with 'enter … --time-called' at a table instead, when the "
-                             "referee calls it there).  Without options: where the clock stands."),
+        "clock",
+        help="start a session's clock (3 h), show it, or call time at every table",
+        description=describe(
+            "A session has 3 hours (第六条) with a warning before the end; the projector page "
+            "(/tournaments/EVENT/projector) shows the clock.  --start starts it now (again: "
+            "restarts); --call calls time at every table still playing (the hand in play is "
+            "finished and entered with 'enter … --time-called' at a table instead, when the "
+            "referee calls it there).  Without options: where the clock stands."
+        ),
         formatter_class=RAW,
         epilog="examples:\n  majiang tournament clock cup --session 1 --start\n"
-               "  majiang tournament clock cup --session 1 --start --minutes 150 --warn 10\n"
-               "  majiang tournament clock cup --session 1\n  majiang tournament clock cup --session 1 --call")
+        "  majiang tournament clock cup --session 1 --start --minutes 150 --warn 10\n"
+        "  majiang tournament clock cup --session 1\n  majiang tournament clock cup --session 1 --call",
+    )
     c.add_argument("event", help="event id")
     c.add_argument("--session", type=int, default=None, metavar="K", help="default: the last drawn")
     c.add_argument("--start", action="store_true", help="start the clock now")
@@ -47,8 +51,10 @@ def cmd_clock(args: argparse.Namespace) -> int:
         print(f"session {k}: the clock is not started (majiang tournament clock {args.event} --session {k} --start)")
     else:
         h, rest = divmod(state["remaining_s"], 3600)
-        print(f"session {k}: {state['phase']}, {h}:{rest // 60:02d}:{rest % 60:02d} left (ends {state['ends'][:19]} "
-              f"UTC; warning {state['warn']} min before)")
+        print(
+            f"session {k}: {state['phase']}, {h}:{rest // 60:02d}:{rest % 60:02d} left (ends {state['ends'][:19]} "
+            f"UTC; warning {state['warn']} min before)"
+        )
     if called is not None:
         print(f"time called at table(s) {', '.join(map(str, called)) or '(none still playing)'}")
     elif state["called"]:

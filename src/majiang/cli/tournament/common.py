@@ -42,6 +42,7 @@ def wrap(fn: Any) -> Any:
         except OSError as e:
             print(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
             return 2
+
     return run
 
 
@@ -73,7 +74,6 @@ def open_repo(args: argparse.Namespace) -> TournamentRepository:
     return TournamentRepository(db)
 
 
-
 def print_session(event: Any, session: Any, group_id: str) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -91,4 +91,3 @@ def print_session(event: Any, session: Any, group_id: str) -> None:
 
 def fmt_score(x: float) -> str:
     return str(x) if isinstance(x, int) else f"{x:.2f}"
-

@@ -12,24 +12,30 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_
 
 def register(tsub: Any) -> None:
     m = tsub.add_parser(
-        "demo", help="a whole event played by bots on the game engine",
+        "demo",
+        help="a whole event played by bots on the game engine",
         description=describe(
-                    "Register, schedule, play every table's 16 hands on the real engine with bots (the 1998 seat "
-                    "changes), score and rank.  Deterministic for a seed and a choice of bots.  --json prints "
-                    "{sessions: [{tables: [{players, session_scores, standard_scores}]}], standings: [{player, team, "
-                    "standard_total, match_total, rank}], teams: [{team, standard_total, rank}], repeat_meetings}."),
+            "Register, schedule, play every table's 16 hands on the real engine with bots (the 1998 seat "
+            "changes), score and rank.  Deterministic for a seed and a choice of bots.  --json prints "
+            "{sessions: [{tables: [{players, session_scores, standard_scores}]}], standings: [{player, team, "
+            "standard_total, match_total, rank}], teams: [{team, standard_total, rank}], repeat_meetings}."
+        ),
         formatter_class=RAW,
         epilog="examples:\n  majiang tournament demo --players 16 --teams 4 --sessions 4 --seed 1 --json\n"
-               "  majiang tournament demo --players 28 --teams 7 --sessions 6 --scheme 4210 --bots fan\n"
-               "  majiang tournament demo --save --db var/majiang.db   (then see it at /tournaments/demo-1)")
+        "  majiang tournament demo --players 28 --teams 7 --sessions 6 --scheme 4210 --bots fan\n"
+        "  majiang tournament demo --save --db var/majiang.db   (then see it at /tournaments/demo-1)",
+    )
     m.add_argument("--players", type=int, default=16, help="players, a multiple of 4 (default 16)")
     m.add_argument("--teams", type=int, default=4, help="teams of consecutive players; 0 = individuals (default 4)")
     m.add_argument("--sessions", type=int, default=4, help="sessions (default 4)")
     m.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     m.add_argument("--scheme", choices=("1998", "4210"), default="1998", help="standard scores (default 1998)")
-    m.add_argument("--bots", default="auto",
-                   help="bot kind for every player (rand, eff, fan, ev, best), or a comma list dealt to players "
-                        "P01, P02 … in turn; auto (default) = the strongest installed (fan, then eff, then rand)")
+    m.add_argument(
+        "--bots",
+        default="auto",
+        help="bot kind for every player (rand, eff, fan, ev, best), or a comma list dealt to players "
+        "P01, P02 … in turn; auto (default) = the strongest installed (fan, then eff, then rand)",
+    )
     m.add_argument("--json", action="store_true", help="print the JSON result")
     m.add_argument("--save", action="store_true", help="also store the event in the database (id demo-SEED)")
     m.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -58,8 +64,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.players <= 0 or args.players % 4:
         raise CliError(f"--players {args.players}: a multiple of 4 (tables of four)")
     if args.teams and (args.teams < 0 or args.players % args.teams or args.players // args.teams > 4):
-        raise CliError(f"--teams {args.teams}: {args.players} players must split into teams of at most 4 "
-                       f"(e.g. --teams {args.players // 4}), or 0 for individuals")
+        raise CliError(
+            f"--teams {args.teams}: {args.players} players must split into teams of at most 4 "
+            f"(e.g. --teams {args.players // 4}), or 0 for individuals"
+        )
     if args.sessions < 1:
         raise CliError("--sessions must be at least 1")
     kinds = [k.strip() for k in (best_bot() if args.bots == "auto" else args.bots).split(",") if k.strip()]
@@ -79,24 +87,38 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=Console(stderr=True), transient=True) as prog:
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as prog:
             task = prog.add_task("tables", total=total)
             event, result, plan = build_demo(
-                args.players, args.teams, args.sessions, args.seed, args.scheme,
-                play_session=engine_play_session(bots, progress=lambda _s: prog.advance(task)))
+                args.players,
+                args.teams,
+                args.sessions,
+                args.seed,
+                args.scheme,
+                play_session=engine_play_session(bots, progress=lambda _s: prog.advance(task)),
+            )
     else:
-        event, result, plan = build_demo(args.players, args.teams, args.sessions, args.seed, args.scheme,
-                                         play_session=engine_play_session(bots))
+        event, result, plan = build_demo(
+            args.players, args.teams, args.sessions, args.seed, args.scheme, play_session=engine_play_session(bots)
+        )
     data = result_json(result, plan.repeats)
     if args.save:
         from dataclasses import replace
 
         repo = open_repo(args)
         group = event.groups[0]
-        saved = replace(event, name=f"Demo (seed {args.seed}, bots {','.join(kinds)})",
-                        extra={"seed": args.seed, "sessions": args.sessions,
-                               "plans": {group.id: plan.to_dict()}, "demo": True})
+        saved = replace(
+            event,
+            name=f"Demo (seed {args.seed}, bots {','.join(kinds)})",
+            extra={"seed": args.seed, "sessions": args.sessions, "plans": {group.id: plan.to_dict()}, "demo": True},
+        )
         repo.save(saved)
         print(f"saved as event {saved.id} in {repo.db.url}", file=sys.stderr)
     if args.json:
@@ -106,8 +128,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     con = Console()
-    t = Table(title=f"Demo: {args.players} players, {args.sessions} sessions, scheme {args.scheme}, bots "
-                    f"{','.join(kinds)}, seed {args.seed} · schedule {plan.method}, {plan.repeats} repeat meetings")
+    t = Table(
+        title=f"Demo: {args.players} players, {args.sessions} sessions, scheme {args.scheme}, bots "
+        f"{','.join(kinds)}, seed {args.seed} · schedule {plan.method}, {plan.repeats} repeat meetings"
+    )
     for col in ("名次 Rank", "选手 Player", "队 Team", "标准分 Std total", "比赛分 Score total"):
         t.add_column(col)
     for r in data["standings"]:

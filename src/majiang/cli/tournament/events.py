@@ -15,68 +15,107 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open
 
 def register(tsub: Any) -> None:
     n = tsub.add_parser(
-        "new", help="register an event and plan its schedule; prints the event id",
-        description=describe("Create an event: its players (from a file or numbered P01…), teams, the standard-score "
-                    "scheme, and the schedule of all its sessions, made now from the seed (team-mates never at one "
-                    "table; a perfect design — no pair twice — for 16 players in 4 teams over 4 sessions, 4p "
-                    "players in p teams, 16 individuals …).  Prints the new event's id."),
+        "new",
+        help="register an event and plan its schedule; prints the event id",
+        description=describe(
+            "Create an event: its players (from a file or numbered P01…), teams, the standard-score "
+            "scheme, and the schedule of all its sessions, made now from the seed (team-mates never at one "
+            "table; a perfect design — no pair twice — for 16 players in 4 teams over 4 sessions, 4p "
+            "players in p teams, 16 individuals …).  Prints the new event's id."
+        ),
         formatter_class=RAW,
         epilog="player file: one player per line ('name' or 'name,team'), a CSV with a header naming columns "
-               "(name; optional id, team, ema_id, country, reserve), or a JSON list.\n\nexamples:\n"
-               "  majiang tournament new \"Spring Cup\" --count 16 --teams 4 --sessions 4\n"
-               "  majiang tournament new \"Club night\" --players players.csv --sessions 3 --scheme 4210\n"
-               "  majiang tournament new Open --players names.txt --sessions 5 --db postgresql://postgres@127.0.0.1/mj")
+        "(name; optional id, team, ema_id, country, reserve), or a JSON list.\n\nexamples:\n"
+        '  majiang tournament new "Spring Cup" --count 16 --teams 4 --sessions 4\n'
+        '  majiang tournament new "Club night" --players players.csv --sessions 3 --scheme 4210\n'
+        "  majiang tournament new Open --players names.txt --sessions 5 --db postgresql://postgres@127.0.0.1/mj",
+    )
     n.add_argument("name", help="the event's name (its id is derived from it, e.g. 'Spring Cup' → spring-cup)")
     who = n.add_mutually_exclusive_group(required=True)
     who.add_argument("--players", metavar="FILE", help="player list (text, CSV with header, or JSON)")
     who.add_argument("--count", type=int, metavar="N", help="N anonymous players P01…PN")
-    n.add_argument("--teams", type=int, default=0, metavar="T",
-                   help="T teams of consecutive players (when the file has no team column); 0 = individuals")
+    n.add_argument(
+        "--teams",
+        type=int,
+        default=0,
+        metavar="T",
+        help="T teams of consecutive players (when the file has no team column); 0 = individuals",
+    )
     n.add_argument("--sessions", type=int, default=4, metavar="S", help="sessions (局) to schedule (default 4)")
-    n.add_argument("--scheme", choices=("1998", "4210"), default="1998",
-                   help="standard scores: 1998 (group ranking, N−k; default) or 4210 (per table)")
-    n.add_argument("--rules", choices=("gb", "botzone"), default="gb",
-                   help="rules profile: gb (1998, default) or botzone (false wins end the hand)")
+    n.add_argument(
+        "--scheme",
+        choices=("1998", "4210"),
+        default="1998",
+        help="standard scores: 1998 (group ranking, N−k; default) or 4210 (per table)",
+    )
+    n.add_argument(
+        "--rules",
+        choices=("gb", "botzone"),
+        default="gb",
+        help="rules profile: gb (1998, default) or botzone (false wins end the hand)",
+    )
     n.add_argument("--seed", type=int, default=None, help="seed of the draw (default: random, printed)")
     n.add_argument("--id", dest="event_id", default=None, help="the event id (default: derived from the name)")
     n.add_argument("--db", default=None, help=DB_HELP)
     n.set_defaults(func=cmd_new)
 
-    ls = tsub.add_parser("list", help="list the events in the database",
-                         description=describe("List the stored events: id, name, scheme, players, sessions drawn."))
+    ls = tsub.add_parser(
+        "list",
+        help="list the events in the database",
+        description=describe("List the stored events: id, name, scheme, players, sessions drawn."),
+    )
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.add_argument("--db", default=None, help=DB_HELP)
     ls.set_defaults(func=cmd_list)
 
     d = tsub.add_parser(
-        "draw", help="seat a session's tables (from the schedule, or by the standings)",
-        description=describe("Draw session K (default: the next one).  perfect: the event's schedule (a perfect design "
-                    "where one exists, otherwise the fewest repeat meetings the search found); swiss: 高高碰, the "
-                    "top four of the standings at table 1 …, team-mates and earlier opponents kept apart where "
-                    "possible; snake: 蛇形, one player from each quarter of the standings per table.  Starting "
-                    "seats (东南西北) are balanced over the sessions.  A session with results cannot be redrawn."),
+        "draw",
+        help="seat a session's tables (from the schedule, or by the standings)",
+        description=describe(
+            "Draw session K (default: the next one).  perfect: the event's schedule (a perfect design "
+            "where one exists, otherwise the fewest repeat meetings the search found); swiss: 高高碰, the "
+            "top four of the standings at table 1 …, team-mates and earlier opponents kept apart where "
+            "possible; snake: 蛇形, one player from each quarter of the standings per table.  Starting "
+            "seats (东南西北) are balanced over the sessions.  A session with results cannot be redrawn."
+        ),
         formatter_class=RAW,
         epilog="redraw (重新编排): session K drawn again for the players present after absences — byes for those\n"
-               "given with --absent (and those recorded before), team-mates apart, as few repeat meetings as\n"
-               "possible; it prints who moved.  Only a session without results; default: the last drawn.\n\n"
-               "examples:\n  majiang tournament draw spring-cup\n"
-               "  majiang tournament draw spring-cup --session 5 --method swiss\n"
-               "  majiang tournament draw spring-cup --session 2 --method redraw --absent P03,P07,P11,P15")
+        "given with --absent (and those recorded before), team-mates apart, as few repeat meetings as\n"
+        "possible; it prints who moved.  Only a session without results; default: the last drawn.\n\n"
+        "examples:\n  majiang tournament draw spring-cup\n"
+        "  majiang tournament draw spring-cup --session 5 --method swiss\n"
+        "  majiang tournament draw spring-cup --session 2 --method redraw --absent P03,P07,P11,P15",
+    )
     d.add_argument("event", help="event id")
-    d.add_argument("--session", type=int, default=None, metavar="K",
-                   help="session number (default: the next; for redraw the last drawn)")
-    d.add_argument("--method", choices=("perfect", "swiss", "snake", "redraw"), default="perfect",
-                   help="default perfect")
-    d.add_argument("--absent", action="append", default=[], metavar="P[,Q…]",
-                   help="redraw only: players who get a bye (缺席) in the session (repeatable)")
+    d.add_argument(
+        "--session",
+        type=int,
+        default=None,
+        metavar="K",
+        help="session number (default: the next; for redraw the last drawn)",
+    )
+    d.add_argument(
+        "--method", choices=("perfect", "swiss", "snake", "redraw"), default="perfect", help="default perfect"
+    )
+    d.add_argument(
+        "--absent",
+        action="append",
+        default=[],
+        metavar="P[,Q…]",
+        help="redraw only: players who get a bye (缺席) in the session (repeatable)",
+    )
     d.add_argument("--json", action="store_true", help="print the tables as JSON")
     d.add_argument("--db", default=None, help=DB_HELP)
     d.set_defaults(func=cmd_draw)
 
-    st = tsub.add_parser("seating", help="show who sits where in a session",
-                         description=describe(
-                                     "The tables of session K with each player's first-round seat (东南西北) and "
-                                     "how many hands each table has entered."))
+    st = tsub.add_parser(
+        "seating",
+        help="show who sits where in a session",
+        description=describe(
+            "The tables of session K with each player's first-round seat (东南西北) and "
+            "how many hands each table has entered."
+        ),
+    )
     st.add_argument("event", help="event id")
     st.add_argument("--session", type=int, default=None, metavar="K", help="default: the last drawn")
     st.add_argument("--db", default=None, help=DB_HELP)
@@ -99,8 +138,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     event_id = args.event_id or repo.new_id(args.name)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    event = new_event(event_id, args.name, group, sessions=args.sessions, seed=seed, scheme=args.scheme,
-                      rules=args.rules)
+    event = new_event(
+        event_id, args.name, group, sessions=args.sessions, seed=seed, scheme=args.scheme, rules=args.rules
+    )
     from dataclasses import replace
 
     from majiang.tournament.organiser import issue_token
@@ -110,9 +150,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     plan = event.extra["plans"][group.id]
     print(event_id)
     teams = f", {len(group.teams)} teams" if group.teams else ""
-    print(f"{args.name}: {len(group.players)} players{teams}, {args.sessions} sessions, scheme {args.scheme}, "
-          f"seed {seed}; schedule {plan['method']} with {plan['repeats']} repeat meeting(s).  "
-          f"Next: majiang tournament draw {event_id}", file=sys.stderr)
+    print(
+        f"{args.name}: {len(group.players)} players{teams}, {args.sessions} sessions, scheme {args.scheme}, "
+        f"seed {seed}; schedule {plan['method']} with {plan['repeats']} repeat meeting(s).  "
+        f"Next: majiang tournament draw {event_id}",
+        file=sys.stderr,
+    )
     print(f"organiser token 组委会口令 (shown once; online sessions need it): {token}", file=sys.stderr)
     return 0
 
@@ -146,8 +189,10 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if args.method == "redraw":
         return int(cmd_redraw(args))
     if args.absent:
-        raise CliError("--absent goes with --method redraw (the byes of a re-drawn session); for a substitute use "
-                       "'majiang tournament absent EVENT --session K --player P --substitute NAME'")
+        raise CliError(
+            "--absent goes with --method redraw (the byes of a re-drawn session); for a substitute use "
+            "'majiang tournament absent EVENT --session K --player P --substitute NAME'"
+        )
     repo = open_repo(args)
     event = repo.load(args.event)
     group = event.groups[0]
@@ -155,8 +200,11 @@ def cmd_draw(args: argparse.Namespace) -> int:
     if args.method != "perfect" and k > 1:
         last = group.sessions[k - 2]
         if any(not tb.hands and tb.totals is None for tb in last.tables):
-            print(f"warning: session {k - 1} still has tables without results; the {args.method} draw uses the "
-                  "standings as they stand", file=sys.stderr)
+            print(
+                f"warning: session {k - 1} still has tables without results; the {args.method} draw uses the "
+                "standings as they stand",
+                file=sys.stderr,
+            )
     session = draw_session(event, group.id, k, args.method)
     repo.put_session(event.id, group.id, session, method=args.method)
     if args.json:

@@ -16,24 +16,33 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open
 
 def register(tsub: Any) -> None:
     t = tsub.add_parser(
-        "token", help="issue a new organiser token (online sessions), replacing the old one",
-        description=describe("Print a new organiser token (组委会口令) for the event and forget the old one.  The HTTP "
-                    "routes that open and sync online sessions want it; 'tournament new' prints the first one."),
-        formatter_class=RAW, epilog="example:\n  export MAJIANG_ORGANISER_TOKEN=$(majiang tournament token cup)")
+        "token",
+        help="issue a new organiser token (online sessions), replacing the old one",
+        description=describe(
+            "Print a new organiser token (组委会口令) for the event and forget the old one.  The HTTP "
+            "routes that open and sync online sessions want it; 'tournament new' prints the first one."
+        ),
+        formatter_class=RAW,
+        epilog="example:\n  export MAJIANG_ORGANISER_TOKEN=$(majiang tournament token cup)",
+    )
     t.add_argument("event", help="event id")
     t.add_argument("--db", default=None, help=DB_HELP)
     t.set_defaults(func=cmd_token)
 
     pn = tsub.add_parser(
-        "pins", help="each table's link and PIN for entry from the players' phones",
-        description=describe("Print, for session K, each table's entry page (…/tournaments/EVENT/t/K/T on the hall "
-                    "that 'majiang serve' runs) and its 6-digit PIN.  The players at a table open the link, type "
-                    "the PIN, and enter each hand; the other three confirm it.  The referee's organiser token "
-                    "records an entry at once.  PINs are derived from a secret kept with the event (made on the "
-                    "first call): the same every time, different per session and table."),
+        "pins",
+        help="each table's link and PIN for entry from the players' phones",
+        description=describe(
+            "Print, for session K, each table's entry page (…/tournaments/EVENT/t/K/T on the hall "
+            "that 'majiang serve' runs) and its 6-digit PIN.  The players at a table open the link, type "
+            "the PIN, and enter each hand; the other three confirm it.  The referee's organiser token "
+            "records an entry at once.  PINs are derived from a secret kept with the event (made on the "
+            "first call): the same every time, different per session and table."
+        ),
         formatter_class=RAW,
         epilog="examples:\n  majiang tournament pins cup --session 1 --url http://192.168.1.20:8000\n"
-               "  majiang tournament pins cup --session 1 --json")
+        "  majiang tournament pins cup --session 1 --json",
+    )
     pn.add_argument("event", help="event id")
     pn.add_argument("--session", type=int, default=None, metavar="K", help="default: the last drawn")
     pn.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address as the phones reach it")
@@ -42,17 +51,21 @@ def register(tsub: Any) -> None:
     pn.set_defaults(func=cmd_pins)
 
     o = tsub.add_parser(
-        "online", help="open a drawn session in the hall (majiang serve), or record its finished hands",
-        description=describe("Ask a running hall (majiang serve) to open session K: one private hall table per event "
-                    "table, each player with a linked hall account seated at his first-round seat, bots in the other "
-                    "chairs; a table with nobody to seat is played by bots at once.  The hall records every finished "
-                    "hand and ends a table after its 16th.  --sync enters the hands the hall has finished that are "
-                    "not entered yet (safe to repeat).  The token is --token or $MAJIANG_ORGANISER_TOKEN."),
+        "online",
+        help="open a drawn session in the hall (majiang serve), or record its finished hands",
+        description=describe(
+            "Ask a running hall (majiang serve) to open session K: one private hall table per event "
+            "table, each player with a linked hall account seated at his first-round seat, bots in the other "
+            "chairs; a table with nobody to seat is played by bots at once.  The hall records every finished "
+            "hand and ends a table after its 16th.  --sync enters the hands the hall has finished that are "
+            "not entered yet (safe to repeat).  The token is --token or $MAJIANG_ORGANISER_TOKEN."
+        ),
         formatter_class=RAW,
         epilog="examples:\n"
-               "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --token TOKEN\n"
-               "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --sync\n"
-               "  majiang tournament online cup --session 2 --room event-gb --json")
+        "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --token TOKEN\n"
+        "  majiang tournament online cup --session 1 --url http://127.0.0.1:8000 --sync\n"
+        "  majiang tournament online cup --session 2 --room event-gb --json",
+    )
     o.add_argument("event", help="event id")
     o.add_argument("--session", type=int, required=True, metavar="K", help="session number (drawn)")
     o.add_argument("--url", default="http://127.0.0.1:8000", help="the hall's address (default %(default)s)")
@@ -81,9 +94,16 @@ def table_links(repo: Any, event_id: str, session: int | None, url: str) -> list
     if not 1 <= k <= len(group.sessions):
         raise CliError(f"sessions 1–{len(group.sessions)} are drawn, not {k}")
     names = {p.id: p.name or p.id for p in group.players}
-    return [{"session": k, "table": t.no, "url": f"{url.rstrip('/')}/tournaments/{quote(event_id)}/t/{k}/{t.no}",
-             "pin": table_pin(event.extra, k, t.no), "players": [names.get(p, p) for p in t.players]}
-            for t in group.sessions[k - 1].tables]
+    return [
+        {
+            "session": k,
+            "table": t.no,
+            "url": f"{url.rstrip('/')}/tournaments/{quote(event_id)}/t/{k}/{t.no}",
+            "pin": table_pin(event.extra, k, t.no),
+            "players": [names.get(p, p) for p in t.players],
+        }
+        for t in group.sessions[k - 1].tables
+    ]
 
 
 @wrap
@@ -113,8 +133,12 @@ def cmd_token(args: argparse.Namespace) -> int:
 
 def post(url: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """POST JSON with the organiser token; the status and the JSON answer (tests replace this)."""
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=120) as r:
             return r.status, json.loads(r.read() or b"{}")
@@ -129,15 +153,19 @@ def post(url: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any
 def cmd_online(args: argparse.Namespace) -> int:
     token = args.token or os.environ.get("MAJIANG_ORGANISER_TOKEN", "")
     if not token:
-        raise CliError("give the organiser token: --token TOKEN or $MAJIANG_ORGANISER_TOKEN (the one 'majiang "
-                       f"tournament new' printed; a new one: majiang tournament token {args.event})")
+        raise CliError(
+            "give the organiser token: --token TOKEN or $MAJIANG_ORGANISER_TOKEN (the one 'majiang "
+            f"tournament new' printed; a new one: majiang tournament token {args.event})"
+        )
     action = "sync" if args.sync else "open"
     url = f"{args.url.rstrip('/')}/tournaments/{args.event}/sessions/{args.session}/{action}"
     try:
         status, data = post(url, token, {} if args.sync or args.room is None else {"room": args.room})
     except (urllib.error.URLError, OSError) as e:
-        raise CliError(f"cannot reach the hall at {args.url}: {getattr(e, 'reason', e)}; start it with "
-                       "'majiang serve' or give --url") from None
+        raise CliError(
+            f"cannot reach the hall at {args.url}: {getattr(e, 'reason', e)}; start it with "
+            "'majiang serve' or give --url"
+        ) from None
     if status >= 400:
         raise CliError(f"the hall refused ({status}): {data.get('detail', data)}")
     if args.json:

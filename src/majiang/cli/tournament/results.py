@@ -19,41 +19,54 @@ BINARY = ("pdf", "png", "seating")
 
 def register(tsub: Any) -> None:
     s = tsub.add_parser(
-        "standings", help="individual and team standings",
+        "standings",
+        help="individual and team standings",
         description=describe(
-                    "Standings by Σ standard scores, then Σ session scores, best session, high sessions (第十一条); "
-                    "teams by their members' Σ.  Sessions drawn but still empty are left out."),
+            "Standings by Σ standard scores, then Σ session scores, best session, high sessions (第十一条); "
+            "teams by their members' Σ.  Sessions drawn but still empty are left out."
+        ),
         formatter_class=RAW,
-        epilog="examples:\n  majiang tournament standings spring-cup\n  majiang tournament standings spring-cup --json")
+        epilog="examples:\n  majiang tournament standings spring-cup\n  majiang tournament standings spring-cup --json",
+    )
     s.add_argument("event", help="event id")
     s.add_argument("--json", action="store_true", help="print JSON")
     s.add_argument("--db", default=None, help=DB_HELP)
     s.set_defaults(func=cmd_standings)
 
     x = tsub.add_parser(
-        "export", help="standings CSV, EMA results, HTML/PDF standings or score sheets, PNG/SVG plots",
+        "export",
+        help="standings CSV, EMA results, HTML/PDF standings or score sheets, PNG/SVG plots",
         description=describe(
-                    "Write an export.  csv: standings; hands: every hand; ema: the EMA results layout; html/pdf: "
-                    "the standings, or with --session and --table the score sheet (比赛成绩记录表) of that table; "
-                    "png/svg: cumulative standard score per session; pdf with --session K --all-tables: every "
-                    "score sheet of the session, one page each; seating: the PDF to print for session K (table "
-                    "cards, seat slips, the alphabetical find-your-seat list).  The format defaults to the "
-                    "file's suffix (seating.pdf or …-seating.pdf → seating)."),
+            "Write an export.  csv: standings; hands: every hand; ema: the EMA results layout; html/pdf: "
+            "the standings, or with --session and --table the score sheet (比赛成绩记录表) of that table; "
+            "png/svg: cumulative standard score per session; pdf with --session K --all-tables: every "
+            "score sheet of the session, one page each; seating: the PDF to print for session K (table "
+            "cards, seat slips, the alphabetical find-your-seat list).  The format defaults to the "
+            "file's suffix (seating.pdf or …-seating.pdf → seating)."
+        ),
         formatter_class=RAW,
         epilog="examples:\n  majiang tournament export cup --format csv -o standings.csv\n"
-               "  majiang tournament export cup --format pdf --session 2 --table 1 -o sheet-2-1.pdf\n"
-               "  majiang tournament export cup --session 2 --all-tables -o sheets-2.pdf\n"
-               "  majiang tournament export cup --format seating --session 2 -o seating-2.pdf\n"
-               "  majiang tournament export cup -o standings.svg\n  majiang tournament export cup --format ema -o -")
+        "  majiang tournament export cup --format pdf --session 2 --table 1 -o sheet-2-1.pdf\n"
+        "  majiang tournament export cup --session 2 --all-tables -o sheets-2.pdf\n"
+        "  majiang tournament export cup --format seating --session 2 -o seating-2.pdf\n"
+        "  majiang tournament export cup -o standings.svg\n  majiang tournament export cup --format ema -o -",
+    )
     x.add_argument("event", help="event id")
-    x.add_argument("--format", choices=FORMATS, default=None,
-                   help="default: from the -o name (hands.csv → hands, ema.csv → ema, other .csv → standings)")
+    x.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="default: from the -o name (hands.csv → hands, ema.csv → ema, other .csv → standings)",
+    )
     x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
     x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
     x.add_argument("--all-tables", action="store_true", help="score sheets: every table of --session K in one PDF")
-    x.add_argument("--url", default=None, metavar="URL",
-                   help="seating: the hall's address as phones reach it; each table card gets its entry QR code "
-                        "and PIN")
+    x.add_argument(
+        "--url",
+        default=None,
+        metavar="URL",
+        help="seating: the hall's address as phones reach it; each table card gets its entry QR code and PIN",
+    )
     x.add_argument("-o", "--output", required=True, metavar="FILE", help="output file ('-' = stdout, text formats)")
     x.add_argument("--db", default=None, help=DB_HELP)
     x.set_defaults(func=cmd_export)
@@ -73,8 +86,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
     con = Console()
     for g in data["groups"]:
         n = g["sessions_scored"]
-        t = Table(title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · "
-                        f"{n}/{g['sessions_drawn']} sessions")
+        t = Table(
+            title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · "
+            f"{n}/{g['sessions_drawn']} sessions"
+        )
         t.add_column("名次\nRank", justify="right")
         t.add_column("选手\nPlayer")
         t.add_column("队\nTeam")
@@ -83,8 +98,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
         t.add_column("标准分\nStd total", justify="right", style="bold")
         t.add_column("比赛分\nScore total", justify="right")
         for r in g["standings"]:
-            per = [("缺席 absent" if sc is None else f"{fmt_score(v)} ({sc})")
-                   for v, sc in zip(r["session_standards"], r["session_scores"], strict=True)]
+            per = [
+                ("缺席 absent" if sc is None else f"{fmt_score(v)} ({sc})")
+                for v, sc in zip(r["session_standards"], r["session_scores"], strict=True)
+            ]
             who = r["player"] if r["name"] in ("", r["player"]) else f"{r['player']} {r['name']}"
             rank = str(r["rank"]) + (" DQ" if r["disqualified"] else "")
             t.add_row(rank, who, r["team"] or "", *per, fmt_score(r["standard_total"]), str(r["match_total"]))
@@ -97,8 +114,13 @@ def cmd_standings(args: argparse.Namespace) -> int:
             tt.add_column("标准分\nStd total", justify="right", style="bold")
             tt.add_column("比赛分\nScore total", justify="right")
             for r in g["teams"]:
-                tt.add_row(str(r["rank"]), r["name"] or r["team"], ", ".join(r["members"]),
-                           fmt_score(r["standard_total"]), str(r["match_total"]))
+                tt.add_row(
+                    str(r["rank"]),
+                    r["name"] or r["team"],
+                    ", ".join(r["members"]),
+                    fmt_score(r["standard_total"]),
+                    str(r["match_total"]),
+                )
             con.print(tt)
     if not any(g["sessions_scored"] for g in data["groups"]):
         con.print(f"no results yet: enter hands with 'majiang tournament enter {data['event']} --session 1 …'")
@@ -113,12 +135,16 @@ def format_of(path: str) -> str:
     suffix = p.suffix.lower().lstrip(".")
     stem = p.stem.lower()
     for special in {"csv": ("hands", "ema"), "pdf": ("seating",)}.get(suffix, ()):
-        if stem == special or stem.endswith((f"-{special}", f"_{special}", f".{special}")) \
-                or stem.startswith((f"{special}-", f"{special}_")):
+        if (
+            stem == special
+            or stem.endswith((f"-{special}", f"_{special}", f".{special}"))
+            or stem.startswith((f"{special}-", f"{special}_"))
+        ):
             return special
     if suffix not in FORMATS:
         raise CliError(f"give --format ({', '.join(FORMATS)}); it cannot be told from {path!r}")
     return suffix
+
 
 @wrap
 def cmd_export(args: argparse.Namespace) -> int:
@@ -139,8 +165,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError(f"score sheets are html or pdf, not {fmt}")
     if args.output == "-" and fmt in BINARY:
         raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
-    data = render_export(open_repo(args), args.event, fmt, args.session, args.table, all_tables=args.all_tables,
-                         url=args.url)
+    data = render_export(
+        open_repo(args), args.event, fmt, args.session, args.table, all_tables=args.all_tables, url=args.url
+    )
     if args.output == "-":
         sys.stdout.write(data if isinstance(data, str) else data.decode())
         return 0
@@ -153,8 +180,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: int | None = None,
-                  table: int | None = None, *, all_tables: bool = False, url: str | None = None) -> str | bytes:
+def render_export(
+    repo: TournamentRepository,
+    event_id: str,
+    fmt: str,
+    session: int | None = None,
+    table: int | None = None,
+    *,
+    all_tables: bool = False,
+    url: str | None = None,
+) -> str | bytes:
     """One export of a stored event as text or bytes: with ``all_tables`` every score sheet of
     ``session`` in one PDF; ``seating`` the session's table cards, seat slips and list."""
     from majiang.tournament.adapters.output import exports, html, pdf, plot
@@ -173,6 +208,7 @@ def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: 
         links = pins = None
         if url:
             from majiang.cli.tournament.online import table_links
+
             got = table_links(repo, event_id, k, url)
             links, pins = {x["table"]: x["url"] for x in got}, {x["table"]: x["pin"] for x in got}
         return pdf.seating_pdf(group, k, event=event.name, links=links, pins=pins)
@@ -181,8 +217,9 @@ def render_export(repo: TournamentRepository, event_id: str, fmt: str, session: 
         if not 1 <= session <= len(full.sessions):
             raise CliError(f"session {session} is not drawn ({len(full.sessions)} drawn)")
         n = len(full.sessions[session - 1].tables)
-        return pdf.score_sheets_pdf([score_sheet(full, session, t, event=event.name, rules=event.rules)
-                                     for t in range(1, n + 1)])
+        return pdf.score_sheets_pdf(
+            [score_sheet(full, session, t, event=event.name, rules=event.rules) for t in range(1, n + 1)]
+        )
     if session is not None and table is not None:
         full = repo.full_result(event_id, group.id)
         if not 1 <= session <= len(full.sessions):

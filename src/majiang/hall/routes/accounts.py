@@ -24,8 +24,9 @@ def limiter(request: Request) -> HttpLimiter:
     return lim
 
 
-BUSY = HTTPException(503, "the server is busy checking passwords; try again in a few seconds",
-                     headers={"Retry-After": "2"})
+BUSY = HTTPException(
+    503, "the server is busy checking passwords; try again in a few seconds", headers={"Retry-After": "2"}
+)
 
 
 @router.post("/api/register", summary="create an account (with the sign-up coin grant); 429 when rate limited")
@@ -83,8 +84,10 @@ async def me(p: Authed, h: HallDep) -> dict[str, Any]:
 PRIVATE_FIELDS = ("balance", "coins_won")  # the owner's only (GET /api/me; this route with the owner's token)
 
 
-@router.get("/api/players/{account_id}",
-            summary="a player's public statistics (its balance and coins won only to the player itself)")
+@router.get(
+    "/api/players/{account_id}",
+    summary="a player's public statistics (its balance and coins won only to the player itself)",
+)
 async def player(account_id: RowId, h: HallDep, p: MaybeAuthed) -> dict[str, Any]:
     try:
         d = await h.run_db(h.profile, account_id)

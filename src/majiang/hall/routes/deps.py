@@ -44,5 +44,5 @@ RowId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="a database id"
 
 def paginate(items: list[Any], limit: int, offset: int) -> tuple[list[Any], int, int | None]:
     """(the page, how many in all, the offset of the next page or None): the ``tables`` lists."""
-    page = items[offset:offset + limit]
+    page = items[offset : offset + limit]
     return page, len(items), offset + limit if offset + limit < len(items) else None

@@ -18,6 +18,7 @@ router = APIRouter()
 @router.get("/api/hands/{hand_id}", summary="a finished hand: its log (JSON events) and result")
 async def hand(hand_id: RowId, h: HallDep, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
     """A private table's hand only for those who played it (``Authorization: Bearer TOKEN``)."""
+
     def load() -> dict[str, Any] | None:
         who = _account(h, authorization) if authorization else None  # before the session (SQLite: one writer)
         with h.db.session() as s:
@@ -26,11 +27,21 @@ async def hand(hand_id: RowId, h: HallDep, authorization: Annotated[str | None, 
                 return None
             if is_private_id(row.table_id) and (who is None or who not in (row.players or [])):
                 return None  # a private table's: unlisted
-            events = [e.event for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)
-                                                 .order_by(HandEvent.seq))]
-            return {"id": row.id, "table": row.table_id, "room": row.room, "rules": row.rules,
-                    "seed_hash": row.seed_hash, "seed": row.seed, "players": row.players, "result": row.result,
-                    "events": events}
+            events = [
+                e.event
+                for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id).order_by(HandEvent.seq))
+            ]
+            return {
+                "id": row.id,
+                "table": row.table_id,
+                "room": row.room,
+                "rules": row.rules,
+                "seed_hash": row.seed_hash,
+                "seed": row.seed,
+                "players": row.players,
+                "result": row.result,
+                "events": events,
+            }
 
     d = await h.run_db(load)
     if d is None:
@@ -56,14 +67,33 @@ async def player_hands(account_id: RowId, h: HallDep, p: Authed, limit: int = 20
 
     def load() -> list[dict[str, Any]]:
         with h.db.session() as s:
-            rows = s.execute(select(PlayerHand, HandRow).join(HandRow, HandRow.id == PlayerHand.hand_id)
-                             .where(PlayerHand.account_id == account_id).order_by(HandRow.id.desc())
-                             .limit(limit)).all()
+            rows = s.execute(
+                select(PlayerHand, HandRow)
+                .join(HandRow, HandRow.id == PlayerHand.hand_id)
+                .where(PlayerHand.account_id == account_id)
+                .order_by(HandRow.id.desc())
+                .limit(limit)
+            ).all()
             # the seat's wind in that hand: from its dealer (the hand_start event, seq 0)
-            dealer = {e.hand_id: e.event.get("dealer", 0) for e in s.scalars(select(HandEvent).where(
-                HandEvent.hand_id.in_([hr.id for _, hr in rows]), HandEvent.seq == 0))}
-            return [{"hand": hr.id, "room": hr.room, "seat": ph.seat,
-                     "wind": "ESWN"[(ph.seat - dealer.get(hr.id, 0)) % 4], "score": ph.score, "coins": ph.coins,
-                     "won": ph.won, "fan": ph.fan, "at": hr.started_at.isoformat()} for ph, hr in rows]
+            dealer = {
+                e.hand_id: e.event.get("dealer", 0)
+                for e in s.scalars(
+                    select(HandEvent).where(HandEvent.hand_id.in_([hr.id for _, hr in rows]), HandEvent.seq == 0)
+                )
+            }
+            return [
+                {
+                    "hand": hr.id,
+                    "room": hr.room,
+                    "seat": ph.seat,
+                    "wind": "ESWN"[(ph.seat - dealer.get(hr.id, 0)) % 4],
+                    "score": ph.score,
+                    "coins": ph.coins,
+                    "won": ph.won,
+                    "fan": ph.fan,
+                    "at": hr.started_at.isoformat(),
+                }
+                for ph, hr in rows
+            ]
 
     return await h.run_db(load)

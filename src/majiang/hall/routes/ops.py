@@ -20,8 +20,13 @@ async def ledger_audit(h: HallDep) -> dict[str, Any]:
 
 @router.get("/healthz")
 async def healthz(h: HallDep) -> dict[str, Any]:
-    return {"ok": True, "node": h.cluster.node, "tables": len(h.tables), "connections": len(h.hub.conns),
-            "takeovers": h.takeovers}
+    return {
+        "ok": True,
+        "node": h.cluster.node,
+        "tables": len(h.tables),
+        "connections": len(h.hub.conns),
+        "takeovers": h.takeovers,
+    }
 
 
 @router.get("/metrics", response_class=PlainTextResponse)
@@ -34,8 +39,7 @@ async def metrics(h: HallDep) -> str:
         "majiang_coins_house": (house, "Coins the house holds (fees, penalties)."),
         "majiang_takeovers": (h.takeovers, "Tables this process took over from a dead one."),
         "majiang_tables": (len(h.tables), "Tables open on this process."),
-        "majiang_tables_playing": (sum(1 for t in h.tables.values() if t.state == "playing"),
-                                   "Tables playing a hand."),
+        "majiang_tables_playing": (sum(1 for t in h.tables.values() if t.state == "playing"), "Tables playing a hand."),
         "majiang_connections": (len(h.hub.conns), "Connected accounts."),
         "majiang_players_seated": (sum(len(t.humans()) for t in h.tables.values()), "Humans seated."),
         "majiang_event_commits": (h.events.commits, "Group commits of hand events."),

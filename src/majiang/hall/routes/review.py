@@ -23,15 +23,16 @@ router = APIRouter()
 
 
 @router.get("/api/hands/{hand_id}/review", summary="the AI review of your own seat in a finished hand")
-async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p: Authed,
-                      h: HallDep) -> dict[str, Any]:
+async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p: Authed, h: HallDep) -> dict[str, Any]:
     def load() -> tuple[list[Any], list[dict[str, Any]]] | None:
         with h.db.session() as s:
             row = s.get(HandRow, hand_id)
             if row is None or row.seed is None:
                 return None
-            events = [e.event for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id)
-                                                 .order_by(HandEvent.seq))]
+            events = [
+                e.event
+                for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id).order_by(HandEvent.seq))
+            ]
             return list(row.players or []), events
 
     got = await h.run_db(load)

@@ -18,10 +18,17 @@ async def rooms_(h: HallDep) -> list[dict[str, Any]]:
     return await h.room_list()
 
 
-@router.get("/api/rooms/{room_id}/tables",
-            summary="a page of the room's public tables (limit ≤ 100, offset; X-Total-Count, X-Next-Offset)")
-async def tables(room_id: str, h: HallDep, response: Response, limit: Annotated[int, Query(ge=1, le=100)] = 50,
-                 offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> list[dict[str, Any]]:
+@router.get(
+    "/api/rooms/{room_id}/tables",
+    summary="a page of the room's public tables (limit ≤ 100, offset; X-Total-Count, X-Next-Offset)",
+)
+async def tables(
+    room_id: str,
+    h: HallDep,
+    response: Response,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> list[dict[str, Any]]:
     try:
         h.room(room_id)
     except HallError as e:

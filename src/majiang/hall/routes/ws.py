@@ -59,7 +59,7 @@ async def ws(websocket: WebSocket) -> None:
         if token is None:
             first = parse_frame(await asyncio.wait_for(receive_frame(websocket), 10))
             if first.type != "hello":
-                raise AuthError("send {\"type\": \"hello\", \"token\": …} first")
+                raise AuthError('send {"type": "hello", "token": …} first')
             token = first.token
         p = await h.run_db(h.accounts.verify, token)
     except (AuthError, BadMessage, TimeoutError, WebSocketDisconnect) as e:
@@ -77,8 +77,14 @@ async def ws(websocket: WebSocket) -> None:
     await h.cluster.listen_account(p.account_id)
     h.names[p.account_id] = p.username
     table_id = await h.where_of(p.account_id)
-    conn.send({"type": "welcome", "account": {"id": p.account_id, "name": p.username, "kind": p.kind},
-               "table": table_id, "node": h.cluster.node})
+    conn.send(
+        {
+            "type": "welcome",
+            "account": {"id": p.account_id, "name": p.username, "kind": p.kind},
+            "table": table_id,
+            "node": h.cluster.node,
+        }
+    )
     if table_id is not None:
         h.route(table_id, "connected", p.account_id)
     limit = RateLimit()
@@ -164,15 +170,17 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
         return
     if t == "tables":
         page, total, nxt = paginate(await h.table_list(h.room(msg.room).id), msg.limit, msg.offset)
-        conn.send({"type": "tables", "room": msg.room, "tables": page, "offset": msg.offset, "total": total,
-                   "next": nxt})
+        conn.send(
+            {"type": "tables", "room": msg.room, "tables": page, "offset": msg.offset, "total": total, "next": nxt}
+        )
         return
     if t == "mute":
         s = h.mutes.get(acc, set())
         if msg.on and msg.account not in s:
             if len(s) >= MUTE_LIMIT:
-                conn.send({"type": "error", "code": "bad_message",
-                           "message": f"you can mute at most {MUTE_LIMIT} players"})
+                conn.send(
+                    {"type": "error", "code": "bad_message", "message": f"you can mute at most {MUTE_LIMIT} players"}
+                )
                 return
             if await h.run_db(h.accounts.get, msg.account) is None:
                 conn.send({"type": "error", "code": "not_found", "message": f"no account {msg.account}"})

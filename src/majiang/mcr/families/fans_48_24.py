@@ -14,8 +14,7 @@ F = Fan
 
 
 def tiles(t: FanTable, unique: Sequence[Tile]) -> None:
-    if (unique[0] < 27 and not all(is_terminal(u) for u in unique)
-            and all(is_terminal_or_honor(u) for u in unique)):
+    if unique[0] < 27 and not all(is_terminal(u) for u in unique) and all(is_terminal_or_honor(u) for u in unique):
         put(t, F.ALL_TERMINALS_AND_HONORS, (WHOLE,))
     if unique[-1] >= 27:
         return

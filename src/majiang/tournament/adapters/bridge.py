@@ -43,8 +43,12 @@ def session_seed(seed: int) -> bytes:
     return hashlib.sha256(b"majiang-tournament:" + str(seed).encode()).digest()
 
 
-def record_from_outcome(no: int, win: Mapping[str, Any] | None, false_wins: Iterable[tuple[int, str]],
-                        chair_players: Sequence[int] = (0, 1, 2, 3)) -> HandRecord:
+def record_from_outcome(
+    no: int,
+    win: Mapping[str, Any] | None,
+    false_wins: Iterable[tuple[int, str]],
+    chair_players: Sequence[int] = (0, 1, 2, 3),
+) -> HandRecord:
     """One hand in the competition's terms.
 
     ``win``: ``{"seat", "from", "fans"}`` with chairs (the engine's ``Win`` as the hall stores it,
@@ -52,9 +56,14 @@ def record_from_outcome(no: int, win: Mapping[str, Any] | None, false_wins: Iter
     ``false_wins``: ``(chair, kind)`` with kind ``wrong`` (错和) or ``short`` (诈和).
     ``chair_players[chair]`` is the table player (first-round seat index) sitting at that chair.
     Flowers are taken out of the fan list into ``flowers``."""
-    pens = tuple(Penalty(seat=chair_players[chair],
-                         code=PenaltyCode.DECEPTIVE_WIN if kind == "short" else PenaltyCode.FALSE_WIN,
-                         note=f"engine: {kind}") for chair, kind in false_wins)
+    pens = tuple(
+        Penalty(
+            seat=chair_players[chair],
+            code=PenaltyCode.DECEPTIVE_WIN if kind == "short" else PenaltyCode.FALSE_WIN,
+            note=f"engine: {kind}",
+        )
+        for chair, kind in false_wins
+    )
     if win is None:
         return HandRecord(no=no, penalties=pens)
     fans: list[str] = []
@@ -66,9 +75,14 @@ def record_from_outcome(no: int, win: Mapping[str, Any] | None, false_wins: Iter
             continue
         fans.extend([str(f.get("zh") or f["name"])] * count)
     discarder = win.get("from")
-    return HandRecord(no=no, winner=chair_players[int(win["seat"])],
-                      discarder=None if discarder is None else chair_players[int(discarder)],
-                      fans=tuple(fans), flowers=flowers, penalties=pens)
+    return HandRecord(
+        no=no,
+        winner=chair_players[int(win["seat"])],
+        discarder=None if discarder is None else chair_players[int(discarder)],
+        fans=tuple(fans),
+        flowers=flowers,
+        penalties=pens,
+    )
 
 
 def false_wins_of(events: Iterable[Mapping[str, Any]]) -> list[tuple[int, str]]:
@@ -83,8 +97,9 @@ def _bots(spec: BotSpec, players: Sequence[str], seed: int) -> list[Any]:
     return [make_bot(kind, seed * 4 + i) for i, kind in enumerate(kinds)]
 
 
-def play_table(seating: TableSeating, bots: BotSpec = "rand", rules: str = "gb", *,
-               check: bool = True) -> list[HandRecord]:
+def play_table(
+    seating: TableSeating, bots: BotSpec = "rand", rules: str = "gb", *, check: bool = True
+) -> list[HandRecord]:
     """Play one table's session (16 hands, the 1998 seat changes) on the engine, each player by his
     bot; returns the hand records in the table's seat terms.  ``check`` verifies that the
     competition's payments reproduce the engine's score changes for every hand."""
@@ -108,16 +123,19 @@ def play_table(seating: TableSeating, bots: BotSpec = "rand", rules: str = "gb",
         if check:
             mine = hand_deltas(record, rules)
             if mine != rec.deltas:
-                raise BridgeError(f"session {seating.session} table {seating.table} hand {record.no}: the engine "
-                                  f"scored {rec.deltas}, the competition rules {mine} (rules {rules!r})")
+                raise BridgeError(
+                    f"session {seating.session} table {seating.table} hand {record.no}: the engine "
+                    f"scored {rec.deltas}, the competition rules {mine} (rules {rules!r})"
+                )
             if w is not None and record.fan_total != w.points:
                 raise BridgeError(f"hand {record.no}: fan total {record.fan_total} ≠ engine {w.points}")
         out.append(record)
     return out
 
 
-def engine_play_session(bots: BotSpec = "rand", rules: str = "gb",
-                        progress: Callable[[TableSeating], None] | None = None) -> PlaySession:
+def engine_play_session(
+    bots: BotSpec = "rand", rules: str = "gb", progress: Callable[[TableSeating], None] | None = None
+) -> PlaySession:
     """A ``play_session`` callback for :func:`majiang.tournament.demo.run_demo`: every table played on
     the engine by bots; ``progress`` is called after each table."""
 
@@ -130,12 +148,21 @@ def engine_play_session(bots: BotSpec = "rand", rules: str = "gb",
     return play
 
 
-def engine_demo(players: int = 16, teams: int = 4, sessions: int = 4, seed: int = 1, scheme: str = "1998", *,
-                bots: BotSpec = "rand", rules: str = "gb",
-                progress: Callable[[TableSeating], None] | None = None) -> dict[str, Any]:
+def engine_demo(
+    players: int = 16,
+    teams: int = 4,
+    sessions: int = 4,
+    seed: int = 1,
+    scheme: str = "1998",
+    *,
+    bots: BotSpec = "rand",
+    rules: str = "gb",
+    progress: Callable[[TableSeating], None] | None = None,
+) -> dict[str, Any]:
     """:func:`majiang.tournament.demo.run_demo` played on the engine: the JSON of ``majiang tournament demo``."""
-    event, result, plan = build_demo(players, teams, sessions, seed, scheme,
-                                     play_session=engine_play_session(bots, rules, progress))
+    event, result, plan = build_demo(
+        players, teams, sessions, seed, scheme, play_session=engine_play_session(bots, rules, progress)
+    )
     if rules != event.rules:  # the demo event is scored by the default profile; rescore under ``rules``
         result = evaluate(event.groups[0], rules=rules, scheme=scheme)
     return result_json(result, plan.repeats)

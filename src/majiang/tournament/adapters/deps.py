@@ -31,14 +31,20 @@ def organiser_repo(db: Database, event_id: str, authorization: str | None) -> To
 
     token = authorization.removeprefix("Bearer ").strip() if authorization else ""
     if not token:
-        raise HTTPException(401, "the organiser token is needed: send 'Authorization: Bearer TOKEN' (the token "
-                                 "'majiang tournament new' printed; a new one: 'majiang tournament token EVENT')")
+        raise HTTPException(
+            401,
+            "the organiser token is needed: send 'Authorization: Bearer TOKEN' (the token "
+            "'majiang tournament new' printed; a new one: 'majiang tournament token EVENT')",
+        )
     repo = TournamentRepository(db)
     try:
         event = repo.load(event_id)
     except EventNotFound as e:
         raise HTTPException(404, str(e)) from None
     if not is_organiser(event.extra, token):
-        raise HTTPException(403, f"not the organiser token of event {event_id!r}; issue a new one with "
-                                 f"'majiang tournament token {event_id}'")
+        raise HTTPException(
+            403,
+            f"not the organiser token of event {event_id!r}; issue a new one with "
+            f"'majiang tournament token {event_id}'",
+        )
     return repo

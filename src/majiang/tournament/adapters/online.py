@@ -52,8 +52,14 @@ class OnlineSeat:
     bot: bool  # a bot plays this chair (absent, or no account)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"chair": self.chair, "wind": "ESWN"[self.chair], "player": self.player, "name": self.name,
-                "account": self.account, "bot": self.bot}
+        return {
+            "chair": self.chair,
+            "wind": "ESWN"[self.chair],
+            "player": self.player,
+            "name": self.name,
+            "account": self.account,
+            "bot": self.bot,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +74,26 @@ class OnlineTable:
     engine: bool = False  # nobody could sit: played at once by bots on the engine
 
     def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "group": self.group, "session": self.session, "table": self.table,
-                "hall_table": self.hall_table, "code": self.code, "engine": self.engine,
-                "seats": [s.to_dict() for s in self.seats]}
+        return {
+            "event": self.event,
+            "group": self.group,
+            "session": self.session,
+            "table": self.table,
+            "hall_table": self.hall_table,
+            "code": self.code,
+            "engine": self.engine,
+            "seats": [s.to_dict() for s in self.seats],
+        }
 
 
-def seating_plan(event: Event, session_no: int, accounts: Mapping[str, int], *, group_id: str | None = None,
-                 absent: Iterable[str] = ()) -> list[OnlineTable]:
+def seating_plan(
+    event: Event,
+    session_no: int,
+    accounts: Mapping[str, int],
+    *,
+    group_id: str | None = None,
+    absent: Iterable[str] = (),
+) -> list[OnlineTable]:
     """Who must sit where (pure): each table of the drawn session with its four chairs."""
     group = event.groups[0] if group_id is None else event.group(group_id)
     if not 1 <= session_no <= len(group.sessions):
@@ -87,8 +106,11 @@ def seating_plan(event: Event, session_no: int, accounts: Mapping[str, int], *, 
         for chair, pid in enumerate(tb.players):
             acc = accounts.get(pid)
             here = acc is not None and pid not in away
-            seats.append(OnlineSeat(chair=chair, player=pid, name=names.get(pid, pid), account=acc if here else None,
-                                    bot=not here))
+            seats.append(
+                OnlineSeat(
+                    chair=chair, player=pid, name=names.get(pid, pid), account=acc if here else None, bot=not here
+                )
+            )
         out.append(OnlineTable(event=event.id, group=group.id, session=session_no, table=tb.no, seats=tuple(seats)))
     return out
 
@@ -101,17 +123,38 @@ def event_room(hall: Hall, rules: str, room_id: str | None = None, bots: str = "
     if room_id is not None:
         room = hall.room(room_id)
         if room.rules != rules:
-            raise RepositoryError(f"room {room_id!r} plays {room.rules}, the event {rules}: pick a room with "
-                                  f"rules = {rules!r}")
+            raise RepositoryError(
+                f"room {room_id!r} plays {room.rules}, the event {rules}: pick a room with rules = {rules!r}"
+            )
         return room
     rid = f"event-{rules}"  # the first registered stays (add_room keeps a room it has)
-    return hall.add_room(Room(id=rid, name=f"比赛 Competition ({rules})", rules=rules, coefficient=1, fee=0,
-                              bots=bots, bot_fill_s=3600.0, next_hand_s=5.0, competition=True))
+    return hall.add_room(
+        Room(
+            id=rid,
+            name=f"比赛 Competition ({rules})",
+            rules=rules,
+            coefficient=1,
+            fee=0,
+            bots=bots,
+            bot_fill_s=3600.0,
+            next_hand_s=5.0,
+            competition=True,
+        )
+    )
 
 
-async def open_session(hall: Hall, repo: TournamentRepository, event_id: str, session_no: int, *,
-                       group_id: str | None = None, room_id: str | None = None, absent: Iterable[str] = (),
-                       bots: BotSpec = "rand", seat: bool = True) -> list[OnlineTable]:
+async def open_session(
+    hall: Hall,
+    repo: TournamentRepository,
+    event_id: str,
+    session_no: int,
+    *,
+    group_id: str | None = None,
+    room_id: str | None = None,
+    absent: Iterable[str] = (),
+    bots: BotSpec = "rand",
+    seat: bool = True,
+) -> list[OnlineTable]:
     """Create the session's tables in the hall and seat the players (see the module doc); run it in the
     hall's event loop.  The database work is synchronous (small), as in the hall's own handlers."""
     event = repo.load(event_id)
@@ -122,10 +165,14 @@ async def open_session(hall: Hall, repo: TournamentRepository, event_id: str, se
     for t in plan:
         humans = [s for s in t.seats if not s.bot]
         if not humans:
-            seating = TableSeating(session=session_no, table=t.table, players=tuple(s.player for s in t.seats),
-                                   seed=int(event.extra.get("seed", 0)) * 1_000_003 + session_no * 1_009 + t.table)
+            seating = TableSeating(
+                session=session_no,
+                table=t.table,
+                players=tuple(s.player for s in t.seats),
+                seed=int(event.extra.get("seed", 0)) * 1_000_003 + session_no * 1_009 + t.table,
+            )
             existing = repo.table(event_id, session_no, t.table, group.id)
-            rest = play_table(seating, bots, event.rules)[len(existing.hands):]
+            rest = play_table(seating, bots, event.rules)[len(existing.hands) :]
             repo.enter_hands(event_id, session_no, t.table, rest, group_id=group.id, source="engine")
             out.append(OnlineTable(t.event, t.group, t.session, t.table, t.seats, engine=True))
             continue
@@ -174,9 +221,14 @@ class ResultHook:
     def refresh(self) -> None:
         self.links = self.repo.hall_tables()
 
-    def __call__(self, table_id: str, hand_no: int, result: Mapping[str, Any] | None,
-                 events: Sequence[Mapping[str, Any]] = (),
-                 chair_players: Sequence[int] = IDENTITY) -> HookResult | None:
+    def __call__(
+        self,
+        table_id: str,
+        hand_no: int,
+        result: Mapping[str, Any] | None,
+        events: Sequence[Mapping[str, Any]] = (),
+        chair_players: Sequence[int] = IDENTITY,
+    ) -> HookResult | None:
         if table_id not in self.links:
             self.refresh()
         link = self.links.get(table_id)
@@ -185,8 +237,9 @@ class ResultHook:
         event_id, group_id, session_no, table_no = link
         record = record_from_outcome(hand_no + 1, (result or {}).get("win"), false_wins_of(events), chair_players)
         try:
-            self.repo.enter_hand(event_id, session_no, table_no, record, group_id=group_id, replace_existing=True,
-                                 source="hall")
+            self.repo.enter_hand(
+                event_id, session_no, table_no, record, group_id=group_id, replace_existing=True, source="hall"
+            )
         except RepositoryError:
             # an earlier hand is missing (a hook call that failed): catch up from the hall's stored hands
             sync_session(self.repo, event_id, session_no)
@@ -205,13 +258,17 @@ def sync_session(repo: TournamentRepository, event_id: str, session_no: int | No
     (all sessions, or ``session_no``), in order and without gaps.  Returns how many hands were entered."""
     from majiang.store.models import HandEvent, HandRow
 
-    links = {tid: link for tid, link in repo.hall_tables(event_id).items()
-             if session_no is None or link[2] == session_no}
+    links = {
+        tid: link for tid, link in repo.hall_tables(event_id).items() if session_no is None or link[2] == session_no
+    }
     if not links:
         return 0
     with repo.db.session() as s:
-        rows = s.scalars(select(HandRow).where(HandRow.table_id.in_(list(links)), HandRow.result.is_not(None),
-                                               HandRow.hand_no < HANDS_PER_SESSION)).all()
+        rows = s.scalars(
+            select(HandRow).where(
+                HandRow.table_id.in_(list(links)), HandRow.result.is_not(None), HandRow.hand_no < HANDS_PER_SESSION
+            )
+        ).all()
         found: dict[str, dict[int, tuple[int, dict[str, Any]]]] = {}
         for r in rows:
             found.setdefault(r.table_id, {})[r.hand_no] = (r.id, dict(r.result or {}))

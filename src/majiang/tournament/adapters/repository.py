@@ -81,8 +81,14 @@ class EventSummary:
     sessions: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "scheme": self.scheme, "rules": self.rules,
-                "players": self.players, "sessions": self.sessions}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "scheme": self.scheme,
+            "rules": self.rules,
+            "players": self.players,
+            "sessions": self.sessions,
+        }
 
 
 def slug(name: str) -> str:
@@ -93,8 +99,10 @@ def slug(name: str) -> str:
 
 def time_called_error(session_no: int, table_no: int, entered: int) -> str:
     """第六条: once time is called only the hand in play finishes, and it is entered with the call."""
-    return (f"time was called at session {session_no} table {table_no} after hand {entered}: no later hand may be "
-            "entered (enter the hand in play in the same command as --time-called)")
+    return (
+        f"time was called at session {session_no} table {table_no} after hand {entered}: no later hand may be "
+        "entered (enter the hand in play in the same command as --time-called)"
+    )
 
 
 def scored_group(group: Group) -> Group:
@@ -123,11 +131,14 @@ class TournamentRepository:
     def list_events(self) -> list[EventSummary]:
         with self._session() as s:
             players = dict(s.execute(select(TTPlayer.event_id, func.count()).group_by(TTPlayer.event_id)).all())
-            sessions = dict(s.execute(select(TTSession.event_id, func.max(TTSession.no))
-                                      .group_by(TTSession.event_id)).all())
+            sessions = dict(
+                s.execute(select(TTSession.event_id, func.max(TTSession.no)).group_by(TTSession.event_id)).all()
+            )
             rows = s.scalars(select(TTEvent).order_by(TTEvent.created_at, TTEvent.id)).all()
-            return [EventSummary(r.id, r.name, r.scheme, r.rules, int(players.get(r.id, 0)),
-                                 int(sessions.get(r.id) or 0)) for r in rows]
+            return [
+                EventSummary(r.id, r.name, r.scheme, r.rules, int(players.get(r.id, 0)), int(sessions.get(r.id) or 0))
+                for r in rows
+            ]
 
     def exists(self, event_id: str) -> bool:
         with self._session() as s:
@@ -197,11 +208,17 @@ class TournamentRepository:
                 raise RepositoryError(str(e)) from None
             key = (TTTable.event_id == event_id, TTTable.group_id == group_id, TTTable.session_no == session.no)
             for model in (TTPenalty, TTHand):
-                s.execute(delete(model).where(model.event_id == event_id, model.group_id == group_id,
-                                              model.session_no == session.no))
+                s.execute(
+                    delete(model).where(
+                        model.event_id == event_id, model.group_id == group_id, model.session_no == session.no
+                    )
+                )
             s.execute(delete(TTTable).where(*key))
-            s.execute(delete(TTSession).where(TTSession.event_id == event_id, TTSession.group_id == group_id,
-                                              TTSession.no == session.no))
+            s.execute(
+                delete(TTSession).where(
+                    TTSession.event_id == event_id, TTSession.group_id == group_id, TTSession.no == session.no
+                )
+            )
             s.flush()
             self._write_session(s, event_id, group_id, session, method)
             self._touch(s, event_id)
@@ -213,9 +230,20 @@ class TournamentRepository:
             if s.get(TTPlayer, (event_id, player.id)) is not None:
                 raise RepositoryError(f"event {event_id!r} has a player {player.id!r} already")
             position = s.scalar(select(func.count()).select_from(TTPlayer).where(TTPlayer.event_id == event_id))
-            s.add(TTPlayer(event_id=event_id, player_id=player.id, group_id=group_id, name=player.name,
-                           team_id=player.team, team_slot=None, ranked=player.ranked, ema_id=player.ema_id,
-                           country=player.country, position=int(position or 0)))
+            s.add(
+                TTPlayer(
+                    event_id=event_id,
+                    player_id=player.id,
+                    group_id=group_id,
+                    name=player.name,
+                    team_id=player.team,
+                    team_slot=None,
+                    ranked=player.ranked,
+                    ema_id=player.ema_id,
+                    country=player.country,
+                    position=int(position or 0),
+                )
+            )
             self._touch(s, event_id)
 
     def set_seats(self, event_id: str, group_id: str, session: SessionRecord) -> None:
@@ -247,9 +275,18 @@ class TournamentRepository:
         event = self.load(event_id)
         return self._table(event, self._group_id(event, group_id), session_no, table_no)
 
-    def enter_hand(self, event_id: str, session_no: int, table_no: int, hand: HandRecord, *,
-                   group_id: str | None = None, replace_existing: bool = False,
-                   source: str = "referee", by: str | None = None) -> TableResult:
+    def enter_hand(
+        self,
+        event_id: str,
+        session_no: int,
+        table_no: int,
+        hand: HandRecord,
+        *,
+        group_id: str | None = None,
+        replace_existing: bool = False,
+        source: str = "referee",
+        by: str | None = None,
+    ) -> TableResult:
         """Record one hand.  Hands are entered in order (1, 2, 3 …); ``replace_existing`` corrects an
         entered hand.  Logged (:meth:`entries`) as by ``by`` (default ``source``).  Returns the table's
         scores so far."""
@@ -258,17 +295,21 @@ class TournamentRepository:
             gid = self._group_id(event, group_id)
             table = self._table(event, gid, session_no, table_no)
             if table.totals is not None:
-                raise RepositoryError(f"session {session_no} table {table_no} was entered as quick totals; "
-                                      "hands cannot be added to it")
+                raise RepositoryError(
+                    f"session {session_no} table {table_no} was entered as quick totals; hands cannot be added to it"
+                )
             n = len(table.hands)
             if hand.no > n + 1:
-                raise RepositoryError(f"session {session_no} table {table_no} has {n} hand(s); enter hand {n + 1} "
-                                      f"before hand {hand.no}")
+                raise RepositoryError(
+                    f"session {session_no} table {table_no} has {n} hand(s); enter hand {n + 1} before hand {hand.no}"
+                )
             if hand.no > n and table.time_called:
                 raise RepositoryError(time_called_error(session_no, table_no, n))
             if hand.no <= n and not replace_existing:
-                raise RepositoryError(f"hand {hand.no} of session {session_no} table {table_no} is entered "
-                                      "already; use --replace to correct it")
+                raise RepositoryError(
+                    f"hand {hand.no} of session {session_no} table {table_no} is entered "
+                    "already; use --replace to correct it"
+                )
             if n >= HANDS_PER_SESSION and hand.no > HANDS_PER_SESSION:
                 raise RepositoryError("a session has 16 hands")
             hands = list(table.hands)
@@ -279,19 +320,36 @@ class TournamentRepository:
                 hands.append(hand)
             result = self._check(event, gid, session_no, replace(table, hands=tuple(hands)))
             key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
-            s.execute(delete(TTPenalty).where(*(getattr(TTPenalty, k) == v for k, v in key.items()),
-                                              TTPenalty.hand_no == hand.no))
+            s.execute(
+                delete(TTPenalty).where(
+                    *(getattr(TTPenalty, k) == v for k, v in key.items()), TTPenalty.hand_no == hand.no
+                )
+            )
             s.execute(delete(TTHand).where(*(getattr(TTHand, k) == v for k, v in key.items()), TTHand.no == hand.no))
             s.flush()
             self._write_hand(s, key, hand, source)
-            self._log(s, key, "hand", by or source, {"hand": hand.to_dict(),
-                                                     "replaced": None if replaced is None else replaced.to_dict()},
-                      hand.no)
+            self._log(
+                s,
+                key,
+                "hand",
+                by or source,
+                {"hand": hand.to_dict(), "replaced": None if replaced is None else replaced.to_dict()},
+                hand.no,
+            )
             self._touch(s, event_id)
             return result
 
-    def enter_hands(self, event_id: str, session_no: int, table_no: int, hands: Sequence[HandRecord], *,
-                    group_id: str | None = None, source: str = "referee", by: str | None = None) -> TableResult:
+    def enter_hands(
+        self,
+        event_id: str,
+        session_no: int,
+        table_no: int,
+        hands: Sequence[HandRecord],
+        *,
+        group_id: str | None = None,
+        source: str = "referee",
+        by: str | None = None,
+    ) -> TableResult:
         """Record the next hands of a table in one transaction (a table played on the engine)."""
         with self._session() as s:
             event = self._load(s, event_id)
@@ -314,16 +372,26 @@ class TournamentRepository:
             self._touch(s, event_id)
             return result
 
-    def enter_totals(self, event_id: str, session_no: int, table_no: int, totals: Sequence[int], *,
-                     group_id: str | None = None, by: str = "referee") -> TableResult:
+    def enter_totals(
+        self,
+        event_id: str,
+        session_no: int,
+        table_no: int,
+        totals: Sequence[int],
+        *,
+        group_id: str | None = None,
+        by: str = "referee",
+    ) -> TableResult:
         """Quick entry: each seat's sum of hand scores (zero-sum) for the whole session."""
         with self._session() as s:
             event = self._load(s, event_id)
             gid = self._group_id(event, group_id)
             table = self._table(event, gid, session_no, table_no)
             if table.hands:
-                raise RepositoryError(f"session {session_no} table {table_no} already has {len(table.hands)} hand(s) "
-                                      "entered; quick totals replace hand-by-hand entry only on an empty table")
+                raise RepositoryError(
+                    f"session {session_no} table {table_no} already has {len(table.hands)} hand(s) "
+                    "entered; quick totals replace hand-by-hand entry only on an empty table"
+                )
             try:
                 new = replace(table, totals=tuple(int(t) for t in totals))
             except ModelError as e:
@@ -332,13 +400,26 @@ class TournamentRepository:
             row = self._table_row(s, event_id, gid, session_no, table_no)
             row.totals = list(new.totals or ())
             key = dict(event_id=event_id, group_id=gid, session_no=session_no, table_no=table_no)
-            self._log(s, key, "totals", by, {"totals": list(new.totals or ()),
-                                             "replaced": None if table.totals is None else list(table.totals)})
+            self._log(
+                s,
+                key,
+                "totals",
+                by,
+                {"totals": list(new.totals or ()), "replaced": None if table.totals is None else list(table.totals)},
+            )
             self._touch(s, event_id)
             return result
 
-    def add_table_penalty(self, event_id: str, session_no: int, table_no: int, penalty: Penalty, *,
-                          group_id: str | None = None, by: str = "referee") -> TableResult:
+    def add_table_penalty(
+        self,
+        event_id: str,
+        session_no: int,
+        table_no: int,
+        penalty: Penalty,
+        *,
+        group_id: str | None = None,
+        by: str = "referee",
+    ) -> TableResult:
         """A penalty not tied to a hand (late arrival, misconduct between hands …)."""
         with self._session() as s:
             event = self._load(s, event_id)
@@ -351,8 +432,16 @@ class TournamentRepository:
             self._touch(s, event_id)
             return result
 
-    def set_time_called(self, event_id: str, session_no: int, table_no: int, called: bool = True, *,
-                        group_id: str | None = None, by: str = "referee") -> None:
+    def set_time_called(
+        self,
+        event_id: str,
+        session_no: int,
+        table_no: int,
+        called: bool = True,
+        *,
+        group_id: str | None = None,
+        by: str = "referee",
+    ) -> None:
         with self._session() as s:
             event = self._load(s, event_id)
             gid = self._group_id(event, group_id)
@@ -365,8 +454,9 @@ class TournamentRepository:
             self._touch(s, event_id)
 
     # ---- the session clock (第六条) ------------------------------------------------------------------
-    def start_clock(self, event_id: str, session_no: int, *, minutes: int = 180, warn: int = 15,
-                    start: datetime | None = None) -> dict[str, Any]:
+    def start_clock(
+        self, event_id: str, session_no: int, *, minutes: int = 180, warn: int = 15, start: datetime | None = None
+    ) -> dict[str, Any]:
         """Start (or restart) session ``session_no``'s clock; returns :func:`.clock_state` now."""
         from majiang.tournament.clock import clock_state, new_clock
 
@@ -398,15 +488,19 @@ class TournamentRepository:
         group = event.groups[0]
         if not 1 <= session_no <= len(group.sessions):
             raise RepositoryError(f"session {session_no} is not drawn ({len(group.sessions)} drawn)")
-        playing = [t.no for t in group.sessions[session_no - 1].tables
-                   if not t.time_called and t.totals is None and len(t.hands) < HANDS_PER_SESSION]
+        playing = [
+            t.no
+            for t in group.sessions[session_no - 1].tables
+            if not t.time_called and t.totals is None and len(t.hands) < HANDS_PER_SESSION
+        ]
         for no in playing:
             self.set_time_called(event_id, session_no, no, group_id=group.id, by=by)
         return playing
 
     # ---- the entries log and undo ------------------------------------------------------------------
-    def entries(self, event_id: str, session_no: int | None = None, table_no: int | None = None, *,
-                group_id: str | None = None) -> list[dict[str, Any]]:
+    def entries(
+        self, event_id: str, session_no: int | None = None, table_no: int | None = None, *, group_id: str | None = None
+    ) -> list[dict[str, Any]]:
         """The log of a table's (or a session's, or the event's) entries, oldest first: ``{"id", "group",
         "session", "table", "kind", "hand", "data", "by", "at" (ISO 8601), "undone_by", "summary"}``."""
         with self._session() as s:
@@ -420,8 +514,16 @@ class TournamentRepository:
                 q = q.where(TTEntry.table_no == table_no)
             return [_entry_dict(e) for e in s.scalars(q.order_by(TTEntry.id)).all()]
 
-    def undo(self, event_id: str, session_no: int | None = None, table_no: int | None = None, *,
-             entry_id: int | None = None, group_id: str | None = None, by: str = "referee") -> dict[str, Any]:
+    def undo(
+        self,
+        event_id: str,
+        session_no: int | None = None,
+        table_no: int | None = None,
+        *,
+        entry_id: int | None = None,
+        group_id: str | None = None,
+        by: str = "referee",
+    ) -> dict[str, Any]:
         """Reverse one entry: ``entry_id``, or the last entry of the table not undone yet.  A hand is taken
         back (a correction puts the hand it replaced back), totals cleared (or the earlier totals put
         back), a table penalty removed (one of two equal ones: the later), a time call withdrawn.  A hand
@@ -432,16 +534,26 @@ class TournamentRepository:
             if entry_id is not None:
                 e = s.get(TTEntry, entry_id)
                 if e is None or e.event_id != event_id:
-                    raise RepositoryError(f"event {event_id} has no entry {entry_id}: "
-                                          f"see majiang tournament log {event_id}")
+                    raise RepositoryError(
+                        f"event {event_id} has no entry {entry_id}: see majiang tournament log {event_id}"
+                    )
             else:
                 if session_no is None or table_no is None:
                     raise RepositoryError("undo needs --session K --table T, or --entry ID")
                 gid = self._group_id(event, group_id)
-                e = s.scalars(select(TTEntry).where(
-                    TTEntry.event_id == event_id, TTEntry.group_id == gid, TTEntry.session_no == session_no,
-                    TTEntry.table_no == table_no, TTEntry.kind != "undo", TTEntry.undone_by.is_(None))
-                    .order_by(TTEntry.id.desc()).limit(1)).first()
+                e = s.scalars(
+                    select(TTEntry)
+                    .where(
+                        TTEntry.event_id == event_id,
+                        TTEntry.group_id == gid,
+                        TTEntry.session_no == session_no,
+                        TTEntry.table_no == table_no,
+                        TTEntry.kind != "undo",
+                        TTEntry.undone_by.is_(None),
+                    )
+                    .order_by(TTEntry.id.desc())
+                    .limit(1)
+                ).first()
                 if e is None:
                     self._table(event, gid, session_no, table_no)  # no such table: say so
                     raise RepositoryError(f"session {session_no} table {table_no} has nothing to undo")
@@ -466,7 +578,7 @@ class TournamentRepository:
         if e.kind in ("hand", "hands"):
             entered = [HandRecord.from_dict(h) for h in (d["hands"] if e.kind == "hands" else [d["hand"]])]
             first, last = entered[0].no, entered[-1].no
-            current = table.hands[first - 1:last]
+            current = table.hands[first - 1 : last]
             if tuple(current) != tuple(entered):
                 raise RepositoryError(f"{where}: hand {first} was changed since; undo the later entry first")
             if e.kind == "hand" and d.get("replaced") is not None:
@@ -474,9 +586,11 @@ class TournamentRepository:
                 hands[first - 1] = HandRecord.from_dict(d["replaced"])
                 return replace(table, hands=tuple(hands))
             if len(table.hands) > last:
-                raise RepositoryError(f"{where}: hands {last + 1}–{len(table.hands)} come after it; undo them "
-                                      f"first, or correct hand {first} with --replace")
-            return replace(table, hands=table.hands[:first - 1])
+                raise RepositoryError(
+                    f"{where}: hands {last + 1}–{len(table.hands)} come after it; undo them "
+                    f"first, or correct hand {first} with --replace"
+                )
+            return replace(table, hands=table.hands[: first - 1])
         if e.kind == "totals":
             return replace(table, totals=None if d.get("replaced") is None else tuple(d["replaced"]))
         if e.kind == "penalty":
@@ -507,15 +621,17 @@ class TournamentRepository:
         row.totals = None if new.totals is None else list(new.totals)
         row.time_called = new.time_called
 
-    def _log(self, s: Session, key: dict[str, Any], kind: str, by: str, data: dict[str, Any],
-             hand_no: int | None = None) -> TTEntry:
+    def _log(
+        self, s: Session, key: dict[str, Any], kind: str, by: str, data: dict[str, Any], hand_no: int | None = None
+    ) -> TTEntry:
         e = TTEntry(**key, kind=kind, hand_no=hand_no, data=data, by=by[:100])
         s.add(e)
         s.flush()
         return e
 
-    def link_hall_table(self, event_id: str, session_no: int, table_no: int, hall_table: str | None, *,
-                        group_id: str | None = None) -> None:
+    def link_hall_table(
+        self, event_id: str, session_no: int, table_no: int, hall_table: str | None, *, group_id: str | None = None
+    ) -> None:
         """Remember which hall table plays an event table (online events)."""
         with self._session() as s:
             event = self._load(s, event_id)
@@ -528,8 +644,9 @@ class TournamentRepository:
             q = select(TTTable).where(TTTable.hall_table.is_not(None))
             if event_id is not None:
                 q = q.where(TTTable.event_id == event_id)
-            return {r.hall_table: (r.event_id, r.group_id, r.session_no, r.table_no)
-                    for r in s.scalars(q) if r.hall_table}
+            return {
+                r.hall_table: (r.event_id, r.group_id, r.session_no, r.table_no) for r in s.scalars(q) if r.hall_table
+            }
 
     def set_account(self, event_id: str, player_id: str, account_id: int | None) -> None:
         """Link a player to a hall account (online events)."""
@@ -542,8 +659,11 @@ class TournamentRepository:
     def accounts(self, event_id: str) -> dict[str, int]:
         """Player id → hall account for the linked players."""
         with self._session() as s:
-            rows = s.execute(select(TTPlayer.player_id, TTPlayer.account_id)
-                             .where(TTPlayer.event_id == event_id, TTPlayer.account_id.is_not(None))).all()
+            rows = s.execute(
+                select(TTPlayer.player_id, TTPlayer.account_id).where(
+                    TTPlayer.event_id == event_id, TTPlayer.account_id.is_not(None)
+                )
+            ).all()
             return {p: int(a) for p, a in rows if a is not None}
 
     # ---- derived ---------------------------------------------------------------------------------
@@ -596,14 +716,17 @@ class TournamentRepository:
         try:
             return event.group(group_id)
         except KeyError:
-            raise RepositoryError(f"event {event.id!r} has no group {group_id!r}; groups: "
-                                  f"{', '.join(g.id for g in event.groups)}") from None
+            raise RepositoryError(
+                f"event {event.id!r} has no group {group_id!r}; groups: {', '.join(g.id for g in event.groups)}"
+            ) from None
 
     def _table(self, event: Event, group_id: str, session_no: int, table_no: int) -> TableRecord:
         group = self._group(event, group_id)
         if not 1 <= session_no <= len(group.sessions):
-            raise RepositoryError(f"session {session_no} is not drawn ({len(group.sessions)} drawn); draw it with "
-                                  f"'majiang tournament draw {event.id} --session {session_no}'")
+            raise RepositoryError(
+                f"session {session_no} is not drawn ({len(group.sessions)} drawn); draw it with "
+                f"'majiang tournament draw {event.id} --session {session_no}'"
+            )
         tables = group.sessions[session_no - 1].tables
         if not 1 <= table_no <= len(tables):
             raise RepositoryError(f"session {session_no} has tables 1–{len(tables)}, not {table_no}")
@@ -618,8 +741,9 @@ class TournamentRepository:
     def _check(self, event: Event, group_id: str, session_no: int, table: TableRecord) -> TableResult:
         group = self._group(event, group_id)
         try:
-            return score_table(table, session=session_no, rules=event.rules,
-                               ranked=frozenset(p.id for p in group.ranked_players))
+            return score_table(
+                table, session=session_no, rules=event.rules, ranked=frozenset(p.id for p in group.ranked_players)
+            )
         except (EntryError, ModelError, PenaltyError) as e:
             raise RepositoryError(str(e)) from None
 
@@ -630,8 +754,14 @@ class TournamentRepository:
         s.flush()
 
     def _write(self, s: Session, event: Event, created: Any = None) -> None:
-        row = TTEvent(id=event.id, name=event.name, rules=event.rules, scheme=event.scheme,
-                      tie_split=event.tie_split, extra=dict(event.extra))
+        row = TTEvent(
+            id=event.id,
+            name=event.name,
+            rules=event.rules,
+            scheme=event.scheme,
+            tie_split=event.tie_split,
+            extra=dict(event.extra),
+        )
         if created is not None:
             row.created_at = created
         s.add(row)
@@ -646,12 +776,22 @@ class TournamentRepository:
                 if t.reserve:
                     slots[t.reserve] = RESERVE_SLOT
             for ti, t in enumerate(g.teams):
-                s.add(TTTeam(event_id=event.id, team_id=t.id, group_id=g.id, name=t.name, leader=t.leader,
-                             position=ti))
+                s.add(TTTeam(event_id=event.id, team_id=t.id, group_id=g.id, name=t.name, leader=t.leader, position=ti))
             for pi, p in enumerate(g.players):
-                s.add(TTPlayer(event_id=event.id, player_id=p.id, group_id=g.id, name=p.name, team_id=p.team,
-                               team_slot=slots.get(p.id), ranked=p.ranked, ema_id=p.ema_id, country=p.country,
-                               position=pi))
+                s.add(
+                    TTPlayer(
+                        event_id=event.id,
+                        player_id=p.id,
+                        group_id=g.id,
+                        name=p.name,
+                        team_id=p.team,
+                        team_slot=slots.get(p.id),
+                        ranked=p.ranked,
+                        ema_id=p.ema_id,
+                        country=p.country,
+                        position=pi,
+                    )
+                )
             s.flush()
             for sess in g.sessions:
                 self._write_session(s, event.id, g.id, sess, "")
@@ -661,9 +801,21 @@ class TournamentRepository:
         s.flush()
         for t in sess.tables:
             e, so, w, n = t.players
-            s.add(TTTable(event_id=event_id, group_id=group_id, session_no=sess.no, table_no=t.no, east=e, south=so,
-                          west=w, north=n, totals=None if t.totals is None else list(t.totals),
-                          time_called=t.time_called, substitutions=[x.to_dict() for x in t.substitutions]))
+            s.add(
+                TTTable(
+                    event_id=event_id,
+                    group_id=group_id,
+                    session_no=sess.no,
+                    table_no=t.no,
+                    east=e,
+                    south=so,
+                    west=w,
+                    north=n,
+                    totals=None if t.totals is None else list(t.totals),
+                    time_called=t.time_called,
+                    substitutions=[x.to_dict() for x in t.substitutions],
+                )
+            )
         s.flush()
         for t in sess.tables:
             key = dict(event_id=event_id, group_id=group_id, session_no=sess.no, table_no=t.no)
@@ -673,14 +825,27 @@ class TournamentRepository:
                 self._write_penalty(s, key, None, i, p)
 
     def _write_hand(self, s: Session, key: dict[str, Any], h: HandRecord, source: str) -> None:
-        s.add(TTHand(**key, no=h.no, winner=h.winner, discarder=h.discarder, fans=list(h.fans), points=h.points,
-                     flowers=h.flowers, source=source))
+        s.add(
+            TTHand(
+                **key,
+                no=h.no,
+                winner=h.winner,
+                discarder=h.discarder,
+                fans=list(h.fans),
+                points=h.points,
+                flowers=h.flowers,
+                source=source,
+            )
+        )
         for i, p in enumerate(h.penalties):
             self._write_penalty(s, key, h.no, i, p)
 
     def _write_penalty(self, s: Session, key: dict[str, Any], hand_no: int | None, position: int, p: Penalty) -> None:
-        s.add(TTPenalty(**key, hand_no=hand_no, position=position, seat=p.seat, code=p.code.value, points=p.points,
-                        note=p.note))
+        s.add(
+            TTPenalty(
+                **key, hand_no=hand_no, position=position, seat=p.seat, code=p.code.value, points=p.points, note=p.note
+            )
+        )
 
     def _load(self, s: Session, event_id: str) -> Event:
         ev = self._event_row(s, event_id)
@@ -688,29 +853,44 @@ class TournamentRepository:
         teams = s.scalars(select(TTTeam).where(TTTeam.event_id == event_id).order_by(TTTeam.position)).all()
         players = s.scalars(select(TTPlayer).where(TTPlayer.event_id == event_id).order_by(TTPlayer.position)).all()
         sessions = s.scalars(select(TTSession).where(TTSession.event_id == event_id).order_by(TTSession.no)).all()
-        tables = s.scalars(select(TTTable).where(TTTable.event_id == event_id)
-                           .order_by(TTTable.session_no, TTTable.table_no)).all()
+        tables = s.scalars(
+            select(TTTable).where(TTTable.event_id == event_id).order_by(TTTable.session_no, TTTable.table_no)
+        ).all()
         hands = s.scalars(select(TTHand).where(TTHand.event_id == event_id).order_by(TTHand.no)).all()
-        pens = s.scalars(select(TTPenalty).where(TTPenalty.event_id == event_id)
-                         .order_by(TTPenalty.position, TTPenalty.id)).all()
+        pens = s.scalars(
+            select(TTPenalty).where(TTPenalty.event_id == event_id).order_by(TTPenalty.position, TTPenalty.id)
+        ).all()
         pen_of: dict[tuple[str, int, int, int | None], list[Penalty]] = {}
         for p in pens:
             pen_of.setdefault((p.group_id, p.session_no, p.table_no, p.hand_no), []).append(
-                Penalty(seat=p.seat, code=PenaltyCode(p.code), points=p.points, note=p.note))
+                Penalty(seat=p.seat, code=PenaltyCode(p.code), points=p.points, note=p.note)
+            )
         hands_of: dict[tuple[str, int, int], list[HandRecord]] = {}
         for h in hands:
             hands_of.setdefault((h.group_id, h.session_no, h.table_no), []).append(
-                HandRecord(no=h.no, winner=h.winner, discarder=h.discarder, fans=tuple(h.fans or ()), points=h.points,
-                           flowers=h.flowers, penalties=tuple(pen_of.get((h.group_id, h.session_no, h.table_no,
-                                                                          h.no), ()))))
+                HandRecord(
+                    no=h.no,
+                    winner=h.winner,
+                    discarder=h.discarder,
+                    fans=tuple(h.fans or ()),
+                    points=h.points,
+                    flowers=h.flowers,
+                    penalties=tuple(pen_of.get((h.group_id, h.session_no, h.table_no, h.no), ())),
+                )
+            )
         tables_of: dict[tuple[str, int], list[TableRecord]] = {}
         for t in tables:
-            tables_of.setdefault((t.group_id, t.session_no), []).append(TableRecord(
-                no=t.table_no, players=t.players, hands=tuple(hands_of.get((t.group_id, t.session_no, t.table_no), ())),
-                totals=None if t.totals is None else tuple(int(x) for x in t.totals),
-                penalties=tuple(pen_of.get((t.group_id, t.session_no, t.table_no, None), ())),
-                time_called=t.time_called,
-                substitutions=tuple(Substitution.from_dict(x) for x in (t.substitutions or ()))))
+            tables_of.setdefault((t.group_id, t.session_no), []).append(
+                TableRecord(
+                    no=t.table_no,
+                    players=t.players,
+                    hands=tuple(hands_of.get((t.group_id, t.session_no, t.table_no), ())),
+                    totals=None if t.totals is None else tuple(int(x) for x in t.totals),
+                    penalties=tuple(pen_of.get((t.group_id, t.session_no, t.table_no, None), ())),
+                    time_called=t.time_called,
+                    substitutions=tuple(Substitution.from_dict(x) for x in (t.substitutions or ())),
+                )
+            )
         out: list[Group] = []
         for g in groups:
             members = [p for p in players if p.group_id == g.group_id]
@@ -718,27 +898,76 @@ class TournamentRepository:
             for tm in teams:
                 if tm.group_id != g.group_id:
                     continue
-                listed = sorted((p.team_slot, p.player_id) for p in members
-                                if p.team_id == tm.team_id and p.team_slot is not None and p.team_slot < RESERVE_SLOT)
-                reserve = next((p.player_id for p in members if p.team_id == tm.team_id
-                                and p.team_slot == RESERVE_SLOT), None)
-                team_rows.append(Team(id=tm.team_id, name=tm.name, leader=tm.leader,
-                                      players=tuple(pid for _, pid in listed), reserve=reserve))
-            sess = [SessionRecord(no=x.no, tables=tuple(tables_of.get((g.group_id, x.no), ())),
-                                  absent=tuple(str(a) for a in (x.absent or ())))
-                    for x in sessions if x.group_id == g.group_id]
-            out.append(Group(id=g.group_id, name=g.name,
-                             players=tuple(Player(id=p.player_id, name=p.name, team=p.team_id, ranked=p.ranked,
-                                                  ema_id=p.ema_id, country=p.country) for p in members),
-                             teams=tuple(team_rows), sessions=tuple(sess)))
-        return Event(id=ev.id, name=ev.name, rules=ev.rules, scheme=ev.scheme, tie_split=ev.tie_split,
-                     groups=tuple(out), extra=dict(ev.extra or {}))
+                listed = sorted(
+                    (p.team_slot, p.player_id)
+                    for p in members
+                    if p.team_id == tm.team_id and p.team_slot is not None and p.team_slot < RESERVE_SLOT
+                )
+                reserve = next(
+                    (p.player_id for p in members if p.team_id == tm.team_id and p.team_slot == RESERVE_SLOT), None
+                )
+                team_rows.append(
+                    Team(
+                        id=tm.team_id,
+                        name=tm.name,
+                        leader=tm.leader,
+                        players=tuple(pid for _, pid in listed),
+                        reserve=reserve,
+                    )
+                )
+            sess = [
+                SessionRecord(
+                    no=x.no,
+                    tables=tuple(tables_of.get((g.group_id, x.no), ())),
+                    absent=tuple(str(a) for a in (x.absent or ())),
+                )
+                for x in sessions
+                if x.group_id == g.group_id
+            ]
+            out.append(
+                Group(
+                    id=g.group_id,
+                    name=g.name,
+                    players=tuple(
+                        Player(
+                            id=p.player_id,
+                            name=p.name,
+                            team=p.team_id,
+                            ranked=p.ranked,
+                            ema_id=p.ema_id,
+                            country=p.country,
+                        )
+                        for p in members
+                    ),
+                    teams=tuple(team_rows),
+                    sessions=tuple(sess),
+                )
+            )
+        return Event(
+            id=ev.id,
+            name=ev.name,
+            rules=ev.rules,
+            scheme=ev.scheme,
+            tie_split=ev.tie_split,
+            groups=tuple(out),
+            extra=dict(ev.extra or {}),
+        )
 
 
 def _entry_dict(e: TTEntry) -> dict[str, Any]:
-    return {"id": e.id, "group": e.group_id, "session": e.session_no, "table": e.table_no, "kind": e.kind,
-            "hand": e.hand_no, "data": e.data, "by": e.by, "at": e.at.isoformat() if e.at else None,
-            "undone_by": e.undone_by, "summary": entry_summary(e.kind, e.hand_no, e.data)}
+    return {
+        "id": e.id,
+        "group": e.group_id,
+        "session": e.session_no,
+        "table": e.table_no,
+        "kind": e.kind,
+        "hand": e.hand_no,
+        "data": e.data,
+        "by": e.by,
+        "at": e.at.isoformat() if e.at else None,
+        "undone_by": e.undone_by,
+        "summary": entry_summary(e.kind, e.hand_no, e.data),
+    }
 
 
 def entry_summary(kind: str, hand_no: int | None, data: dict[str, Any]) -> str:
@@ -776,16 +1005,38 @@ def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, A
         r = results[g.id]
         names = {p.id: p.name for p in g.players}
         team_names = {t.id: t.name for t in g.teams}
-        groups.append({
-            "group": g.id, "name": g.name, "sessions_drawn": len(g.sessions), "sessions_scored": len(r.sessions),
-            "pending": {str(k): list(v) for k, v in r.pending.items()},
-            "standings": [{"rank": s.rank, "player": s.player, "name": names.get(s.player, s.player),
-                           "team": s.team, "standard_total": _num(s.standard_total), "match_total": s.match_total,
-                           "session_standards": [_num(v) for v in s.session_standards],
-                           "session_scores": list(s.session_scores), "disqualified": s.disqualified}
-                          for s in r.standings],
-            "teams": [{"rank": t.rank, "team": t.team, "name": team_names.get(t.team, t.team),
-                       "standard_total": _num(t.standard_total), "match_total": t.match_total,
-                       "members": list(t.members)} for t in r.teams],
-        })
+        groups.append(
+            {
+                "group": g.id,
+                "name": g.name,
+                "sessions_drawn": len(g.sessions),
+                "sessions_scored": len(r.sessions),
+                "pending": {str(k): list(v) for k, v in r.pending.items()},
+                "standings": [
+                    {
+                        "rank": s.rank,
+                        "player": s.player,
+                        "name": names.get(s.player, s.player),
+                        "team": s.team,
+                        "standard_total": _num(s.standard_total),
+                        "match_total": s.match_total,
+                        "session_standards": [_num(v) for v in s.session_standards],
+                        "session_scores": list(s.session_scores),
+                        "disqualified": s.disqualified,
+                    }
+                    for s in r.standings
+                ],
+                "teams": [
+                    {
+                        "rank": t.rank,
+                        "team": t.team,
+                        "name": team_names.get(t.team, t.team),
+                        "standard_total": _num(t.standard_total),
+                        "match_total": t.match_total,
+                        "members": list(t.members),
+                    }
+                    for t in r.teams
+                ],
+            }
+        )
     return {"event": event.id, "name": event.name, "scheme": event.scheme, "rules": event.rules, "groups": groups}

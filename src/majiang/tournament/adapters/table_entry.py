@@ -74,8 +74,9 @@ class SeatIn(BaseModel):
     id: str
 
 
-def _access(db: Database, event_id: str, session: int, table: int, pin: str | None,
-            authorization: str | None) -> tuple[TournamentRepository, Event, bool]:
+def _access(
+    db: Database, event_id: str, session: int, table: int, pin: str | None, authorization: str | None
+) -> tuple[TournamentRepository, Event, bool]:
     """The repository, the event, and whether the caller is the referee (organiser token); 401 without
     a PIN or token, 403 with a wrong one, 404 for a table not drawn."""
     repo = TournamentRepository(db)
@@ -91,8 +92,11 @@ def _access(db: Database, event_id: str, session: int, table: int, pin: str | No
     if token and is_organiser(event.extra, token):
         return repo, event, True
     if not pin and not token:
-        raise HTTPException(401, "type the table's PIN (on the table card; the organiser prints them with "
-                                 f"'majiang tournament pins {event_id} --session {session}')")
+        raise HTTPException(
+            401,
+            "type the table's PIN (on the table card; the organiser prints them with "
+            f"'majiang tournament pins {event_id} --session {session}')",
+        )
     if not pin_ok(event.extra, session, table, pin):
         raise HTTPException(403, f"not the PIN of session {session} table {table}")
     return repo, event, False
@@ -107,8 +111,9 @@ def _pending(event: Event, session: int, table: int) -> dict[str, Any] | None:
     return p if isinstance(p, dict) else None
 
 
-def _set_pending(repo: TournamentRepository, event: Event, session: int, table: int,
-                 value: dict[str, Any] | None) -> None:
+def _set_pending(
+    repo: TournamentRepository, event: Event, session: int, table: int, value: dict[str, Any] | None
+) -> None:
     pending = dict(event.extra.get("pending") or {})
     if value is None:
         pending.pop(_key(session, table), None)
@@ -122,16 +127,25 @@ def _state(repo: TournamentRepository, event: Event, session: int, table: int) -
     t = repo.table(event.id, session, table, group.id)
     names = {p.id: p.name or p.id for p in group.players}
     res = repo.table_result(event.id, session, table, group.id)
-    return {"event": event.id, "name": event.name, "session": session, "table": table,
-            "players": [{"seat": i, "wind": "ESWN"[i], "id": pid, "name": names.get(pid, pid)}
-                        for i, pid in enumerate(t.players)],
-            "hands": len(t.hands), "totals": None if t.totals is None else list(t.totals),
-            "scores": list(res.seat_scores), "time_called": t.time_called,
-            "pending": _pending(repo.load(event.id), session, table)}
+    return {
+        "event": event.id,
+        "name": event.name,
+        "session": session,
+        "table": table,
+        "players": [
+            {"seat": i, "wind": "ESWN"[i], "id": pid, "name": names.get(pid, pid)} for i, pid in enumerate(t.players)
+        ],
+        "hands": len(t.hands),
+        "totals": None if t.totals is None else list(t.totals),
+        "scores": list(res.seat_scores),
+        "time_called": t.time_called,
+        "pending": _pending(repo.load(event.id), session, table),
+    }
 
 
-def _apply(repo: TournamentRepository, event: Event, session: int, table: int, proposal: dict[str, Any],
-           by: str) -> None:
+def _apply(
+    repo: TournamentRepository, event: Event, session: int, table: int, proposal: dict[str, Any], by: str
+) -> None:
     """Record a proposal through the repository (409 with the reason when it is refused)."""
     from majiang.tournament.scoring import enter_hand
 
@@ -148,8 +162,16 @@ def _apply(repo: TournamentRepository, event: Event, session: int, table: int, p
         if h.winner is None:
             hand = enter_hand(no, penalties=pens, rules=event.rules)
         else:
-            hand = enter_hand(no, h.winner, h.discarder, fans=h.fans, points=None if h.fans else h.points,
-                              flowers=h.flowers, penalties=pens, rules=event.rules)
+            hand = enter_hand(
+                no,
+                h.winner,
+                h.discarder,
+                fans=h.fans,
+                points=None if h.fans else h.points,
+                flowers=h.flowers,
+                penalties=pens,
+                rules=event.rules,
+            )
         repo.enter_hand(event.id, session, table, hand, source="web", by=by)
     except (RepositoryError, EntryError, ValueError, KeyError) as e:
         raise HTTPException(409, str(e.args[0] if isinstance(e, KeyError) else e)) from None
@@ -164,23 +186,31 @@ def _penalty(p: PenaltyIn) -> Penalty:
 
 
 @entry_router.get("/api/tournaments/{event_id}/t/{session}/{table}", summary="a table for the phones (PIN)")
-def api_table(event_id: str, session: int, table: int, db: DB, pin: Pin = None,
-              authorization: Auth = None) -> dict[str, Any]:
+def api_table(
+    event_id: str, session: int, table: int, db: DB, pin: Pin = None, authorization: Auth = None
+) -> dict[str, Any]:
     repo, event, referee = _access(db, event_id, session, table, pin, authorization)
     return {**_state(repo, event, session, table), "referee": referee}
 
 
-@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/propose",
-                   summary="propose a hand or the totals (PIN); the referee's token records it at once")
-def api_propose(event_id: str, session: int, table: int, body: ProposalIn, db: DB,
-                pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
+@entry_router.post(
+    "/api/tournaments/{event_id}/t/{session}/{table}/propose",
+    summary="propose a hand or the totals (PIN); the referee's token records it at once",
+)
+def api_propose(
+    event_id: str, session: int, table: int, body: ProposalIn, db: DB, pin: Pin = None, authorization: Auth = None
+) -> dict[str, Any]:
     repo, event, referee = _access(db, event_id, session, table, pin, authorization)
     if sum(x is not None for x in (body.hand, body.totals, body.penalty)) != 1:
         raise HTTPException(422, "propose a hand, the totals or a table penalty (one of them)")
-    proposal: dict[str, Any] = {"id": secrets.token_hex(4), "seat": body.seat, "confirmed": [body.seat],
-                                "hand": None if body.hand is None else body.hand.model_dump(),
-                                "totals": body.totals,
-                                "penalty": None if body.penalty is None else body.penalty.model_dump()}
+    proposal: dict[str, Any] = {
+        "id": secrets.token_hex(4),
+        "seat": body.seat,
+        "confirmed": [body.seat],
+        "hand": None if body.hand is None else body.hand.model_dump(),
+        "totals": body.totals,
+        "penalty": None if body.penalty is None else body.penalty.model_dump(),
+    }
     if referee:
         _apply(repo, event, session, table, proposal, "web:referee")
         _set_pending(repo, repo.load(event_id), session, table, None)
@@ -191,10 +221,13 @@ def api_propose(event_id: str, session: int, table: int, body: ProposalIn, db: D
     return _state(repo, repo.load(event_id), session, table)
 
 
-@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/confirm",
-                   summary="confirm the waiting entry from one seat (PIN); the fourth seat records it")
-def api_confirm(event_id: str, session: int, table: int, body: SeatIn, db: DB,
-                pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
+@entry_router.post(
+    "/api/tournaments/{event_id}/t/{session}/{table}/confirm",
+    summary="confirm the waiting entry from one seat (PIN); the fourth seat records it",
+)
+def api_confirm(
+    event_id: str, session: int, table: int, body: SeatIn, db: DB, pin: Pin = None, authorization: Auth = None
+) -> dict[str, Any]:
     repo, event, referee = _access(db, event_id, session, table, pin, authorization)
     p = _pending(event, session, table)
     if p is None or p["id"] != body.id:
@@ -212,10 +245,10 @@ def api_confirm(event_id: str, session: int, table: int, body: SeatIn, db: DB,
     return _state(repo, repo.load(event_id), session, table)
 
 
-@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/reject",
-                   summary="reject the waiting entry (PIN)")
-def api_reject(event_id: str, session: int, table: int, body: SeatIn, db: DB,
-               pin: Pin = None, authorization: Auth = None) -> dict[str, Any]:
+@entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/reject", summary="reject the waiting entry (PIN)")
+def api_reject(
+    event_id: str, session: int, table: int, body: SeatIn, db: DB, pin: Pin = None, authorization: Auth = None
+) -> dict[str, Any]:
     repo, event, _ = _access(db, event_id, session, table, pin, authorization)
     p = _pending(event, session, table)
     if p is not None and p["id"] == body.id:
@@ -223,8 +256,11 @@ def api_reject(event_id: str, session: int, table: int, body: SeatIn, db: DB,
     return _state(repo, repo.load(event_id), session, table)
 
 
-@entry_router.get("/tournaments/{event_id}/t/{session}/{table}", response_class=HTMLResponse,
-                  summary="enter a table's results from a phone")
+@entry_router.get(
+    "/tournaments/{event_id}/t/{session}/{table}",
+    response_class=HTMLResponse,
+    summary="enter a table's results from a phone",
+)
 def page_table(event_id: str, session: int, table: int) -> HTMLResponse:
     cfg = escape(f"{event_id}|{session}|{table}")
     return HTMLResponse(
@@ -232,7 +268,8 @@ def page_table(event_id: str, session: int, table: int) -> HTMLResponse:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>第{session}局 第{table}桌 · {escape(event_id)}</title><style>{CSS}</style></head>"
         f'<body data-table="{cfg}"><main id="app"><p>…</p></main>'
-        '<script src="/tournaments/assets/table-entry.js"></script></body></html>\n')
+        '<script src="/tournaments/assets/table-entry.js"></script></body></html>\n'
+    )
 
 
 @entry_router.get("/tournaments/{event_id}/t/{session}/{table}/qr.svg", summary="the entry page's link as a QR code")
@@ -284,10 +321,12 @@ class ClockIn(BaseModel):
     warn: int = Field(default=15, ge=0, le=120)
 
 
-@entry_router.post("/tournaments/{event_id}/sessions/{session}/clock",
-                   summary="start (or restart) a session's clock (organiser token)")
-def start_clock(event_id: str, session: int, db: DB, authorization: Auth = None,
-                body: ClockIn | None = None) -> dict[str, Any]:
+@entry_router.post(
+    "/tournaments/{event_id}/sessions/{session}/clock", summary="start (or restart) a session's clock (organiser token)"
+)
+def start_clock(
+    event_id: str, session: int, db: DB, authorization: Auth = None, body: ClockIn | None = None
+) -> dict[str, Any]:
     repo = organiser_repo(db, event_id, authorization)
     b = body or ClockIn()
     try:
@@ -297,8 +336,11 @@ def start_clock(event_id: str, session: int, db: DB, authorization: Auth = None,
     return repo.clock(event_id, session)
 
 
-@entry_router.get("/tournaments/{event_id}/projector", response_class=HTMLResponse,
-                  summary="full-screen standings for a projector: pages on a timer, the clock, time called")
+@entry_router.get(
+    "/tournaments/{event_id}/projector",
+    response_class=HTMLResponse,
+    summary="full-screen standings for a projector: pages on a timer, the clock, time called",
+)
 def page_projector(event_id: str, every: int = 12) -> HTMLResponse:
     return HTMLResponse(
         '<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">'
@@ -308,7 +350,8 @@ def page_projector(event_id: str, every: int = 12) -> HTMLResponse:
         '<header id="top"><h1 id="title"></h1><div id="clock"></div></header>'
         '<div id="banner" hidden></div><p id="what"></p>'
         '<table><thead id="head"></thead><tbody id="rows"></tbody></table><div id="pager"></div>'
-        '<script src="/tournaments/assets/projector.js"></script></body></html>\n')
+        '<script src="/tournaments/assets/projector.js"></script></body></html>\n'
+    )
 
 
 @entry_router.get("/tournaments/assets/projector.js", summary="the projector page's script")

@@ -71,7 +71,8 @@ def _page(title: str, body: str, refresh: bool = False) -> HTMLResponse:
     return HTMLResponse(
         f'<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">{meta}'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n")
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
+    )
 
 
 def _repo(db: Database) -> TournamentRepository:
@@ -94,8 +95,9 @@ def _results(db: Database, event_id: str, group: str | None = None) -> tuple[Any
     event, results = _event_results(db, event_id)
     gid = event.groups[0].id if group is None else group
     if gid not in results:
-        raise HTTPException(404, f"event {event_id!r} has no group {gid!r}; groups: "
-                                 f"{', '.join(g.id for g in event.groups)}")
+        raise HTTPException(
+            404, f"event {event_id!r} has no group {gid!r}; groups: {', '.join(g.id for g in event.groups)}"
+        )
     return event, results[gid]
 
 
@@ -115,13 +117,17 @@ def api_standings(event_id: str, db: DB) -> dict[str, Any]:
 @router.get("/tournaments", response_class=HTMLResponse, summary="competitions (HTML)")
 def page_list(db: DB) -> HTMLResponse:
     events = _repo(db).list_events()
-    rows = "".join(f'<tr><td class="l"><a href="/tournaments/{escape(e.id)}">{escape(e.name or e.id)}</a></td>'
-                   f"<td>{escape(e.id)}</td><td>{e.players}</td><td>{e.sessions}</td><td>{escape(e.scheme)}</td></tr>"
-                   for e in events)
-    body = ("<h1>比赛 Competitions</h1>"
-            + (f"<table><thead><tr><th>名称 Name</th><th>id</th><th>选手 Players</th><th>已抽局 Sessions</th>"
-               f"<th>标准分 Scheme</th></tr></thead><tbody>{rows}</tbody></table>" if events else
-               "<p>No competitions yet: <code>majiang tournament new NAME --count 16 --teams 4</code></p>"))
+    rows = "".join(
+        f'<tr><td class="l"><a href="/tournaments/{escape(e.id)}">{escape(e.name or e.id)}</a></td>'
+        f"<td>{escape(e.id)}</td><td>{e.players}</td><td>{e.sessions}</td><td>{escape(e.scheme)}</td></tr>"
+        for e in events
+    )
+    body = "<h1>比赛 Competitions</h1>" + (
+        f"<table><thead><tr><th>名称 Name</th><th>id</th><th>选手 Players</th><th>已抽局 Sessions</th>"
+        f"<th>标准分 Scheme</th></tr></thead><tbody>{rows}</tbody></table>"
+        if events
+        else "<p>No competitions yet: <code>majiang tournament new NAME --count 16 --teams 4</code></p>"
+    )
     return _page("Competitions", body)
 
 
@@ -133,12 +139,14 @@ def _std(x: Fraction) -> str:
 def page_event(event_id: str, db: DB) -> HTMLResponse:
     event, results = _event_results(db, event_id)
     players = sum(len(g.players) for g in event.groups)
-    body = [f"<h1>{escape(event.name or event.id)}</h1>",
-            f'<p class="meta">标准分 scheme {escape(event.scheme)} · {players} players'
-            + (f" in {len(event.groups)} groups" if len(event.groups) > 1 else "")
-            + f" · refreshes every {REFRESH_S} s</p>",
-            f'<nav><a href="/tournaments">all competitions</a><a href="/api/tournaments/{escape(event.id)}/standings">'
-            f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a></nav>']
+    body = [
+        f"<h1>{escape(event.name or event.id)}</h1>",
+        f'<p class="meta">标准分 scheme {escape(event.scheme)} · {players} players'
+        + (f" in {len(event.groups)} groups" if len(event.groups) > 1 else "")
+        + f" · refreshes every {REFRESH_S} s</p>",
+        f'<nav><a href="/tournaments">all competitions</a><a href="/api/tournaments/{escape(event.id)}/standings">'
+        f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a></nav>',
+    ]
     for group in event.groups:
         body += _group_section(event, group, results[group.id], titled=len(event.groups) > 1)
     return _page(event.name or event.id, "\n".join(body), refresh=True)
@@ -151,26 +159,35 @@ def _group_section(event: Event, group: Group, result: GroupResult, *, titled: b
     n = len(result.sessions)
     label = f"{group.name or group.id} · " if titled else ""
     body = [f"<h2>{escape(label)}组 Group {escape(group.id)}</h2>"] if titled else []
-    waiting = "".join(f" · 第{k}局 {'、'.join(f'第{t}桌' for t in tables)} 未录入 (session {k}: table"
-                      f"{'s' if len(tables) > 1 else ''} {', '.join(map(str, tables))} not entered)"
-                      for k, tables in result.pending.items())
-    body.append(f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results'
-                f"{waiting}</p>")
+    waiting = "".join(
+        f" · 第{k}局 {'、'.join(f'第{t}桌' for t in tables)} 未录入 (session {k}: table"
+        f"{'s' if len(tables) > 1 else ''} {', '.join(map(str, tables))} not entered)"
+        for k, tables in result.pending.items()
+    )
+    body.append(
+        f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results{waiting}</p>'
+    )
     body.append(f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names))
     if result.teams:
-        trs = "".join(f"<tr><td>{t.rank}</td><td class=\"l\">{escape(team_names.get(t.team, t.team))}</td>"
-                      f"<td class=\"l\">{escape(', '.join(names.get(m, m) for m in t.members))}</td>"
-                      f'<td class="b">{_std(t.standard_total)}</td><td>{t.match_total}</td></tr>' for t in result.teams)
-        body.append(f"<h2>{escape(label)}团体名次 Team standings</h2><table><thead><tr><th>名次<br><small>Rank</small>"
-                    "</th><th>队<br><small>Team</small></th><th>队员<br><small>Members</small></th><th>标准分<br><small>"
-                    "Std total</small></th><th>比赛分<br><small>Score total</small></th></tr></thead>"
-                    f"<tbody>{trs}</tbody></table>")
+        trs = "".join(
+            f'<tr><td>{t.rank}</td><td class="l">{escape(team_names.get(t.team, t.team))}</td>'
+            f'<td class="l">{escape(", ".join(names.get(m, m) for m in t.members))}</td>'
+            f'<td class="b">{_std(t.standard_total)}</td><td>{t.match_total}</td></tr>'
+            for t in result.teams
+        )
+        body.append(
+            f"<h2>{escape(label)}团体名次 Team standings</h2><table><thead><tr><th>名次<br><small>Rank</small>"
+            "</th><th>队<br><small>Team</small></th><th>队员<br><small>Members</small></th><th>标准分<br><small>"
+            "Std total</small></th><th>比赛分<br><small>Score total</small></th></tr></thead>"
+            f"<tbody>{trs}</tbody></table>"
+        )
     if group.sessions:
         body.append(_sessions_table(event, group, names))
     if n:
         src = f"/tournaments/{escape(event.id)}/plot.svg" + (f"?group={escape(group.id)}" if titled else "")
-        body.append(f'<h2>{escape(label)}走势 Standings by session</h2><img class="plot" alt="standings plot" '
-                    f'src="{src}">')
+        body.append(
+            f'<h2>{escape(label)}走势 Standings by session</h2><img class="plot" alt="standings plot" src="{src}">'
+        )
     return body
 
 
@@ -178,33 +195,46 @@ def _standings_table(result: GroupResult, names: dict[str, str], team_names: dic
     heads = "".join(f"<th>第{k}局<br><small>S{k}</small></th>" for k in range(1, len(result.sessions) + 1))
     rows = []
     for s in result.standings:
-        per = "".join(f"<td>{_std(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
-                      for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True))
-        label = escape(names.get(s.player, s.player)) + (f" <small>{escape(s.player)}</small>"
-                                                         if names.get(s.player) != s.player else "")
-        rows.append(f"<tr><td>{s.rank}{' DQ' if s.disqualified else ''}</td><td class=\"l\">{label}</td>"
-                    f"<td>{escape(team_names.get(s.team or '', s.team or ''))}</td>{per}"
-                    f'<td class="b">{_std(s.standard_total)}</td><td>{s.match_total}</td></tr>')
-    return (f"<table><thead><tr><th>名次<br><small>Rank</small></th><th>选手<br><small>Player</small></th>"
-            f"<th>队<br><small>Team</small></th>{heads}<th>标准分<br><small>Std total</small></th>"
-            f"<th>比赛分<br><small>Score total</small></th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+        per = "".join(
+            f"<td>{_std(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
+            for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
+        )
+        label = escape(names.get(s.player, s.player)) + (
+            f" <small>{escape(s.player)}</small>" if names.get(s.player) != s.player else ""
+        )
+        rows.append(
+            f'<tr><td>{s.rank}{" DQ" if s.disqualified else ""}</td><td class="l">{label}</td>'
+            f"<td>{escape(team_names.get(s.team or '', s.team or ''))}</td>{per}"
+            f'<td class="b">{_std(s.standard_total)}</td><td>{s.match_total}</td></tr>'
+        )
+    return (
+        f"<table><thead><tr><th>名次<br><small>Rank</small></th><th>选手<br><small>Player</small></th>"
+        f"<th>队<br><small>Team</small></th>{heads}<th>标准分<br><small>Std total</small></th>"
+        f"<th>比赛分<br><small>Score total</small></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def _sessions_table(event: Event, group: Group, names: dict[str, str]) -> str:
-    out = ["<h2>场次 Sessions</h2><table><thead><tr><th>局 Session</th><th>桌 Table</th><th>东 E</th>"
-           "<th>南 S</th><th>西 W</th><th>北 N</th><th>盘 Hands</th><th>记录表 Sheet</th></tr></thead><tbody>"]
+    out = [
+        "<h2>场次 Sessions</h2><table><thead><tr><th>局 Session</th><th>桌 Table</th><th>东 E</th>"
+        "<th>南 S</th><th>西 W</th><th>北 N</th><th>盘 Hands</th><th>记录表 Sheet</th></tr></thead><tbody>"
+    ]
     for sess in group.sessions:
         for tb in sess.tables:
             done = "totals" if tb.totals is not None else f"{len(tb.hands)}/16"
             link = f"/tournaments/{escape(event.id)}/sheet/{sess.no}/{tb.no}"
             query = "" if group is event.groups[0] else f"?group={escape(group.id)}"
-            out.append(f"<tr><td>{sess.no}</td><td>{tb.no}</td>"
-                       + "".join(f"<td>{escape(names.get(p, p))}</td>" for p in tb.players)
-                       + f'<td>{done}</td><td><a href="{link}{query}">HTML</a> · '
-                       + f'<a href="{link}.pdf{query}">PDF</a></td></tr>')
+            out.append(
+                f"<tr><td>{sess.no}</td><td>{tb.no}</td>"
+                + "".join(f"<td>{escape(names.get(p, p))}</td>" for p in tb.players)
+                + f'<td>{done}</td><td><a href="{link}{query}">HTML</a> · '
+                + f'<a href="{link}.pdf{query}">PDF</a></td></tr>'
+            )
         if sess.absent:
-            out.append(f'<tr><td>{sess.no}</td><td colspan="7" class="l">缺席 absent: '
-                       f"{escape(', '.join(names.get(p, p) for p in sess.absent))}</td></tr>")
+            out.append(
+                f'<tr><td>{sess.no}</td><td colspan="7" class="l">缺席 absent: '
+                f"{escape(', '.join(names.get(p, p) for p in sess.absent))}</td></tr>"
+            )
     out.append("</tbody></table>")
     return "".join(out)
 
@@ -230,12 +260,18 @@ def sheet_pdf(event_id: str, session: int, table: int, db: DB, group: str | None
     from majiang.tournament.adapters.output.pdf import score_sheet_pdf
 
     data = score_sheet_pdf(_sheet(db, event_id, session, table, group))
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="sheet-{session}-{table}.pdf"'})
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="sheet-{session}-{table}.pdf"'},
+    )
 
 
-@router.get("/tournaments/{event_id}/sheet/{session}/{table}", response_class=HTMLResponse,
-            summary="a table's score sheet (printable HTML)")
+@router.get(
+    "/tournaments/{event_id}/sheet/{session}/{table}",
+    response_class=HTMLResponse,
+    summary="a table's score sheet (printable HTML)",
+)
 def sheet_html(event_id: str, session: int, table: int, db: DB, group: str | None = None) -> HTMLResponse:
     from majiang.tournament.adapters.output.html import score_sheet_html
 
@@ -243,8 +279,9 @@ def sheet_html(event_id: str, session: int, table: int, db: DB, group: str | Non
 
 
 @router.get("/tournaments/{event_id}/plot.svg", summary="cumulative standard score per session (SVG)")
-def plot_svg(event_id: str, db: DB, group: str | None = None, top: int | None = None,
-             highlight: str | None = None) -> Response:
+def plot_svg(
+    event_id: str, db: DB, group: str | None = None, top: int | None = None, highlight: str | None = None
+) -> Response:
     """``?top=N`` the N best in colour (default 10 in a field of more than 16, else all), the others
     faint; ``?highlight=PLAYER`` one player thick and labelled."""
     from majiang.tournament.adapters.output.plot import standings_plot
@@ -254,8 +291,10 @@ def plot_svg(event_id: str, db: DB, group: str | None = None, top: int | None = 
         top = 10
     if highlight is not None and highlight not in {p.id for p in result.group.players}:
         raise HTTPException(404, f"no player {highlight!r} in this group")
-    return Response(standings_plot(result, "svg", title=event.name or event.id, top=top or None, highlight=highlight),
-                    media_type="image/svg+xml")
+    return Response(
+        standings_plot(result, "svg", title=event.name or event.id, top=top or None, highlight=highlight),
+        media_type="image/svg+xml",
+    )
 
 
 @router.get("/tournaments/{event_id}/standings.csv", summary="the standings (CSV)")
@@ -263,8 +302,11 @@ def standings_csv(event_id: str, db: DB, group: str | None = None) -> Response:
     from majiang.tournament.adapters.output.exports import standings_csv as to_csv
 
     _, result = _results(db, event_id, group)
-    return Response(to_csv(result), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="{event_id}-standings.csv"'})
+    return Response(
+        to_csv(result),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{event_id}-standings.csv"'},
+    )
 
 
 # ---- organiser routes (online sessions) -----------------------------------------------------------
@@ -275,10 +317,18 @@ class OpenRequest(BaseModel):
     room: str | None = None  # a hall room with the event's rules; default: a room event-RULES made on the fly
 
 
-@router.post("/tournaments/{event_id}/sessions/{session}/open",
-             summary="open a drawn session's tables in the hall and seat the players (organiser token)")
-async def open_online(event_id: str, session: int, request: Request, db: DB, authorization: Organiser = None,
-                      body: OpenRequest | None = None) -> dict[str, Any]:
+@router.post(
+    "/tournaments/{event_id}/sessions/{session}/open",
+    summary="open a drawn session's tables in the hall and seat the players (organiser token)",
+)
+async def open_online(
+    event_id: str,
+    session: int,
+    request: Request,
+    db: DB,
+    authorization: Organiser = None,
+    body: OpenRequest | None = None,
+) -> dict[str, Any]:
     from majiang.tournament.adapters.online import open_session
 
     repo = organiser_repo(db, event_id, authorization)
@@ -287,8 +337,11 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
         raise HTTPException(503, "online sessions need the hall: run 'majiang serve' and call its URL")
     linked = sorted(t for _, _, s, t in repo.hall_tables(event_id).values() if s == session)
     if linked:
-        raise HTTPException(409, f"session {session} is open already (tables {', '.join(map(str, linked))} are in "
-                                 "the hall); record its hands with POST …/sync")
+        raise HTTPException(
+            409,
+            f"session {session} is open already (tables {', '.join(map(str, linked))} are in "
+            "the hall); record its hands with POST …/sync",
+        )
     try:
         tables = await open_session(hall, repo, event_id, session, room_id=body.room if body else None)
     except (ValueError, KeyError) as e:  # a session not drawn, an unknown room or one with other rules
@@ -296,8 +349,10 @@ async def open_online(event_id: str, session: int, request: Request, db: DB, aut
     return {"event": event_id, "session": session, "tables": [t.to_dict() for t in tables]}
 
 
-@router.post("/tournaments/{event_id}/sessions/{session}/sync",
-             summary="enter the hands the hall has finished at a session's tables (organiser token)")
+@router.post(
+    "/tournaments/{event_id}/sessions/{session}/sync",
+    summary="enter the hands the hall has finished at a session's tables (organiser token)",
+)
 def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
     from majiang.tournament.adapters.online import sync_session
 
@@ -307,31 +362,47 @@ def sync_online(event_id: str, session: int, db: DB, authorization: Organiser = 
         raise HTTPException(404, f"session {session} is not drawn ({len(sessions)} drawn)")
     entered = sync_session(repo, event_id, session)
     tables = repo.load(event_id).groups[0].sessions[session - 1].tables
-    return {"event": event_id, "session": session, "entered": entered,
-            "tables": [{"table": t.no, "hands": len(t.hands)} for t in tables]}
+    return {
+        "event": event_id,
+        "session": session,
+        "entered": entered,
+        "tables": [{"table": t.no, "hands": len(t.hands)} for t in tables],
+    }
 
 
 # ---- organiser routes: the entries log and undo --------------------------------------------------
 @router.get("/api/tournaments/{event_id}/entries", summary="the entries log: who entered what, when (organiser token)")
-def api_entries(event_id: str, db: DB, authorization: Organiser = None, session: int | None = None,
-                table: int | None = None) -> list[dict[str, Any]]:
+def api_entries(
+    event_id: str, db: DB, authorization: Organiser = None, session: int | None = None, table: int | None = None
+) -> list[dict[str, Any]]:
     return organiser_repo(db, event_id, authorization).entries(event_id, session, table)
 
 
-def _undo(repo: TournamentRepository, event_id: str, session: int | None, table: int | None,
-          entry: int | None) -> dict[str, Any]:
+def _undo(
+    repo: TournamentRepository, event_id: str, session: int | None, table: int | None, entry: int | None
+) -> dict[str, Any]:
     try:
         e = repo.undo(event_id, session, table, entry_id=entry, by="web:organiser")
     except RepositoryError as err:
         raise HTTPException(409 if entry is None or "no entry" not in str(err) else 404, str(err)) from None
     t = repo.table(event_id, e["session"], e["table"], e["group"])
-    return {"undone": e, "table": {"session": e["session"], "table": e["table"], "hands": len(t.hands),
-                                   "totals": None if t.totals is None else list(t.totals),
-                                   "penalties": [p.to_dict() for p in t.penalties], "time_called": t.time_called}}
+    return {
+        "undone": e,
+        "table": {
+            "session": e["session"],
+            "table": e["table"],
+            "hands": len(t.hands),
+            "totals": None if t.totals is None else list(t.totals),
+            "penalties": [p.to_dict() for p in t.penalties],
+            "time_called": t.time_called,
+        },
+    }
 
 
-@router.post("/tournaments/{event_id}/sessions/{session}/tables/{table}/undo",
-             summary="undo the last entry of a table (organiser token)")
+@router.post(
+    "/tournaments/{event_id}/sessions/{session}/tables/{table}/undo",
+    summary="undo the last entry of a table (organiser token)",
+)
 def undo_table(event_id: str, session: int, table: int, db: DB, authorization: Organiser = None) -> dict[str, Any]:
     return _undo(organiser_repo(db, event_id, authorization), event_id, session, table, None)
 

@@ -42,8 +42,15 @@ def standings_csv(result: GroupResult) -> str:
         head += [f"s{i}_standard", f"s{i}_score"]
     rows: list[list[object]] = [head]
     for s in result.standings:
-        row: list[object] = [s.rank, s.player, result.group.player(s.player).name, s.team or "",
-                             fmt(s.standard_total), s.match_total, int(s.disqualified)]
+        row: list[object] = [
+            s.rank,
+            s.player,
+            result.group.player(s.player).name,
+            s.team or "",
+            fmt(s.standard_total),
+            s.match_total,
+            int(s.disqualified),
+        ]
         for v, sc in zip(s.session_standards, s.session_scores, strict=True):
             row += [fmt(v), "" if sc is None else sc]
         rows.append(row)
@@ -51,21 +58,51 @@ def standings_csv(result: GroupResult) -> str:
 
 
 def hands_csv(result: GroupResult, rotation: Sequence[SeatChange] = ROTATION_1998) -> str:
-    rows: list[list[object]] = [["session", "table", "hand", "dealer", "winner", "discarder", "self_drawn", "fans",
-                                 "fan_points", "flowers", "fan_total", "penalties",
-                                 "delta_0", "delta_1", "delta_2", "delta_3"]]
+    rows: list[list[object]] = [
+        [
+            "session",
+            "table",
+            "hand",
+            "dealer",
+            "winner",
+            "discarder",
+            "self_drawn",
+            "fans",
+            "fan_points",
+            "flowers",
+            "fan_total",
+            "penalties",
+            "delta_0",
+            "delta_1",
+            "delta_2",
+            "delta_3",
+        ]
+    ]
     for srec, sres in zip(result.group.sessions, result.sessions, strict=True):
         for trec, tres in zip(srec.tables, sres.tables, strict=True):
             for h, d in zip(trec.hands, tres.hand_deltas, strict=True):
                 # who sat where in this hand: after a mid-session substitution (第十二条) the substitute
                 pl = [trec.substitute_at(seat, h.no) or trec.players[seat] for seat in range(4)]
-                pens = ";".join(f"{pl[p.seat]}:{p.code.value}" + (f":{p.points}" if p.points else "")
-                                for p in h.penalties)
-                rows.append([srec.no, trec.no, h.no, pl[dealer(h.no, rotation)],
-                             "" if h.winner is None else pl[h.winner],
-                             "" if h.discarder is None else pl[h.discarder], int(h.self_drawn),
-                             ";".join(h.fans), h.fan_points if h.winner is not None else "", h.flowers,
-                             h.fan_total if h.winner is not None else "", pens, *d])
+                pens = ";".join(
+                    f"{pl[p.seat]}:{p.code.value}" + (f":{p.points}" if p.points else "") for p in h.penalties
+                )
+                rows.append(
+                    [
+                        srec.no,
+                        trec.no,
+                        h.no,
+                        pl[dealer(h.no, rotation)],
+                        "" if h.winner is None else pl[h.winner],
+                        "" if h.discarder is None else pl[h.discarder],
+                        int(h.self_drawn),
+                        ";".join(h.fans),
+                        h.fan_points if h.winner is not None else "",
+                        h.flowers,
+                        h.fan_total if h.winner is not None else "",
+                        pens,
+                        *d,
+                    ]
+                )
     return _csv(rows)
 
 
@@ -97,14 +134,16 @@ def ema_csv(result: GroupResult) -> str:
         played = [x for x in s.session_scores if x is not None]
         entries.append((s, table_points.get(s.player, Fraction(0)), sum(played) - SESSION_START * len(played)))
     entries.sort(key=lambda e: (e[0].disqualified, -e[1], -e[2]))
-    rows: list[list[object]] = [["position", "last_name", "first_name", "ema_number", "nationality",
-                                 "table_points", "mahjong_points"]]
+    rows: list[list[object]] = [
+        ["position", "last_name", "first_name", "ema_number", "nationality", "table_points", "mahjong_points"]
+    ]
     for i, (s, tp, mahjong) in enumerate(entries):
         p = result.group.player(s.player)
         last, first = split_name(p.name or p.id)
         prev = entries[i - 1] if i else None
-        position: object = "DQ" if s.disqualified else (
-            rows[-1][0] if prev and (prev[1], prev[2]) == (tp, mahjong) else i + 1)
+        position: object = (
+            "DQ" if s.disqualified else (rows[-1][0] if prev and (prev[1], prev[2]) == (tp, mahjong) else i + 1)
+        )
         rows.append([position, last, first, p.ema_id, p.country, fmt(tp), mahjong])
     return _csv(rows)
 

@@ -36,8 +36,10 @@ def fmt(x: Fraction | int | None) -> str:
 
 
 def _page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f"<style>{_CSS}</style></head><body>\n{body}\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f"<style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
+    )
 
 
 def score_sheet_html(sheet: ScoreSheet) -> str:
@@ -56,19 +58,20 @@ def score_sheet_html(sheet: ScoreSheet) -> str:
         rows.append(
             f"<tr><td>{r.start_wind}</td><td>{escape(r.name)}</td>{''.join(cells)}"
             f"<td>{fmt(r.won)}</td><td>{fmt(r.lost)}</td><td>{r.deductions or ''}</td><td><b>{fmt(r.total)}</b></td>"
-            f"<td>{fmt(r.place)}</td><td>{fmt(r.standard)}</td><td class=\"sign\">{escape(r.note)}</td></tr>")
+            f'<td>{fmt(r.place)}</td><td>{fmt(r.standard)}</td><td class="sign">{escape(r.note)}</td></tr>'
+        )
     legend = " · ".join(f"{escape(k)} {escape(v)}" for k, v in MARKS.items())
     notes = "".join(f"<li>{escape(n)}</li>" for n in sheet.notes)
     entry = "" if sheet.entry == "hands" else " · 快速录入 (table totals)"
     body = (
-        f"<h1>比赛成绩记录表</h1><p class=\"meta\">{escape(sheet.event)} · 组 {escape(sheet.group)} · "
+        f'<h1>比赛成绩记录表</h1><p class="meta">{escape(sheet.event)} · 组 {escape(sheet.group)} · '
         f"第 {sheet.session} 局 · 第 {sheet.table} 桌 · {sheet.hands_played} 盘{entry}</p>"
         f"<table><thead><tr><th>方位</th><th>姓名</th>{head}<th>得分</th><th>失分</th><th>罚分</th>"
         f"<th>局分</th><th>名次</th><th>标准分</th><th>签名</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
-        f"<p class=\"legend\">{legend}</p>"
-        + (f"<ul class=\"notes\">{notes}</ul>" if notes else "")
-        + "<p class=\"notes\">裁判员签名 Referee: ____________</p>"
+        f'<p class="legend">{legend}</p>'
+        + (f'<ul class="notes">{notes}</ul>' if notes else "")
+        + '<p class="notes">裁判员签名 Referee: ____________</p>'
     )
     return _page(f"比赛成绩记录表 {sheet.session}-{sheet.table}", body)
 
@@ -79,21 +82,32 @@ def standings_html(result: GroupResult, title: str = "") -> str:
     s_head = "".join(f"<th>第{i}局</th>" for i in range(1, n_sessions + 1))
     rows = []
     for s in result.standings:
-        per = "".join(f"<td>{fmt(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
-                      for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True))
+        per = "".join(
+            f"<td>{fmt(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
+            for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
+        )
         dq = " DQ 取消资格" if s.disqualified else ""
-        rows.append(f"<tr><td>{s.rank}{dq}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
-                    f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
-                    f"<td>{s.match_total}</td></tr>")
-    body = (f"<h1>{escape(title or '个人名次')}</h1><p class=\"meta\">标准分 scheme {escape(result.scheme)}"
-            f" · {result.field_size} players</p>"
-            f"<table><thead><tr><th>名次</th><th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table>")
+        rows.append(
+            f"<tr><td>{s.rank}{dq}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
+            f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
+            f"<td>{s.match_total}</td></tr>"
+        )
+    body = (
+        f'<h1>{escape(title or "个人名次")}</h1><p class="meta">标准分 scheme {escape(result.scheme)}'
+        f" · {result.field_size} players</p>"
+        f"<table><thead><tr><th>名次</th><th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
+        f"</thead><tbody>{''.join(rows)}</tbody></table>"
+    )
     if result.teams:
-        trs = "".join(f"<tr><td>{t.rank}</td><td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
-                      f"<td><b>{fmt(t.standard_total)}</b></td><td>{t.match_total}</td></tr>" for t in result.teams)
-        body += ("<h1 style=\"margin-top:12pt\">团体名次</h1><table><thead><tr><th>名次</th><th>队</th><th>队员</th>"
-                 f"<th>标准分</th><th>比赛分</th></tr></thead><tbody>{trs}</tbody></table>")
+        trs = "".join(
+            f"<tr><td>{t.rank}</td><td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
+            f"<td><b>{fmt(t.standard_total)}</b></td><td>{t.match_total}</td></tr>"
+            for t in result.teams
+        )
+        body += (
+            '<h1 style="margin-top:12pt">团体名次</h1><table><thead><tr><th>名次</th><th>队</th><th>队员</th>'
+            f"<th>标准分</th><th>比赛分</th></tr></thead><tbody>{trs}</tbody></table>"
+        )
     return _page(title or "standings", body)
 
 

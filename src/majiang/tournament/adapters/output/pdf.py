@@ -23,8 +23,10 @@ from majiang.tournament.ranking import GroupResult
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
 LATIN = "DejaVuSans"
-CJK_TTF = (Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
-           Path("/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf"))
+CJK_TTF = (
+    Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+    Path("/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf"),
+)
 
 
 @cache
@@ -34,6 +36,7 @@ def _fonts() -> tuple[str, frozenset[int]]:
     from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont  # type: ignore[import-untyped]
     from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
+
     latin = TTFont(LATIN, str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"))
     pdfmetrics.registerFont(latin)
     cjk = next((p for p in CJK_TTF if p.exists()), None)
@@ -71,18 +74,28 @@ def _doc(buf: io.BytesIO, title: str) -> Any:
     from reportlab.lib.pagesizes import A4, landscape  # type: ignore[import-untyped]
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import SimpleDocTemplate  # type: ignore[import-untyped]
-    return SimpleDocTemplate(buf, pagesize=landscape(A4), leftMargin=8 * mm, rightMargin=8 * mm,
-                             topMargin=8 * mm, bottomMargin=8 * mm, title=title)
+
+    return SimpleDocTemplate(
+        buf,
+        pagesize=landscape(A4),
+        leftMargin=8 * mm,
+        rightMargin=8 * mm,
+        topMargin=8 * mm,
+        bottomMargin=8 * mm,
+        title=title,
+    )
 
 
 def _style(name: str, size: float, align: int = 1) -> Any:
     from reportlab.lib.styles import ParagraphStyle  # type: ignore[import-untyped]
+
     _fonts()
     return ParagraphStyle(name, fontName=LATIN, fontSize=size, leading=size * 1.25, alignment=align)
 
 
 def _para(text: str, style: Any) -> Any:
     from reportlab.platypus import Paragraph  # type: ignore[import-untyped]
+
     return Paragraph(rich(text), style)
 
 
@@ -90,14 +103,18 @@ def _table(rows: list[list[str]], size: float = 7.5, **kw: Any) -> Any:
     """A ruled table whose cells are mixed-font paragraphs (the header row shaded, a size smaller)."""
     from reportlab.lib import colors  # type: ignore[import-untyped]
     from reportlab.platypus import Table, TableStyle  # type: ignore[import-untyped]
+
     cell, head = _style("cell", size), _style("head", size - 1)
-    table = Table([[_para(x, head if i == 0 else cell) for x in row] for i, row in enumerate(rows)],
-                  repeatRows=1, **kw)
-    table.setStyle(TableStyle([
-        ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
-    ]))
+    table = Table([[_para(x, head if i == 0 else cell) for x in row] for i, row in enumerate(rows)], repeatRows=1, **kw)
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+            ]
+        )
+    )
     return table
 
 
@@ -105,8 +122,19 @@ def _sheet_story(sheet: ScoreSheet) -> list[Any]:
     """The flowables of one score sheet (one A4 landscape page)."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
-    header = ["方位\nSeat", "姓名\nName", *[str(n) for n in range(1, HANDS_PER_SESSION + 1)],
-              "得分\nWon", "失分\nLost", "罚分\nPen.", "局分\nScore", "名次\nPlace", "标准分\nStd", "签名\nSignature"]
+
+    header = [
+        "方位\nSeat",
+        "姓名\nName",
+        *[str(n) for n in range(1, HANDS_PER_SESSION + 1)],
+        "得分\nWon",
+        "失分\nLost",
+        "罚分\nPen.",
+        "局分\nScore",
+        "名次\nPlace",
+        "标准分\nStd",
+        "签名\nSignature",
+    ]
     data: list[list[str]] = [header]
     for r in sheet.rows:
         cells = []
@@ -118,18 +146,43 @@ def _sheet_story(sheet: ScoreSheet) -> list[Any]:
             if c.hand_name:
                 lines += [c.hand_name[:4], f"{c.fan}番"]
             cells.append("\n".join(x for x in lines if x))
-        data.append([r.start_wind, r.name, *cells, fmt(r.won), fmt(r.lost), str(r.deductions or ""),
-                     fmt(r.total), fmt(r.place), fmt(r.standard), r.note])
+        data.append(
+            [
+                r.start_wind,
+                r.name,
+                *cells,
+                fmt(r.won),
+                fmt(r.lost),
+                str(r.deductions or ""),
+                fmt(r.total),
+                fmt(r.place),
+                fmt(r.standard),
+                r.note,
+            ]
+        )
     widths = [10 * mm, 28 * mm] + [10 * mm] * HANDS_PER_SESSION + [11 * mm] * 6 + [17 * mm]
     table = _table(data, 7, colWidths=widths, rowHeights=[9 * mm] + [17 * mm] * 4)
     entry = "" if sheet.entry == "hands" else " · 快速录入 totals only"
     small = _style("s", 8, align=0)
     story: list[Any] = [
         _para("比赛成绩记录表 Score sheet", _style("t", 15)),
-        _para(" · ".join(x for x in (sheet.event, f"组 Group {sheet.group}", f"第 {sheet.session} 局 Session "
-                                     f"{sheet.session}", f"第 {sheet.table} 桌 Table {sheet.table}",
-                                     f"{sheet.hands_played} 盘 hands{entry}") if x), _style("m", 9)),
-        Spacer(1, 3 * mm), table, Spacer(1, 2 * mm),
+        _para(
+            " · ".join(
+                x
+                for x in (
+                    sheet.event,
+                    f"组 Group {sheet.group}",
+                    f"第 {sheet.session} 局 Session {sheet.session}",
+                    f"第 {sheet.table} 桌 Table {sheet.table}",
+                    f"{sheet.hands_played} 盘 hands{entry}",
+                )
+                if x
+            ),
+            _style("m", 9),
+        ),
+        Spacer(1, 3 * mm),
+        table,
+        Spacer(1, 2 * mm),
         _para(" · ".join(f"{k} {v}" for k, v in MARKS.items()), small),
     ]
     story += [_para(n, small) for n in sheet.notes]
@@ -146,6 +199,7 @@ def score_sheet_pdf(sheet: ScoreSheet) -> bytes:
 def score_sheets_pdf(sheets: Sequence[ScoreSheet]) -> bytes:
     """Several sheets (all the tables of a session), one A4 landscape page each."""
     from reportlab.platypus import PageBreak  # type: ignore[import-untyped]
+
     if not sheets:
         raise ValueError("no score sheets to print")
     story: list[Any] = []
@@ -154,8 +208,11 @@ def score_sheets_pdf(sheets: Sequence[ScoreSheet]) -> bytes:
             story.append(PageBreak())
         story += _sheet_story(sheet)
     first = sheets[0]
-    title = (f"比赛成绩记录表 {first.session}-{first.table}" if len(sheets) == 1
-             else f"比赛成绩记录表 第{first.session}局 Session {first.session}")
+    title = (
+        f"比赛成绩记录表 {first.session}-{first.table}"
+        if len(sheets) == 1
+        else f"比赛成绩记录表 第{first.session}局 Session {first.session}"
+    )
     buf = io.BytesIO()
     _doc(buf, title).build(story)
     return buf.getvalue()
@@ -189,13 +246,19 @@ def session_seats(group: Group, session_no: int) -> tuple[list[tuple[int, list[s
 def alphabetical(name: str) -> tuple[str, str]:
     """A sort key that files a letter with its diacritics under the plain letter (É with E, Š with S,
     Ø with O), case-insensitively; non-Latin names after the Latin ones, in code-point order."""
-    base = unicodedata.normalize("NFKD", name.replace("Ø", "O").replace("ø", "o").replace("Ł", "L")
-                                 .replace("ł", "l").replace("ß", "ss"))
+    base = unicodedata.normalize(
+        "NFKD", name.replace("Ø", "O").replace("ø", "o").replace("Ł", "L").replace("ł", "l").replace("ß", "ss")
+    )
     return "".join(c for c in base if not unicodedata.combining(c)).casefold(), name
 
 
-def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int, str] | None = None,
-                pins: dict[int, str] | None = None) -> bytes:
+def seating_pdf(
+    group: Group,
+    session_no: int,
+    event: str = "",
+    links: dict[int, str] | None = None,
+    pins: dict[int, str] | None = None,
+) -> bytes:
     """What the organiser prints for a session, on A4 portrait: the table cards (two to a page, cut
     along the dashes: table number and the four names by first-round seat wind, large; with
     ``links``, table → its entry page, a QR code of the link in the corner and under it the table's
@@ -211,6 +274,7 @@ def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int,
         Table,
         TableStyle,
     )
+
     tables, seats, absent = session_seats(group, session_no)
     if not tables:
         raise ValueError(f"session {session_no} has no tables")
@@ -224,11 +288,13 @@ def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int,
             story.append(PageBreak())
         rows = [[_para(WIND_LABELS[w], wind), _para(n, big)] for w, n in enumerate(four)]
         seats_t = Table(rows, colWidths=[42 * mm, 128 * mm], rowHeights=[18 * mm] * 4)
-        seats_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                                     ("LINEBELOW", (0, 0), (-1, -2), 0.5, colors.grey)]))
+        seats_t.setStyle(
+            TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -2), 0.5, colors.grey)])
+        )
         title = [_para(f"第 {no} 桌", num), _para(f"Table {no}", _style("num2", 30))]
         if links and no in links:
             from majiang.tournament.adapters.output.qr import qr_drawing
+
             code: list[Any] = [qr_drawing(links[no], 32 * mm)]
             if pins and no in pins:
                 code.append(_para(f"PIN {pins[no]}", _style("pin", 11)))
@@ -238,8 +304,9 @@ def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int,
             heights = [38 * mm]
         else:
             top, heights = [[title[0]], [title[1]]], [24 * mm, 14 * mm]
-        card = Table([*top, [_para(head, meta)], [seats_t]],
-                     colWidths=[180 * mm], rowHeights=[*heights, 10 * mm, 78 * mm])
+        card = Table(
+            [*top, [_para(head, meta)], [seats_t]], colWidths=[180 * mm], rowHeights=[*heights, 10 * mm, 78 * mm]
+        )
         card.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
         story.append(card)
         if i % 2 == 0:
@@ -251,13 +318,19 @@ def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int,
     story.append(_para(f"座位条 Seat slips · {head}", _style("t", 13)))
     story.append(Spacer(1, 3 * mm))
     slip_name, slip_seat = _style("sn", 13), _style("ss", 11)
-    cells = [[_para(s.name, slip_name), _para(f"第 {s.table} 桌 Table {s.table}", slip_seat),
-              _para(WIND_LABELS[s.wind], slip_seat)] for s in seats]
-    grid: list[list[Any]] = [cells[i:i + 3] + [""] * (3 - len(cells[i:i + 3])) for i in range(0, len(cells), 3)]
-    slips = Table(grid, colWidths=[63 * mm] * 3,
-                  rowHeights=[33 * mm] * len(grid))
-    slips.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3)),
-                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+    cells = [
+        [
+            _para(s.name, slip_name),
+            _para(f"第 {s.table} 桌 Table {s.table}", slip_seat),
+            _para(WIND_LABELS[s.wind], slip_seat),
+        ]
+        for s in seats
+    ]
+    grid: list[list[Any]] = [cells[i : i + 3] + [""] * (3 - len(cells[i : i + 3])) for i in range(0, len(cells), 3)]
+    slips = Table(grid, colWidths=[63 * mm] * 3, rowHeights=[33 * mm] * len(grid))
+    slips.setStyle(
+        TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3)), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")])
+    )
     story.append(slips)  # a cell is a list of paragraphs, one under the other
     # find your seat, alphabetical
     story.append(PageBreak())
@@ -268,8 +341,15 @@ def seating_pdf(group: Group, session_no: int, event: str = "", links: dict[int,
     data += [[n, "—", "轮空 bye"] for n in absent]
     story.append(_table(data, 11, colWidths=[110 * mm, 25 * mm, 40 * mm]))
     buf = io.BytesIO()
-    SimpleDocTemplate(buf, pagesize=A4, leftMargin=10 * mm, rightMargin=10 * mm, topMargin=10 * mm,
-                      bottomMargin=10 * mm, title=f"座位 Seating {head}").build(story)
+    SimpleDocTemplate(
+        buf,
+        pagesize=A4,
+        leftMargin=10 * mm,
+        rightMargin=10 * mm,
+        topMargin=10 * mm,
+        bottomMargin=10 * mm,
+        title=f"座位 Seating {head}",
+    ).build(story)
     return buf.getvalue()
 
 
@@ -277,23 +357,45 @@ def standings_pdf(result: GroupResult, title: str = "个人名次") -> bytes:
     """Individual (and team) standings."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
+
     n = len(result.sessions)
-    data = [["名次\nRank", "姓名\nName", "队\nTeam", *[f"第{i}局\nS{i}" for i in range(1, n + 1)],
-             "标准分\nStd total", "比赛分\nScore total"]]
+    data = [
+        [
+            "名次\nRank",
+            "姓名\nName",
+            "队\nTeam",
+            *[f"第{i}局\nS{i}" for i in range(1, n + 1)],
+            "标准分\nStd total",
+            "比赛分\nScore total",
+        ]
+    ]
     for s in result.standings:
         rank = f"{s.rank} DQ" if s.disqualified else str(s.rank)
-        data.append([rank, result.group.player(s.player).name or s.player, s.team or "",
-                     *[fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
-                       for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)],
-                     fmt(s.standard_total), str(s.match_total)])
+        data.append(
+            [
+                rank,
+                result.group.player(s.player).name or s.player,
+                s.team or "",
+                *[
+                    fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
+                    for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
+                ],
+                fmt(s.standard_total),
+                str(s.match_total),
+            ]
+        )
     heading = _style("t", 15)
-    story: list[Any] = [_para(f"{title} Standings", heading),
-                        _para(f"标准分 scheme {result.scheme} · {result.field_size} players", _style("m", 9)),
-                        Spacer(1, 3 * mm), _table(data)]
+    story: list[Any] = [
+        _para(f"{title} Standings", heading),
+        _para(f"标准分 scheme {result.scheme} · {result.field_size} players", _style("m", 9)),
+        Spacer(1, 3 * mm),
+        _table(data),
+    ]
     if result.teams:
         tdata = [["名次\nRank", "队\nTeam", "队员\nMembers", "标准分\nStd total", "比赛分\nScore total"]]
-        tdata += [[str(x.rank), x.team, ", ".join(x.members), fmt(x.standard_total), str(x.match_total)]
-                  for x in result.teams]
+        tdata += [
+            [str(x.rank), x.team, ", ".join(x.members), fmt(x.standard_total), str(x.match_total)] for x in result.teams
+        ]
         story += [Spacer(1, 6 * mm), _para("团体名次 Team standings", heading), Spacer(1, 3 * mm), _table(tdata)]
     buf = io.BytesIO()
     _doc(buf, title).build(story)

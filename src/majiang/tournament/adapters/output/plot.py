@@ -12,13 +12,20 @@ from majiang.tournament.ranking import GroupResult, standings_history
 Format = Literal["png", "svg"]
 
 
-def standings_plot(result: GroupResult, fmt: Format = "png", *, title: str = "Standings",
-                   top: int | None = None, highlight: str | None = None) -> bytes:
+def standings_plot(
+    result: GroupResult,
+    fmt: Format = "png",
+    *,
+    title: str = "Standings",
+    top: int | None = None,
+    highlight: str | None = None,
+) -> bytes:
     """Lines of cumulative standard score per player, labelled with their names at the end.  With
     ``top``, the ``top`` best are drawn in colour and labelled and everybody else as faint grey lines
     (a field of 40 stays readable); ``highlight`` (a player id) is drawn thick and labelled wherever he
     stands."""
     import matplotlib
+
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
@@ -39,8 +46,7 @@ def _families() -> list[str]:
     return ["DejaVu Sans"]
 
 
-def _plot(Figure: Any, result: GroupResult, fmt: Format, title: str, top: int | None,
-          highlight: str | None) -> bytes:
+def _plot(Figure: Any, result: GroupResult, fmt: Format, title: str, top: int | None, highlight: str | None) -> bytes:
     history = standings_history(result)
     order = [s.player for s in result.standings]
     shown = order[: top or None]
@@ -59,12 +65,26 @@ def _plot(Figure: Any, result: GroupResult, fmt: Format, title: str, top: int | 
     for pid in [*shown, *([highlight] if highlight in history and highlight not in shown else [])]:
         y = ys(pid)
         thick = pid == highlight
-        (line,) = ax.plot(xs, y, marker="o", markersize=4 if thick else 3, linewidth=3 if thick else 1.2,
-                          color="#111111" if thick else None, zorder=3 if thick else 2)
+        (line,) = ax.plot(
+            xs,
+            y,
+            marker="o",
+            markersize=4 if thick else 3,
+            linewidth=3 if thick else 1.2,
+            color="#111111" if thick else None,
+            zorder=3 if thick else 2,
+        )
         rank = order.index(pid) + 1
-        ax.annotate(f"{rank}. {names.get(pid, pid)}", (xs[-1], y[-1]), xytext=(4, 0), textcoords="offset points",
-                    fontsize=9 if thick else 7, fontweight="bold" if thick else "normal",
-                    color=line.get_color(), va="center")
+        ax.annotate(
+            f"{rank}. {names.get(pid, pid)}",
+            (xs[-1], y[-1]),
+            xytext=(4, 0),
+            textcoords="offset points",
+            fontsize=9 if thick else 7,
+            fontweight="bold" if thick else "normal",
+            color=line.get_color(),
+            va="center",
+        )
     ax.set_xticks(xs)
     ax.set_xlim(0, max(n, 1) * 1.18)
     ax.set_xlabel("session")
@@ -83,6 +103,13 @@ def save_standings_plot(result: GroupResult, path: str | Path, **kwargs: object)
     fmt: Format = "svg" if p.suffix.lower() == ".svg" else "png"
     title = str(kwargs.get("title", "Standings"))
     top, highlight = kwargs.get("top"), kwargs.get("highlight")
-    p.write_bytes(standings_plot(result, fmt, title=title, top=top if isinstance(top, int) else None,
-                                 highlight=highlight if isinstance(highlight, str) else None))
+    p.write_bytes(
+        standings_plot(
+            result,
+            fmt,
+            title=title,
+            top=top if isinstance(top, int) else None,
+            highlight=highlight if isinstance(highlight, str) else None,
+        )
+    )
     return p

@@ -10,6 +10,7 @@ def qr_drawing(text: str, size: float) -> Any:
     """A reportlab Drawing ``size`` points square encoding ``text`` (error correction M, quiet zone kept)."""
     from reportlab.graphics.barcode.qr import QrCodeWidget  # type: ignore[import-untyped]
     from reportlab.graphics.shapes import Drawing  # type: ignore[import-untyped]
+
     w = QrCodeWidget(text, barLevel="M")
     x0, y0, x1, y1 = w.getBounds()
     d = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
@@ -20,4 +21,5 @@ def qr_drawing(text: str, size: float) -> Any:
 def qr_svg(text: str, size: float = 240) -> str:
     """The QR code as an SVG document."""
     from reportlab.graphics import renderSVG  # type: ignore[import-untyped]
+
     return str(renderSVG.drawToString(qr_drawing(text, size)))
