@@ -26,6 +26,7 @@ run: setup
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks examples
+	$(VENV)/bin/ruff format --check src tests benchmarks examples
 	$(VENV)/bin/mypy
 
 test: lint services
