@@ -44,6 +44,7 @@ def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands:
     page.goto("/")
     page.evaluate("t => localStorage.setItem('majiang.token', t)", token)
     page.goto(f"/#player/{account}")
+    page.reload()  # the app boots with the guest's token: its own page, with its hands
     winds = set()
     for hand in hands:
         wind = "ESWN"[(rows[hand]["seat"] - dealer_of(hall, hand)) % 4]
