@@ -141,6 +141,16 @@ class Table:
         return out
 
     # ---- rendering -------------------------------------------------------------------------------
+    def render(self, mode: str | None) -> str | None:
+        """PettingZoo's ``render()``: the text for ``ansi``, printed for ``human``, nothing without a mode."""
+        if mode is None:
+            return None
+        text = self.render_text()
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
     def render_text(self) -> str:
         """The table as text: every seat's hand (this is a rendering, not an observation), melds,
         flowers, pond (claimed discards in parentheses) and score."""
