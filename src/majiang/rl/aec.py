@@ -14,18 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from majiang.engine.hand import Hand
-from majiang.rl.actions import ACTION_SIZE
-from majiang.rl.table import AGENTS, Table, observation_space, state_space
-
-RENDER_MODES = ["ansi", "human"]
+from majiang.rl.table import AGENTS, RENDER_MODES, FourAgents
 
 
-class MahjongEnv(AECEnv):
+class MahjongEnv(FourAgents, AECEnv):
     """The raw AEC environment (``mcr_v0.raw_env()``); ``mcr_v0.env()`` wraps it."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's convention: a class attribute)
@@ -43,14 +38,7 @@ class MahjongEnv(AECEnv):
         illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        self.metadata = {**type(self).metadata, "name": f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"}
-        self.table = Table(rules, illegal, illegal_reward)
-        self.render_mode = render_mode
-        self.max_cycles = max_cycles
-        self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
+        self._seat_table(rules, render_mode, max_cycles, illegal, illegal_reward)
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -58,23 +46,10 @@ class MahjongEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = AGENTS[0]
         self._decisions: dict[str, int] = {}
-        self.state_space = state_space()
-        self._observation_spaces = {a: observation_space() for a in AGENTS}
-        self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
-
-    @property
-    def hand(self) -> Hand | None:
-        return self.table.hand
 
     @property
     def np_random(self) -> np.random.Generator:
         return self.table.np_random
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.table.deal(seed, options)
@@ -89,9 +64,6 @@ class MahjongEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self.table.observe(AGENTS.index(agent))
-
-    def state(self) -> np.ndarray:
-        return self.table.state()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -153,12 +125,6 @@ class MahjongEnv(AECEnv):
         for a in self.rewards:
             self.rewards[a] = 0.0
         self._select()
-
-    def render(self) -> str | None:
-        return self.table.render(self.render_mode)
-
-    def close(self) -> None:
-        pass
 
 
 def raw_env(**kwargs: Any) -> MahjongEnv:

@@ -23,8 +23,7 @@ from gymnasium import spaces
 from majiang.bots import make_bot
 from majiang.engine.protocol import Action
 from majiang.rl.actions import ACTION_SIZE, decode_action
-from majiang.rl.aec import RENDER_MODES
-from majiang.rl.table import Table, observation_space
+from majiang.rl.table import RENDER_MODES, Table, check_render_mode, observation_space
 
 Opponent = str | Callable[[dict[str, np.ndarray]], Any] | Any
 
@@ -41,8 +40,7 @@ class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        check_render_mode(render_mode)
         if seat is not None and seat not in (0, 1, 2, 3):
             raise ValueError(f"seat must be 0–3 or None, got {seat!r}")
         specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * 3

@@ -13,16 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from majiang.engine.hand import Hand
-from majiang.rl.actions import ACTION_SIZE
-from majiang.rl.aec import RENDER_MODES
-from majiang.rl.table import AGENTS, Table, observation_space, state_space
+from majiang.rl.table import AGENTS, RENDER_MODES, FourAgents
 
 
-class MahjongParallelEnv(ParallelEnv):
+class MahjongParallelEnv(FourAgents, ParallelEnv):
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's convention: a class attribute)
         "name": "majiang_mcr_v0",
         "render_modes": RENDER_MODES,
@@ -37,28 +33,8 @@ class MahjongParallelEnv(ParallelEnv):
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        self.metadata = {**type(self).metadata, "name": f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"}
-        self.table = Table(rules, illegal, illegal_reward)
-        self.render_mode = render_mode
-        self.max_cycles = max_cycles
-        self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
-        self.state_space = state_space()
-        self._observation_spaces = {a: observation_space() for a in AGENTS}
-        self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
+        self._seat_table(rules, render_mode, max_cycles, illegal, illegal_reward)
         self._steps = 0
-
-    @property
-    def hand(self) -> Hand | None:
-        return self.table.hand
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self.table.observe(AGENTS.index(a)) for a in self.agents}
@@ -101,15 +77,6 @@ class MahjongParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
-    def state(self) -> np.ndarray:
-        return self.table.state()
-
-    def render(self) -> str | None:
-        return self.table.render(self.render_mode)
-
-    def close(self) -> None:
-        pass
 
 
 def parallel_env(**kwargs: Any) -> MahjongParallelEnv:

@@ -19,6 +19,17 @@ from majiang.tiles import format_tiles, tile_str
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 ILLEGAL_MODES = ("penalty", "raise")
+RENDER_MODES = ["ansi", "human"]
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+
+
+def env_name(rules: str) -> str:
+    """PettingZoo's ``metadata["name"]``: the module a ruleset's environment is served from."""
+    return f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"
 
 
 def observation_space() -> spaces.Dict:
@@ -181,3 +192,43 @@ class Table:
             win = v0.result.get("win")
             lines.append(f"result: seat {win['seat']} wins {win['points']}" if win else "result: draw")
         return "\n".join(lines)
+
+
+class FourAgents:
+    """What the AEC and the parallel environment share: a :class:`Table`, the agents, the spaces,
+    ``state()`` and rendering (a mixin, listed before PettingZoo's base class)."""
+
+    metadata: dict[str, Any]
+
+    def _seat_table(
+        self, rules: str, render_mode: str | None, max_cycles: int | None, illegal: str, illegal_reward: float
+    ) -> None:
+        check_render_mode(render_mode)
+        self.metadata = {**type(self).metadata, "name": env_name(rules)}
+        self.table = Table(rules, illegal, illegal_reward)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.state_space = state_space()
+        self._observation_spaces = {a: observation_space() for a in AGENTS}
+        self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.table.hand
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        return self.table.state()
+
+    def render(self) -> str | None:
+        return self.table.render(self.render_mode)
+
+    def close(self) -> None:
+        pass
