@@ -260,3 +260,96 @@ def test_standings_after_any_session_with_rank_movement(run, tmp_path):
     assert code == 2 and "sessions 1–3 have results" in err
     _, out, _ = run("export", "night", "--format", "csv", "-o", "-")  # without --after: the standings CSV as before
     assert "movement" not in out.splitlines()[0]
+
+
+# ---- the web: the check-in desk's API, the standings after a session ---------------------------------
+def _web_event(tmp_path):
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from majiang.tournament.adapters.web import get_db, router
+    from majiang.tournament.organiser import issue_token
+    from majiang.tournament.registration import build_group, count_entries, new_event
+
+    db = Database(f"sqlite:///{tmp_path}/desk.db")
+    db.migrate()
+    repo = TournamentRepository(db)
+    token, extra = issue_token()
+    repo.create(new_event("desk", "Desk", build_group(count_entries(8), 0), sessions=2, seed=5))
+    repo.set_extra("desk", **extra)
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    return db, repo, {"Authorization": f"Bearer {token}"}, TestClient(app)
+
+
+def test_the_check_in_desk_api_needs_the_organiser_token(tmp_path):
+    from majiang.tournament.phases import draw_phase_session
+
+    db, repo, auth, c = _web_event(tmp_path)
+    assert c.get("/api/tournaments/desk/checkin").status_code == 401
+    assert c.get("/api/tournaments/desk/checkin", headers={"Authorization": "Bearer nope"}).status_code == 403
+    state = c.get("/api/tournaments/desk/checkin", headers=auth).json()
+    assert state["session"] == 1 and not state["required"] and state["checked"] == 0 and state["expected"] == 8
+    r = c.post("/api/tournaments/desk/checkin", headers=auth, json={"required": True, "players": ["P01", "P02"]})
+    assert r.status_code == 200 and r.json()["required"] and r.json()["checked"] == 2
+    r = c.post("/api/tournaments/desk/checkin", headers=auth, json={"players": ["P09"]})
+    assert r.status_code == 409 and "no player P09" in r.json()["detail"]
+    c.post("/api/tournaments/desk/checkin", headers=auth, json={"players": ["P03", "P04", "P05"]})
+    r = c.post("/api/tournaments/desk/checkin", headers=auth, json={"players": ["P05"], "undo": True})
+    rows = {p["id"]: p for p in r.json()["players"]}
+    assert r.json()["checked"] == 4 and rows["P04"]["checked_in"] and rows["P04"]["by"] == "web:desk"
+    assert not rows["P05"]["checked_in"]
+    from majiang.tournament.checkin import absentees
+
+    event = repo.load("desk")
+    session = draw_phase_session(event, "A", 1, absent=absentees(event, event.groups[0], 1))
+    assert sorted(session.tables[0].players) == ["P01", "P02", "P03", "P04"] and len(session.tables) == 1
+    assert session.absent == ("P05", "P06", "P07", "P08")
+    page = c.get("/tournaments/desk/checkin")
+    assert page.status_code == 200 and "/tournaments/assets/checkin.js" in page.text
+    db.dispose()
+
+
+def test_the_standings_page_and_api_after_a_session(tmp_path):
+    from majiang.tournament.draw import draw_session
+
+    db, repo, _, c = _web_event(tmp_path)
+    for k, totals in ((1, ((40, 10, -20, -30), (35, 5, -15, -25))), (2, ((-30, -20, 10, 40), (-25, -15, 5, 35)))):
+        repo.put_session("desk", "A", draw_session(repo.load("desk"), "A", k))
+        for t, tot in enumerate(totals, start=1):
+            repo.enter_totals("desk", k, t, tot)
+    after1 = c.get("/api/tournaments/desk/standings?after=1").json()
+    latest = c.get("/api/tournaments/desk/standings").json()
+    assert after1["after"] == 1 and latest["after"] is None
+    g1, g2 = after1["groups"][0], latest["groups"][0]
+    assert g1["sessions"] == [1] and g2["sessions"] == [1, 2] and g2["sessions_available"] == 2
+    assert all(r["movement"] == "" for r in g1["standings"])
+    before = {r["player"]: r["rank"] for r in g1["standings"]}
+    for r in g2["standings"]:
+        d = before[r["player"]] - r["rank"]
+        assert r["previous_rank"] == before[r["player"]]
+        assert r["movement"] == (f"▲{d}" if d > 0 else f"▼{-d}" if d < 0 else "–")
+    page = c.get("/tournaments/desk?after=1").text
+    assert '<option value="1" selected>' in page and "第2局<br>" not in page and "升降" in page
+    page = c.get("/tournaments/desk").text
+    assert "第2局<br>" in page and ('class="up">▲' in page or 'class="down">▼' in page)
+    assert c.get("/tournaments/desk?after=3").status_code == 404
+    assert c.get("/api/tournaments/desk/standings?after=0").status_code == 404
+    assert 'data-after="2"' in c.get("/tournaments/desk/projector?after=2").text
+    db.dispose()
+
+
+def test_check_ins_and_phases_in_the_database(db):
+    from majiang.tournament.phases import Phase, phases_of
+
+    repo = TournamentRepository(db)
+    repo.create(Event(id="both", name="Both", groups=(demo_group(8, 0),)))
+    assert repo.check_in("both", 1, ["P01", "P02", "P01"], by="desk-1") == ["P01", "P02"]
+    assert repo.check_in("both", 1, ["P02"], by="desk-2") == []  # already in: unchanged
+    assert repo.check_in("both", 1, ["P02"], undo=True) == ["P02"]
+    assert list(repo.checkins("both", 1)) == ["P01"] and repo.checkins("both", 1)["P01"]["by"] == "desk-1"
+    repo.set_phases("both", [Phase("heats", 2), Phase("final", 1, draw="seeded", cut=4, carry=False)])
+    assert phases_of(repo.load("both"))[1] == Phase("final", 1, draw="seeded", cut=4, carry=False)
+    repo.save(repo.load("both"))  # a re-saved event keeps both
+    assert list(repo.checkins("both", 1)) == ["P01"] and len(phases_of(repo.load("both"))) == 2

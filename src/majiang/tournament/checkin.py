@@ -16,9 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from majiang.tournament.draw import seatable
+from majiang.tournament.draw import has_entries, seatable
 from majiang.tournament.model import Event, Group
 from majiang.tournament.phases import phase_index, phase_players, phases_of
+
+
+def next_session(group: Group) -> int:
+    """The session to play next: the last drawn while it has no results, else the one after it."""
+    last = group.sessions[-1] if group.sessions else None
+    return last.no if last is not None and not has_entries(last) else len(group.sessions) + 1
 
 
 def required(event: Event) -> bool:

@@ -96,13 +96,13 @@ def _substitute(args: argparse.Namespace, player: str) -> int:
 @wrap
 def cmd_redraw(args: argparse.Namespace) -> int:
     """``draw --method redraw [--absent P,Q]``."""
-    from majiang.tournament.checkin import absentees
+    from majiang.tournament.checkin import absentees, next_session
 
     absent = [p.strip() for x in args.absent for p in x.split(",") if p.strip()]
     if not getattr(args, "no_checkin", False):  # players not checked in get a bye too
         event = open_repo(args).load(args.event)
         group = event.groups[0]
-        k = args.session or _default_session(group)
+        k = args.session or next_session(group)
         seated = (
             {p for t in group.sessions[k - 1].tables for p in t.players}
             if k <= len(group.sessions)
@@ -110,13 +110,6 @@ def cmd_redraw(args: argparse.Namespace) -> int:
         )
         absent += [p for p in absentees(event, group, k) if p in seated and p not in absent]
     return _redraw(args, absent, args.session)
-
-
-def _default_session(group: Any) -> int:
-    from majiang.tournament.draw import has_entries
-
-    last = group.sessions[-1] if group.sessions else None
-    return last.no if last is not None and not has_entries(last) else len(group.sessions) + 1
 
 
 def _redraw(args: argparse.Namespace, absent: list[str], session_no: int | None) -> int:

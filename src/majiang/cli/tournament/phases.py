@@ -96,14 +96,6 @@ def _intermixed(base: type) -> type:
     return Intermixed
 
 
-def next_session(group: Any) -> int:
-    """The session to play next: the last drawn while it has no results, else the one after it."""
-    from majiang.tournament.draw import has_entries
-
-    last = group.sessions[-1] if group.sessions else None
-    return last.no if last is not None and not has_entries(last) else len(group.sessions) + 1
-
-
 def resolve(group: Any, names: list[str]) -> list[str]:
     """Player ids from ids or exact names (case and spacing ignored)."""
     ids = {p.id for p in group.players}
@@ -128,7 +120,7 @@ def resolve(group: Any, names: list[str]) -> list[str]:
 
 @wrap
 def cmd_checkin(args: argparse.Namespace) -> int:
-    from majiang.tournament.checkin import expected, required
+    from majiang.tournament.checkin import expected, next_session, required
 
     repo = open_repo(args)
     if args.require or args.no_require:

@@ -719,10 +719,12 @@ class TournamentRepository:
         """:func:`standings_json` after session ``after`` (default: the last with results) or of one
         phase, each row with its rank movement since the session before."""
         event, got = self.history(event_id, after, phase=phase)
+        available = {g.id: len(scored_group(g).sessions) for g in event.groups}
         return standings_json(
             event,
             {k: v[0] for k, v in got.items()},
             previous={k: v[1] for k, v in got.items()},
+            available=available,
             after=after,
             phase=phase,
         )
@@ -1105,11 +1107,13 @@ def standings_json(
     previous: dict[str, GroupResult | None] | None = None,
     after: int | None = None,
     phase: str | None = None,
+    available: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """``{"event", "name", "scheme", "rules", "after", "phase", "phases", "checkin", "groups": [{"group",
-    "name", "sessions_drawn", "sessions_scored", "sessions", "pending", "standings": [...], "teams":
-    [...]}]}`` — ``after``: the session the standings are taken after (None: the last with results);
-    ``sessions``: the numbers of the sessions in the columns; ``pending``: session → the tables with
+    "name", "sessions_drawn", "sessions_scored", "sessions", "sessions_available", "pending", "standings":
+    [...], "teams": [...]}]}`` — ``after``: the session the standings are taken after (None: the last with
+    results); ``sessions``: the numbers of the sessions in the columns; ``sessions_available``: how many
+    sessions have results (what ``after`` may be); ``pending``: session → the tables with
     nothing entered yet; each standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
     after session 1; with ``previous``), player, name, team, standard_total, match_total, per-session
     standard scores and session scores."""
@@ -1128,6 +1132,7 @@ def standings_json(
                 "sessions_drawn": len(g.sessions),
                 "sessions_scored": len(r.sessions),
                 "sessions": [x.no for x in r.sessions],
+                "sessions_available": (available or {}).get(g.id, len(r.sessions)),
                 "pending": {str(k): list(v) for k, v in r.pending.items()},
                 "standings": [
                     {
