@@ -214,7 +214,7 @@ def test_standings_after_any_session_with_rank_movement(run, tmp_path):
         _, out, _ = run("draw", "night", "--json")
         tables = json.loads(out)["tables"]
         tots = []
-        for t, seats in enumerate(tables, start=1):
+        for t in range(1, len(tables) + 1):
             pat = patterns[(s + t) % 3]
             shift = (s * 2 + t) % 4
             tot = pat[shift:] + pat[:shift]
