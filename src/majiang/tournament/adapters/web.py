@@ -59,7 +59,8 @@ th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: center; }
 th { background: #f0f0f0; font-weight: 600; } td.l { text-align: left; } td.b { font-weight: 700; }
 tr:nth-child(even) td { background: #fafafa; } small { color: #666; }
 td.up { color: #1c6b3a; font-weight: 700; } td.down { color: #b00020; font-weight: 700; } td.same { color: #777; }
-form.after { margin: .4rem 0 .6rem; } form.after select { font: inherit; min-height: 36px; max-width: 100%; }
+form.after { margin: .4rem 0 .6rem; }
+form.after select, form.after button { font: inherit; min-height: 40px; max-width: 100%; }
 img.plot { max-width: 100%; border: 1px solid #ddd; }
 @media (max-width: 600px) {  /* a phone: every table the screen's width, no horizontal scrolling */
   body { margin: .6rem; font-size: 15px; }
@@ -151,9 +152,22 @@ def _selector(event_id: str, scored: int, after: int | None) -> str:
     ]
     return (
         f'<form class="after" method="get" action="/tournaments/{escape(event_id)}"><label for="after">名次 Standings'
-        f'</label> <select id="after" name="after" onchange="this.form.submit()">{"".join(options)}</select> '
-        "<noscript><button>OK</button></noscript></form>"
+        f'</label> <select id="after" name="after">{"".join(options)}</select> '
+        '<button type="submit">查看 Show</button></form><script src="/tournaments/assets/standings.js"></script>'
     )
+
+
+STANDINGS_JS = """// the standings page: picking a session shows the standings after it (the button does it without JS)
+document.querySelectorAll("form.after").forEach((f) => {
+  f.querySelector("button").hidden = true;
+  f.querySelector("select").addEventListener("change", () => f.submit());
+});
+"""
+
+
+@router.get("/tournaments/assets/standings.js", summary="the standings page's script")
+def standings_script() -> Response:
+    return Response(STANDINGS_JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=300"})
 
 
 @router.get("/tournaments/{event_id}", response_class=HTMLResponse, summary="live standings (HTML)")
