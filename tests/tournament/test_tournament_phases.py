@@ -162,6 +162,10 @@ def test_a_two_phase_event_seeds_the_final_tables_from_the_qualifying_standings(
         repo.enter_totals("open", 2, t, [result[p] for p in seats])
     # final phase (carry: qualifying N=16 + final N=8 among the eight): P13 12+8, P09 13+4, P06 16+0.5,
     # P01 14+2 = P14 11+5 = 16 (equal Σ session scores 1040: best session 14 > 11), P10 8+6, P02 10+3, P05 9+0.5
+    full = repo.full_result("open")  # the score sheets: the final's N is its cut, 8
+    assert full.sessions[1].standard["P13"] == 8 and full.sessions[1].standard["P10"] == 6
+    assert full.sessions[1].standard["P06"] == full.sessions[1].standard["P05"] == Fraction(1, 2)
+    assert full.sessions[0].standard["P06"] == 16 and full.sessions[0].standard["P07"] == Fraction(3, 2)
     _, out, _ = run("standings", "open", "--phase", "final", "--json")
     final = json.loads(out)["groups"][0]["standings"]
     assert [r["player"] for r in final] == ["P13", "P09", "P06", "P01", "P14", "P10", "P02", "P05"]

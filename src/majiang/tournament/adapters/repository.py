@@ -59,6 +59,7 @@ from majiang.tournament.model import (
 )
 from majiang.tournament.penalties import Penalty, PenaltyCode, PenaltyError
 from majiang.tournament.phases import Phase, PhaseError, bounds, check_phases, overall, phases_of
+from majiang.tournament.phases import fields as phase_fields
 from majiang.tournament.ranking import GroupResult, evaluate, evaluate_event
 from majiang.tournament.scoring import EntryError, TableResult, score_table
 from majiang.tournament.standard import TieSplit
@@ -707,7 +708,8 @@ class TournamentRepository:
         event = self.load(event_id)
         group = self._group(event, self._group_id(event, group_id))
         tie: TieSplit = "top" if event.tie_split == "top" else "average"
-        return evaluate(group, rules=event.rules, scheme=event.scheme, tie_split=tie)
+        n = phase_fields(group, phases_of(event))  # a final's sessions: N is its cut
+        return evaluate(group, rules=event.rules, scheme=event.scheme, tie_split=tie, fields=n)
 
     def table_result(self, event_id: str, session_no: int, table_no: int, group_id: str | None = None) -> TableResult:
         """A stored table's scores so far."""
