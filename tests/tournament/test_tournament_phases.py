@@ -297,6 +297,8 @@ def test_the_check_in_desk_api_needs_the_organiser_token(tmp_path):
     assert state["session"] == 1 and not state["required"] and state["checked"] == 0 and state["expected"] == 8
     r = c.post("/api/tournaments/desk/checkin", headers=auth, json={"required": True, "players": ["P01", "P02"]})
     assert r.status_code == 200 and r.json()["required"] and r.json()["checked"] == 2
+    assert c.post("/api/tournaments/desk/checkin", headers=auth, json={"player": ["P03"]}).status_code == 422
+    assert c.post("/api/tournaments/desk/checkin", headers=auth, json={"players": ["x" * 41]}).status_code == 422
     r = c.post("/api/tournaments/desk/checkin", headers=auth, json={"players": ["P09"]})
     assert r.status_code == 409 and "no player P09" in r.json()["detail"]
     c.post("/api/tournaments/desk/checkin", headers=auth, json={"players": ["P03", "P04", "P05"]})

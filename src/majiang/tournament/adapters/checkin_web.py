@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
@@ -31,8 +31,10 @@ MAX_PLAYERS = 1000
 
 
 class CheckinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a silent no-op
+
     session: int | None = Field(default=None, ge=1, le=100)
-    players: list[str] = Field(default=[], max_length=MAX_PLAYERS)
+    players: list[Annotated[str, Field(max_length=40)]] = Field(default=[], max_length=MAX_PLAYERS)
     undo: bool = False
     required: bool | None = None
 
