@@ -65,6 +65,7 @@ from majiang.tournament.scoring import EntryError, TableResult, score_table
 from majiang.tournament.standard import TieSplit
 
 RESERVE_SLOT = 4
+MAX_SESSION = 100  # check-in ahead: no session past this
 _ORDER = (TTPenalty, TTHand, TTTable, TTSession, TTPlayer, TTTeam, TTGroup)
 
 
@@ -773,8 +774,8 @@ class TournamentRepository:
             group = event.groups[0] if event.groups else None
             if group is None:
                 raise RepositoryError(f"event {event_id!r} has no players")
-            if session_no < 1:
-                raise RepositoryError("sessions are numbered 1, 2, 3 …")
+            if not 1 <= session_no <= MAX_SESSION:
+                raise RepositoryError(f"sessions are numbered 1–{MAX_SESSION}")
             if session_no <= len(group.sessions) and has_entries(group.sessions[session_no - 1]):
                 raise RepositoryError(f"session {session_no} has results already: its check-in is closed")
             known = {p.id for p in group.players}

@@ -197,7 +197,13 @@ def page_event(event_id: str, db: DB, after: int | None = None) -> HTMLResponse:
     for group in event.groups:
         now, before = history[group.id]
         body += _group_section(
-            event, group, now, titled=len(event.groups) > 1, movement=arrows(now, before), after=after
+            event,
+            group,
+            now,
+            titled=len(event.groups) > 1,
+            movement=arrows(now, before),
+            after=after,
+            scored=len(results[group.id].sessions),
         )
     return _page(event.name or event.id, "\n".join(body), refresh=True)
 
@@ -210,6 +216,7 @@ def _group_section(
     titled: bool,
     movement: dict[str, str] | None = None,
     after: int | None = None,
+    scored: int | None = None,
 ) -> list[str]:
     """One group's standings, team standings, tables and plot (each group is ranked on its own)."""
     names = {p.id: p.name or p.id for p in group.players}
@@ -224,7 +231,8 @@ def _group_section(
     )
     when = f" · 第{after}局后 after session {after}" if after is not None else ""
     body.append(
-        f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results'
+        f'<p class="meta">{len(group.players)} players · {n if scored is None else scored}/{len(group.sessions)} '
+        "sessions with results"
         f"{waiting}{when}</p>"
     )
     body.append(
