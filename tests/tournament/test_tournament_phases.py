@@ -180,6 +180,11 @@ def test_a_two_phase_event_seeds_the_final_tables_from_the_qualifying_standings(
     _, out, _ = run("standings", "open", "--phase", "qualifying", "--json")
     qual = json.loads(out)["groups"][0]["standings"]
     assert [r["player"] for r in qual][:4] == ["P06", "P01", "P09", "P13"] and len(qual) == 16
+    repo.undo("open", 1, 4)  # a qualifying result taken back after the final: no crash, one ranking for now
+    _, out, _ = run("standings", "open", "--json")
+    assert len(json.loads(out)["groups"][0]["standings"]) == 16
+    code, _, err = run("standings", "open", "--phase", "final", ok=False)
+    assert code == 2 and "enter every table of sessions 1–1" in err
 
 
 def test_phases_are_checked_and_keep_drawn_sessions(run):

@@ -220,7 +220,11 @@ def overall(event: Event, group: Group) -> GroupResult:
     placed: set[str] = set()
     dq = disqualified(group)
     for i in range(reached, -1, -1):
-        tier = [s for s in evaluate_phase(event, group, i).standings if s.player not in placed and s.player not in dq]
+        try:
+            ranked = evaluate_phase(event, group, i).standings
+        except PhaseError:  # an earlier phase no longer complete (a result taken back): rank everything as one
+            return full
+        tier = [s for s in ranked if s.player not in placed and s.player not in dq]
         offset = len(out)
         first_rank = min((s.rank for s in tier), default=1)
         for s in tier:
