@@ -190,7 +190,8 @@ def page_event(event_id: str, db: DB, after: int | None = None) -> HTMLResponse:
         + f" · refreshes every {REFRESH_S} s</p>",
         f'<nav><a href="/tournaments">all competitions</a><a href="/api/tournaments/{escape(event.id)}/standings">'
         f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a>'
-        f'<a href="/tournaments/{escape(event.id)}/projector">投影 Projector</a></nav>',
+        f'<a href="/tournaments/{escape(event.id)}/projector">投影 Projector</a>'
+        f'<a href="/tournaments/{escape(event.id)}/checkin">签到 Check-in</a></nav>',
     ]
     if scored:
         body.append(_selector(event.id, scored, after))
