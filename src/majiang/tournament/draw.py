@@ -22,13 +22,13 @@ from dataclasses import replace
 from typing import Literal
 
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
-from majiang.tournament.pairing import snake_tables, swiss_tables
+from majiang.tournament.pairing import redraw, snake_tables, swiss_tables
 from majiang.tournament.ranking import disqualified, evaluate
 from majiang.tournament.schedule import SchedulePlan, make_schedule
 from majiang.tournament.seating import Schedule, balance_winds
 
-DrawMethod = Literal["perfect", "swiss", "snake"]
-METHODS: tuple[str, ...] = ("perfect", "swiss", "snake")
+DrawMethod = Literal["perfect", "swiss", "snake", "seeded"]
+METHODS: tuple[str, ...] = ("perfect", "swiss", "snake", "seeded")
 
 
 class DrawError(ValueError):
@@ -76,11 +76,29 @@ def _order(group: Group, session_no: int, ids: Sequence[str], seed: int, scheme:
     return order + [p for p in ids if p not in set(order)]
 
 
+def seeded_tables(order: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Strictly by the standings: 1–4 at table 1, 5–8 at table 2 … (a final phase's tables)."""
+    if len(order) % 4:
+        raise DrawError(f"{len(order)} players do not fill tables of four")
+    return tuple(tuple(order[i : i + 4]) for i in range(0, len(order), 4))
+
+
 def draw_session(
-    event: Event, group_id: str, session_no: int, method: str = "perfect", *, seed: int | None = None
+    event: Event,
+    group_id: str,
+    session_no: int,
+    method: str = "perfect",
+    *,
+    seed: int | None = None,
+    players: Sequence[str] | None = None,
+    absent: Sequence[str] = (),
+    order: Sequence[str] | None = None,
 ) -> SessionRecord:
     """The tables of session ``session_no`` (no hands yet).  ``perfect`` takes the session from the
-    event's schedule; ``swiss``/``snake`` seat by the standings after the earlier sessions."""
+    event's schedule; ``swiss``/``snake``/``seeded`` seat by the standings after the earlier sessions
+    (or by ``order``, best first).  ``players`` (default :func:`seatable`) are those the draw seats, less
+    ``absent`` (recorded as absentees: a bye); with either, ``perfect`` re-draws the players present,
+    avoiding earlier meetings (:func:`.pairing.redraw`)."""
     if method not in METHODS:
         raise DrawError(f"unknown draw method {method!r}: use one of {', '.join(METHODS)}")
     group = event.group(group_id)
@@ -91,7 +109,17 @@ def draw_session(
         )
     if session_no <= drawn and has_entries(group.sessions[session_no - 1]):
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
-    ids = seatable(group)
+    everyone = seatable(group)
+    pool = list(everyone) if players is None else [p for p in players if p in set(everyone)]
+    away = [p for p in dict.fromkeys(absent) if p in set(pool)]
+    ids = [p for p in pool if p not in set(away)]
+    restricted = players is not None or bool(away)
+    if restricted and (not ids or len(ids) % 4):
+        raise DrawError(
+            f"{len(ids)} players to seat in session {session_no} do not fill tables of four"
+            + (f" ({len(away)} not checked in: {', '.join(away)})" if away else "")
+            + ": check players in, or seat substitutes after the draw ('absent … --substitute')"
+        )
     if method != "perfect" and len(ids) % 4:
         raise DrawError(
             f"{len(ids)} players to seat do not fill tables of four (reserves and the disqualified "
@@ -99,7 +127,11 @@ def draw_session(
         )
     base_seed = int(event.extra.get("seed", 0)) if seed is None else seed
     played = _played(group, session_no)
-    if method == "perfect":
+    tables: Sequence[Sequence[str]]
+    if method == "perfect" and restricted:
+        tables, _ = redraw(ids, seed=base_seed * 7919 + 31 * session_no, team_of=group.team_of(), played=played)
+        tables = balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
+    elif method == "perfect":
         plans = event.extra.get("plans", {})
         if group_id in plans:
             plan = SchedulePlan.from_dict(plans[group_id])
@@ -110,7 +142,7 @@ def draw_session(
                 f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
                 "with --method swiss or --method snake"
             )
-        tables: Sequence[Sequence[str]] = plan.sessions[session_no - 1]
+        tables = plan.sessions[session_no - 1]
         out = sorted(disqualified(group) & {p for t in tables for p in t})
         if out:
             raise DrawError(
@@ -118,14 +150,24 @@ def draw_session(
                 "draw it with 'draw --method redraw' (byes) or seat a substitute"
             )
     else:
-        order = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
-        tables = (
-            swiss_tables(order, team_of=group.team_of(), played=played) if method == "swiss" else snake_tables(order)
-        )
+        if order is None or session_no == 1:
+            ranking = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
+        else:
+            wanted = set(ids)
+            ranking = [p for p in order if p in wanted]
+            ranking += [p for p in ids if p not in set(ranking)]
+        if method == "swiss":
+            tables = swiss_tables(ranking, team_of=group.team_of(), played=played)
+        elif method == "snake":
+            tables = snake_tables(ranking)
+        else:
+            tables = seeded_tables(ranking)
         tables = balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
     try:
         return SessionRecord(
-            no=session_no, tables=tuple(TableRecord(no=k, players=tuple(t)) for k, t in enumerate(tables, start=1))
+            no=session_no,
+            tables=tuple(TableRecord(no=k, players=tuple(t)) for k, t in enumerate(tables, start=1)),
+            absent=tuple(away),
         )
     except ModelError as e:
         raise DrawError(str(e)) from None

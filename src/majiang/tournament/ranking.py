@@ -11,7 +11,7 @@ A player disqualified (故意诈和) is listed after everyone else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -152,8 +152,15 @@ def evaluate(
     rules: str | Rules | None = None,
     scheme: str | StandardScheme = "1998",
     tie_split: TieSplit = "average",
+    first_session: int = 1,
+    fields: Mapping[int, int] | None = None,
+    players: Collection[str] | None = None,
 ) -> GroupResult:
-    """Score every table, give standard scores session by session, and rank players and teams."""
+    """Score every table, give standard scores session by session, and rank players and teams.
+
+    For a phase of a multi-day event (:mod:`.phases`): only the sessions from ``first_session`` on
+    count, ``fields`` gives a session's N (session no → N; default the group's ranked players less
+    reserves) and ``players`` limits the ranking to those players (and the teams to those members)."""
     r = get_rules(rules)
     sch = get_scheme(scheme, tie_split)
     ranked = {p.id for p in group.ranked_players}
@@ -162,12 +169,13 @@ def evaluate(
     # never enlarge it (with 28 seated and a reserve the 1st still gets 28 and the last 0).
     field = len(ranked - reserves)
     sessions: list[SessionResult] = []
-    for s in group.sessions:
+    for s in group.sessions[max(first_session, 1) - 1 :]:
+        n = (fields or {}).get(s.no, field)
         tables = tuple(score_table(t, session=s.no, rules=r, ranked=ranked) for t in s.tables)
         scored = tuple(tr for tr, t in zip(tables, s.tables, strict=True) if t.entered)
         pending = tuple(t.no for t in s.tables if not t.entered)
         waiting = tuple(p for t in s.tables if not t.entered for p in t.players)
-        sessions.append(SessionResult(s.no, tables, sch.session_standard(scored, field), s.absent, pending, waiting))
+        sessions.append(SessionResult(s.no, tables, sch.session_standard(scored, n), s.absent, pending, waiting))
     out = disqualified(group)
     played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
     for sr in sessions:
@@ -180,7 +188,10 @@ def evaluate(
         for pid in ranked:
             played[pid].append(credited.get(pid))
     rows: list[Standing] = []
+    only = None if players is None else set(players)
     for p in group.ranked_players:
+        if only is not None and p.id not in only:
+            continue
         scores = played[p.id]
         if p.id in reserves and all(x is None for x in scores):
             continue
@@ -201,6 +212,8 @@ def evaluate(
     team_rows = []
     for t in group.teams:
         members = tuple(m for m in t.members if m in by_player)
+        if only is not None and not members:
+            continue
         team_rows.append(
             TeamStanding(
                 team=t.id,
@@ -212,7 +225,7 @@ def evaluate(
     return GroupResult(
         group=group,
         scheme=sch.name,
-        field_size=field,
+        field_size=field if not sessions else (fields or {}).get(sessions[-1].no, field),
         sessions=tuple(sessions),
         standings=standings,
         teams=rank_teams(team_rows),

@@ -96,7 +96,19 @@ def _substitute(args: argparse.Namespace, player: str) -> int:
 @wrap
 def cmd_redraw(args: argparse.Namespace) -> int:
     """``draw --method redraw [--absent P,Q]``."""
+    from majiang.tournament.checkin import absentees, next_session
+
     absent = [p.strip() for x in args.absent for p in x.split(",") if p.strip()]
+    if not getattr(args, "no_checkin", False):  # players not checked in get a bye too
+        event = open_repo(args).load(args.event)
+        group = event.groups[0]
+        k = args.session or next_session(group)
+        seated = (
+            {p for t in group.sessions[k - 1].tables for p in t.players}
+            if k <= len(group.sessions)
+            else set(absentees(event, group, k))
+        )
+        absent += [p for p in absentees(event, group, k) if p in seated and p not in absent]
     return _redraw(args, absent, args.session)
 
 

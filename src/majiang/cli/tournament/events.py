@@ -95,7 +95,16 @@ def register(tsub: Any) -> None:
         help="session number (default: the next; for redraw the last drawn)",
     )
     d.add_argument(
-        "--method", choices=("perfect", "swiss", "snake", "redraw"), default="perfect", help="default perfect"
+        "--method",
+        choices=("perfect", "swiss", "snake", "seeded", "redraw"),
+        default=None,
+        help="default: the session's phase's draw (majiang tournament phase), else perfect; seeded: 1–4 at "
+        "table 1, 5–8 at table 2 … by the standings",
+    )
+    d.add_argument(
+        "--no-checkin",
+        action="store_true",
+        help="an event that requires check-in: seat everybody anyway (then seat substitutes for the missing)",
     )
     d.add_argument(
         "--absent",
@@ -184,7 +193,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 # ---- draw / seating --------------------------------------------------------------------------------
 @wrap
 def cmd_draw(args: argparse.Namespace) -> int:
-    from majiang.tournament.draw import draw_session
+    from majiang.tournament.checkin import absentees, checked_in, required
+    from majiang.tournament.phases import draw_method, draw_phase_session
 
     if args.method == "redraw":
         return int(cmd_redraw(args))
@@ -197,16 +207,28 @@ def cmd_draw(args: argparse.Namespace) -> int:
     event = repo.load(args.event)
     group = event.groups[0]
     k = args.session or len(group.sessions) + 1
-    if args.method != "perfect" and k > 1:
+    method = draw_method(event, k, args.method)
+    if method != "perfect" and k > 1 and k - 2 < len(group.sessions):
         last = group.sessions[k - 2]
         if any(not tb.hands and tb.totals is None for tb in last.tables):
             print(
-                f"warning: session {k - 1} still has tables without results; the {args.method} draw uses the "
+                f"warning: session {k - 1} still has tables without results; the {method} draw uses the "
                 "standings as they stand",
                 file=sys.stderr,
             )
-    session = draw_session(event, group.id, k, args.method)
-    repo.put_session(event.id, group.id, session, method=args.method)
+    if required(event) and not args.no_checkin and not checked_in(event, k):
+        raise CliError(
+            f"nobody is checked in for session {k}: majiang tournament checkin {event.id} --session {k} "
+            "PLAYER… (or --all), or draw with --no-checkin"
+        )
+    absent = [] if args.no_checkin else absentees(event, group, k)
+    session = draw_phase_session(event, group.id, k, method, absent=absent)
+    repo.put_session(event.id, group.id, session, method=method)
+    if session.absent:
+        print(
+            f"session {k}: not checked in, a bye 缺席: {', '.join(session.absent)}",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps({"session": k, "tables": [list(t.players) for t in session.tables]}, ensure_ascii=False))
     else:

@@ -26,9 +26,20 @@ def register(tsub: Any) -> None:
             "teams by their members' Σ.  Sessions drawn but still empty are left out."
         ),
         formatter_class=RAW,
-        epilog="examples:\n  majiang tournament standings spring-cup\n  majiang tournament standings spring-cup --json",
+        epilog="examples:\n  majiang tournament standings spring-cup\n"
+        "  majiang tournament standings spring-cup --json\n"
+        "  majiang tournament standings spring-cup --after 2        (▲/▼/– since session 1)\n"
+        "  majiang tournament standings open --phase final",
     )
     s.add_argument("event", help="event id")
+    s.add_argument(
+        "--after",
+        type=int,
+        default=None,
+        metavar="K",
+        help="the standings after session K (default: the last with results), with each player's movement since K−1",
+    )
+    s.add_argument("--phase", default=None, metavar="NAME", help="one phase's standings (majiang tournament phase)")
     s.add_argument("--json", action="store_true", help="print JSON")
     s.add_argument("--db", default=None, help=DB_HELP)
     s.set_defaults(func=cmd_standings)
@@ -67,6 +78,10 @@ def register(tsub: Any) -> None:
         metavar="URL",
         help="seating: the hall's address as phones reach it; each table card gets its entry QR code and PIN",
     )
+    x.add_argument(
+        "--after", type=int, default=None, metavar="K", help="csv/html/pdf standings after session K, with movement"
+    )
+    x.add_argument("--phase", default=None, metavar="NAME", help="csv/html/pdf standings of one phase")
     x.add_argument("-o", "--output", required=True, metavar="FILE", help="output file ('-' = stdout, text formats)")
     x.add_argument("--db", default=None, help=DB_HELP)
     x.set_defaults(func=cmd_export)
@@ -76,7 +91,7 @@ def register(tsub: Any) -> None:
 @wrap
 def cmd_standings(args: argparse.Namespace) -> int:
     repo = open_repo(args)
-    data = repo.standings(args.event)
+    data = repo.standings(args.event, args.after, phase=args.phase)
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
@@ -86,14 +101,18 @@ def cmd_standings(args: argparse.Namespace) -> int:
     con = Console()
     for g in data["groups"]:
         n = g["sessions_scored"]
-        t = Table(
-            title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · "
-            f"{n}/{g['sessions_drawn']} sessions"
+        when = (
+            f"第{data['after']}局后 after session {data['after']}"
+            if data["after"]
+            else f"{n}/{g['sessions_drawn']} sessions"
         )
+        phase = f" · 阶段 phase {data['phase']}" if data["phase"] else ""
+        t = Table(title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · {when}{phase}")
         t.add_column("名次\nRank", justify="right")
+        t.add_column("升降\nMove", justify="center")
         t.add_column("选手\nPlayer")
         t.add_column("队\nTeam")
-        for k in range(1, n + 1):
+        for k in g["sessions"]:
             t.add_column(f"第{k}局\nS{k}", justify="right")
         t.add_column("标准分\nStd total", justify="right", style="bold")
         t.add_column("比赛分\nScore total", justify="right")
@@ -104,7 +123,9 @@ def cmd_standings(args: argparse.Namespace) -> int:
             ]
             who = r["player"] if r["name"] in ("", r["player"]) else f"{r['player']} {r['name']}"
             rank = str(r["rank"]) + (" DQ" if r["disqualified"] else "")
-            t.add_row(rank, who, r["team"] or "", *per, fmt_score(r["standard_total"]), str(r["match_total"]))
+            t.add_row(
+                rank, r["movement"], who, r["team"] or "", *per, fmt_score(r["standard_total"]), str(r["match_total"])
+            )
         con.print(t)
         if g["teams"]:
             tt = Table(title="团体名次 Team standings")
@@ -163,10 +184,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError("a score sheet needs both --session K and --table T (or --all-tables)")
     if args.session is not None and fmt not in ("html", "pdf", "seating"):
         raise CliError(f"score sheets are html or pdf, not {fmt}")
+    if (args.after is not None or args.phase) and (fmt not in ("csv", "html", "pdf") or args.session is not None):
+        raise CliError("--after and --phase go with the standings: csv, html or pdf (not score sheets)")
     if args.output == "-" and fmt in BINARY:
         raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
     data = render_export(
-        open_repo(args), args.event, fmt, args.session, args.table, all_tables=args.all_tables, url=args.url
+        open_repo(args),
+        args.event,
+        fmt,
+        args.session,
+        args.table,
+        all_tables=args.all_tables,
+        url=args.url,
+        after=args.after,
+        phase=args.phase,
     )
     if args.output == "-":
         sys.stdout.write(data if isinstance(data, str) else data.decode())
@@ -189,6 +220,8 @@ def render_export(
     *,
     all_tables: bool = False,
     url: str | None = None,
+    after: int | None = None,
+    phase: str | None = None,
 ) -> str | bytes:
     """One export of a stored event as text or bytes: with ``all_tables`` every score sheet of
     ``session`` in one PDF; ``seating`` the session's table cards, seat slips and list."""
@@ -228,14 +261,23 @@ def render_export(
             raise CliError(f"session {session} has tables 1–{len(full.sessions[session - 1].tables)}")
         sheet = score_sheet(full, session, table, event=event.name, rules=event.rules)
         return html.score_sheet_html(sheet) if fmt == "html" else pdf.score_sheet_pdf(sheet)
-    if fmt == "csv":
-        return exports.standings_csv(result)
+    if fmt in ("csv", "html", "pdf"):
+        from majiang.tournament.history import arrows
+
+        _, history = repo.history(event_id, after, phase=phase)
+        now, before = history[group.id]
+        moves = arrows(now, before) if after is not None else None
+        if after is not None:
+            title += f" · 第{after}局后 after session {after}"
+        if phase:
+            title += f" · {phase}"
+        if fmt == "csv":
+            return exports.standings_csv(now, movement=moves)
+        if fmt == "html":
+            return html.standings_html(now, title, movement=moves)
+        return pdf.standings_pdf(now, title, movement=moves)
     if fmt == "hands":
         return exports.hands_csv(result)
     if fmt == "ema":
         return exports.ema_csv(result)
-    if fmt == "html":
-        return html.standings_html(result, title)
-    if fmt == "pdf":
-        return pdf.standings_pdf(result, title)
     return plot.standings_plot(result, "svg" if fmt == "svg" else "png", title=event.name or event.id)

@@ -7,6 +7,7 @@
   const every = Math.max(1, Number(document.body.dataset.every) || 12) * 1000;
   const base = `/api/tournaments/${encodeURIComponent(eventId)}`;
   let data = null, clock = null, page = 0, clockAt = 0;
+  let after = Number(document.body.dataset.after) || null;  // the standings after session K (null: latest)
 
   function fmtScore(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
   function hms(s) {
@@ -16,10 +17,13 @@
 
   async function refresh() {
     try {
-      const [d, c] = await Promise.all([fetch(`${base}/standings`).then((r) => r.json()),
+      const q = after ? `?after=${after}` : "";
+      const [d, c] = await Promise.all([fetch(`${base}/standings${q}`).then((r) => r.json()),
                                         fetch(`${base}/clock`).then((r) => r.json())]);
+      if (!d.groups) return;  // e.g. a session without results yet: keep what is shown
       data = d; clock = c; clockAt = Date.now();
       drawClock();
+      drawSelector();
       if (!document.querySelector("#rows tr")) draw();
     } catch (e) { /* keep what is shown; try again on the next tick */ }
   }
@@ -39,6 +43,19 @@
     return out;
   }
 
+  function drawSelector() {
+    // one option per session with results, and "latest"; kept as it is while the operator has it open
+    const sel = document.getElementById("after");
+    const scored = Math.max(0, ...data.groups.map((g) => g.sessions_available || 0));
+    if (sel.options.length === scored + 1 && document.activeElement === sel) return;
+    const opts = [["", "最新 latest"]];
+    for (let k = 1; k <= scored; k += 1) opts.push([String(k), `第${k}局后 after session ${k}`]);
+    sel.replaceChildren(...opts.map(([v, t]) => { const o = document.createElement("option"); o.value = v; o.textContent = t; return o; }));
+    sel.value = after ? String(after) : "";
+  }
+
+  function move(m) { return m.startsWith("▲") ? "m up" : m.startsWith("▼") ? "m down" : "m same"; }
+
   function cell(tag, text, cls) { const e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; return e; }
 
   function draw() {
@@ -50,17 +67,20 @@
     const head = document.getElementById("head"), rows = document.getElementById("rows");
     head.replaceChildren(); rows.replaceChildren();
     const hr = document.createElement("tr");
-    const cols = p.kind === "players" ? ["名次 Rank", "选手 Player", "队 Team", "标准分 Std", "比赛分 Score"]
-                                      : ["名次 Rank", "队 Team", "队员 Members", "标准分 Std", "比赛分 Score"];
+    const cols = p.kind === "players" ? ["名次 Rank", "升降", "选手 Player", "队 Team", "标准分 Std", "比赛分 Score"]
+                                      : ["名次 Rank", "", "队 Team", "队员 Members", "标准分 Std", "比赛分 Score"];
     cols.forEach((c) => hr.append(cell("th", c)));
     head.append(hr);
     for (const r of p.rows) {
       const tr = document.createElement("tr");
       if (p.kind === "players") {
-        tr.append(cell("td", String(r.rank) + (r.disqualified ? " DQ" : ""), "n"), cell("td", r.name || r.player, "name"),
+        const m = r.movement || "";
+        tr.append(cell("td", String(r.rank) + (r.disqualified ? " DQ" : ""), "n"), cell("td", m.replace(" new", ""), move(m)),
+                  cell("td", r.name || r.player, "name"),
                   cell("td", r.team || ""), cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       } else {
-        tr.append(cell("td", String(r.rank), "n"), cell("td", r.name || r.team, "name"), cell("td", r.members.join(", "), "members"),
+        tr.append(cell("td", String(r.rank), "n"), cell("td", "", "m"), cell("td", r.name || r.team, "name"),
+                  cell("td", r.members.join(", "), "members"),
                   cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       }
       rows.append(tr);
@@ -68,7 +88,8 @@
     const g = p.group;
     document.getElementById("what").textContent =
       `${p.kind === "players" ? "个人名次 Standings" : "团体名次 Teams"} · ${g.name || ""} ${p.from + 1}–${p.from + p.rows.length}` +
-      ` / ${p.kind === "players" ? g.standings.length : g.teams.length} · ${g.sessions_scored}/${g.sessions_drawn} 局 sessions`;
+      ` / ${p.kind === "players" ? g.standings.length : g.teams.length} · ` +
+      (data.after ? `第${data.after}局后 after session ${data.after}` : `${g.sessions_scored}/${g.sessions_drawn} 局 sessions`);
     document.getElementById("pager").textContent = `${page + 1}/${all.length}`;
     document.getElementById("title").textContent = data.name || data.event;
   }
@@ -89,6 +110,16 @@
       banner.textContent = `还剩 ${Math.ceil(left / 60)} 分钟 ${Math.ceil(left / 60)} minutes left`;
     } else banner.hidden = true;
   }
+
+  document.getElementById("after").addEventListener("change", (ev) => {
+    after = Number(ev.target.value) || null;
+    const url = new URL(window.location.href);
+    if (after) url.searchParams.set("after", String(after)); else url.searchParams.delete("after");
+    window.history.replaceState(null, "", url);
+    page = 0;
+    document.getElementById("rows").replaceChildren();  // the next data is drawn at once
+    refresh().then(draw);
+  });
 
   refresh().then(draw);
   setInterval(() => { page += 1; draw(); }, every);

@@ -41,7 +41,10 @@ from majiang.store.tournament_models import (
     TTTable,
     TTTeam,
 )
+from majiang.tournament.checkin import records as checkin_records
+from majiang.tournament.checkin import required as checkin_required
 from majiang.tournament.draw import has_entries
+from majiang.tournament.history import HistoryError, arrows, standings_as_of
 from majiang.tournament.model import (
     HANDS_PER_SESSION,
     Event,
@@ -55,11 +58,14 @@ from majiang.tournament.model import (
     Team,
 )
 from majiang.tournament.penalties import Penalty, PenaltyCode, PenaltyError
+from majiang.tournament.phases import Phase, PhaseError, bounds, check_phases, overall, phases_of
+from majiang.tournament.phases import fields as phase_fields
 from majiang.tournament.ranking import GroupResult, evaluate, evaluate_event
 from majiang.tournament.scoring import EntryError, TableResult, score_table
 from majiang.tournament.standard import TieSplit
 
 RESERVE_SLOT = 4
+MAX_SESSION = 100  # check-in ahead: no session past this
 _ORDER = (TTPenalty, TTHand, TTTable, TTSession, TTPlayer, TTTeam, TTGroup)
 
 
@@ -464,6 +470,16 @@ class TournamentRepository:
         sessions = event.groups[0].sessions if event.groups else ()
         if not 1 <= session_no <= len(sessions):
             raise RepositoryError(f"session {session_no} is not drawn ({len(sessions)} drawn)")
+        if checkin_required(event) and not has_entries(sessions[session_no - 1]):
+            here = checkin_records(event, session_no)
+            missing = [p for t in sessions[session_no - 1].tables for p in t.players if p not in here]
+            if missing:
+                raise RepositoryError(
+                    f"session {session_no}: {', '.join(missing)} not checked in; check them in "
+                    f"('majiang tournament checkin {event_id} --session {session_no} …'), or give them byes "
+                    f"('majiang tournament draw {event_id} --session {session_no} --method redraw') or "
+                    "substitutes ('absent … --substitute') before the clock starts"
+                )
         clocks = dict(event.extra.get("clocks") or {})
         clocks[str(session_no)] = new_clock(start or datetime.now(UTC), minutes, warn)
         self.set_extra(event_id, clocks=clocks)
@@ -668,16 +684,33 @@ class TournamentRepository:
 
     # ---- derived ---------------------------------------------------------------------------------
     def results(self, event_id: str) -> tuple[Event, dict[str, GroupResult]]:
-        """The stored event and every group evaluated (sessions drawn but still empty are left out)."""
+        """The stored event and every group evaluated (sessions drawn but still empty are left out); an
+        event in phases with a cut is ranked as :func:`.phases.overall` ranks it."""
         event = self.load(event_id)
-        return event, evaluate_event(scored_event(event))
+        scored = scored_event(event)
+        if not phases_of(event):
+            return event, evaluate_event(scored)
+        return event, {g.id: overall(scored, g) for g in scored.groups}
+
+    def history(
+        self, event_id: str, after: int | None = None, *, phase: str | None = None
+    ) -> tuple[Event, dict[str, tuple[GroupResult, GroupResult | None]]]:
+        """Every group's standings after session ``after`` (default the last with results; or one
+        phase's) with the standings after the session before (:func:`.history.standings_as_of`)."""
+        event = self.load(event_id)
+        scored = scored_event(event)
+        try:
+            return event, {g.id: standings_as_of(scored, g, after, phase=phase) for g in scored.groups}
+        except (HistoryError, PhaseError) as e:
+            raise RepositoryError(str(e)) from None
 
     def full_result(self, event_id: str, group_id: str | None = None) -> GroupResult:
         """One group evaluated with every drawn session (for score sheets of tables still empty)."""
         event = self.load(event_id)
         group = self._group(event, self._group_id(event, group_id))
         tie: TieSplit = "top" if event.tie_split == "top" else "average"
-        return evaluate(group, rules=event.rules, scheme=event.scheme, tie_split=tie)
+        n = phase_fields(group, phases_of(event))  # a final's sessions: N is its cut
+        return evaluate(group, rules=event.rules, scheme=event.scheme, tie_split=tie, fields=n)
 
     def table_result(self, event_id: str, session_no: int, table_no: int, group_id: str | None = None) -> TableResult:
         """A stored table's scores so far."""
@@ -685,9 +718,84 @@ class TournamentRepository:
         gid = self._group_id(event, group_id)
         return self._check(event, gid, session_no, self._table(event, gid, session_no, table_no))
 
-    def standings(self, event_id: str) -> dict[str, Any]:
-        event, results = self.results(event_id)
-        return standings_json(event, results)
+    def standings(self, event_id: str, after: int | None = None, *, phase: str | None = None) -> dict[str, Any]:
+        """:func:`standings_json` after session ``after`` (default: the last with results) or of one
+        phase, each row with its rank movement since the session before."""
+        event, got = self.history(event_id, after, phase=phase)
+        available = {g.id: len(scored_group(g).sessions) for g in event.groups}
+        return standings_json(
+            event,
+            {k: v[0] for k, v in got.items()},
+            previous={k: v[1] for k, v in got.items()},
+            available=available,
+            after=after,
+            phase=phase,
+        )
+
+    # ---- phases and check-in ---------------------------------------------------------------------
+    def set_phases(self, event_id: str, phases: Sequence[Phase]) -> None:
+        """Store the event's phases.  A phase with a drawn session stays as it is (add or change the later ones)."""
+        with self._session() as s:
+            ev = self._event_row(s, event_id)
+            event = self._load(s, event_id)
+            try:
+                new = check_phases(phases)
+                old = phases_of(event)
+            except PhaseError as e:
+                raise RepositoryError(str(e)) from None
+            drawn = max((len(g.sessions) for g in event.groups), default=0)
+            for i, p in enumerate(old):
+                first, _ = bounds(old, i)
+                if first <= drawn and (i >= len(new) or new[i] != p):
+                    raise RepositoryError(
+                        f"phase {p.name} has session {first} drawn already: it cannot be changed or removed "
+                        "(change the phases after it)"
+                    )
+            ev.extra = {**(ev.extra or {}), "phases": [p.to_dict() for p in new]}
+            ev.updated_at = now()
+
+    def set_checkin_required(self, event_id: str, required: bool) -> None:
+        self.set_extra(event_id, checkin=bool(required))
+
+    def checkins(self, event_id: str, session_no: int) -> dict[str, dict[str, Any]]:
+        """Player id → ``{"at", "by"}`` of those checked in for the session."""
+        return checkin_records(self.load(event_id), session_no)
+
+    def check_in(
+        self, event_id: str, session_no: int, players: Sequence[str], *, by: str = "referee", undo: bool = False
+    ) -> list[str]:
+        """Check players in for session ``session_no`` (``undo``: take their check-in back); returns the
+        ids whose state changed.  Each id must be a player of the event; a session with results is closed."""
+        with self._session() as s:
+            ev = s.get(TTEvent, event_id, with_for_update=True)  # two desks at once: one after the other
+            if ev is None:
+                raise EventNotFound(self._missing(s, event_id))
+            event = self._load(s, event_id)
+            group = event.groups[0] if event.groups else None
+            if group is None:
+                raise RepositoryError(f"event {event_id!r} has no players")
+            if not 1 <= session_no <= MAX_SESSION:
+                raise RepositoryError(f"sessions are numbered 1–{MAX_SESSION}")
+            if session_no <= len(group.sessions) and has_entries(group.sessions[session_no - 1]):
+                raise RepositoryError(f"session {session_no} has results already: its check-in is closed")
+            known = {p.id for p in group.players}
+            unknown = [p for p in players if p not in known]
+            if unknown:
+                raise RepositoryError(f"no player {', '.join(unknown)} in event {event_id!r}")
+            all_in = dict(ev.extra.get("checkins") or {}) if ev.extra else {}
+            here = dict(all_in.get(str(session_no)) or {})
+            changed = []
+            for p in dict.fromkeys(players):
+                if undo and p in here:
+                    del here[p]
+                    changed.append(p)
+                elif not undo and p not in here:
+                    here[p] = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "by": by[:100]}
+                    changed.append(p)
+            all_in[str(session_no)] = here
+            ev.extra = {**(ev.extra or {}), "checkins": all_in}
+            ev.updated_at = now()
+            return changed
 
     # ---- internals -------------------------------------------------------------------------------
     def _missing(self, s: Session, event_id: str) -> str:
@@ -995,14 +1103,29 @@ def _num(x: Fraction | int) -> int | float:
     return int(f) if f.denominator == 1 else float(f)
 
 
-def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, Any]:
-    """``{"event", "name", "scheme", "rules", "groups": [{"group", "name", "sessions_drawn",
-    "sessions_scored", "pending", "standings": [...], "teams": [...]}]}`` — ``pending``: session → the tables
-    with nothing entered yet; each standing with rank, player,
-    name, team, standard_total, match_total, per-session standard scores and session scores."""
+def standings_json(
+    event: Event,
+    results: dict[str, GroupResult],
+    *,
+    previous: dict[str, GroupResult | None] | None = None,
+    after: int | None = None,
+    phase: str | None = None,
+    available: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    """``{"event", "name", "scheme", "rules", "after", "phase", "phases", "checkin", "groups": [{"group",
+    "name", "sessions_drawn", "sessions_scored", "sessions", "sessions_available", "pending", "standings":
+    [...], "teams": [...]}]}`` — ``after``: the session the standings are taken after (None: the last with
+    results); ``sessions``: the numbers of the sessions in the columns; ``sessions_available``: how many
+    sessions have results (what ``after`` may be); ``pending``: session → the tables with
+    nothing entered yet; each standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
+    after session 1; with ``previous``), player, name, team, standard_total, match_total, per-session
+    standard scores and session scores."""
     groups = []
     for g in event.groups:
         r = results[g.id]
+        before = (previous or {}).get(g.id)
+        prev_rank = {s.player: s.rank for s in before.standings} if before is not None else {}
+        moved = arrows(r, before) if previous is not None else {}
         names = {p.id: p.name for p in g.players}
         team_names = {t.id: t.name for t in g.teams}
         groups.append(
@@ -1011,10 +1134,14 @@ def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, A
                 "name": g.name,
                 "sessions_drawn": len(g.sessions),
                 "sessions_scored": len(r.sessions),
+                "sessions": [x.no for x in r.sessions],
+                "sessions_available": (available or {}).get(g.id, len(r.sessions)),
                 "pending": {str(k): list(v) for k, v in r.pending.items()},
                 "standings": [
                     {
                         "rank": s.rank,
+                        "previous_rank": prev_rank.get(s.player),
+                        "movement": moved.get(s.player, ""),
                         "player": s.player,
                         "name": names.get(s.player, s.player),
                         "team": s.team,
@@ -1039,4 +1166,14 @@ def standings_json(event: Event, results: dict[str, GroupResult]) -> dict[str, A
                 ],
             }
         )
-    return {"event": event.id, "name": event.name, "scheme": event.scheme, "rules": event.rules, "groups": groups}
+    return {
+        "event": event.id,
+        "name": event.name,
+        "scheme": event.scheme,
+        "rules": event.rules,
+        "after": after,
+        "phase": phase,
+        "phases": [p.to_dict() for p in phases_of(event)],
+        "checkin": checkin_required(event),
+        "groups": groups,
+    }

@@ -341,13 +341,17 @@ def start_clock(
     response_class=HTMLResponse,
     summary="full-screen standings for a projector: pages on a timer, the clock, time called",
 )
-def page_projector(event_id: str, every: int = 12) -> HTMLResponse:
+def page_projector(event_id: str, every: int = 12, after: int | None = None) -> HTMLResponse:
+    """``?after=K``: the standings after session K (the page's selector changes it); the 升降 column is
+    each player's movement since the session before."""
+    k = "" if after is None else str(max(1, min(after, 100)))
     return HTMLResponse(
         '<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(event_id)} · 名次 Standings</title><style>{PROJECTOR_CSS}</style></head>"
-        f'<body data-event="{escape(event_id)}" data-every="{max(1, min(every, 600))}">'
-        '<header id="top"><h1 id="title"></h1><div id="clock"></div></header>'
+        f'<body data-event="{escape(event_id)}" data-every="{max(1, min(every, 600))}" data-after="{k}">'
+        '<header id="top"><h1 id="title"></h1><select id="after" aria-label="名次 after session"></select>'
+        '<div id="clock"></div></header>'
         '<div id="banner" hidden></div><p id="what"></p>'
         '<table><thead id="head"></thead><tbody id="rows"></tbody></table><div id="pager"></div>'
         '<script src="/tournaments/assets/projector.js"></script></body></html>\n'
@@ -377,8 +381,12 @@ table { width: 100%; border-collapse: collapse; table-layout: fixed; }
 th { font-size: 20px; text-align: left; color: #9bc; border-bottom: 2px solid #9bc; padding: 4px 10px; }
 td { font-size: 28px; height: 46px; padding: 0 10px; border-bottom: 1px solid #264; white-space: nowrap;
      overflow: hidden; text-overflow: ellipsis; }
-td.n, th:nth-child(1), th:nth-child(4), th:nth-child(5) { text-align: right; font-variant-numeric: tabular-nums; }
-th:nth-child(1) { width: 8%; } th:nth-child(2) { width: 42%; } th:nth-child(3) { width: 22%; }
+td.n, th:nth-child(1), th:nth-child(5), th:nth-child(6) { text-align: right; font-variant-numeric: tabular-nums; }
+td.m, th:nth-child(2) { text-align: center; }
+th:nth-child(1) { width: 8%; } th:nth-child(2) { width: 8%; } th:nth-child(3) { width: 38%; }
+th:nth-child(4) { width: 20%; }
+td.up { color: #5ee08a; font-weight: 700; } td.down { color: #ff8a8a; font-weight: 700; } td.same { color: #9bc; }
+#after { font-size: 20px; background: #0b1d13; color: #cde; border: 1px solid #264; margin: 0 16px; max-width: 16em; }
 td.b { font-weight: 700; color: #ffe08a; } td.members { font-size: 20px; }
 #pager { position: fixed; right: 24px; bottom: 12px; font-size: 18px; color: #9bc; }
 """.strip()

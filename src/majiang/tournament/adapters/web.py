@@ -37,6 +37,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel
 
 from majiang.store import Database
+from majiang.tournament.adapters.checkin_web import checkin_router
 from majiang.tournament.adapters.deps import DB, get_db, organiser_repo
 from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
@@ -57,6 +58,9 @@ table { border-collapse: collapse; margin-bottom: .8rem; }
 th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: center; }
 th { background: #f0f0f0; font-weight: 600; } td.l { text-align: left; } td.b { font-weight: 700; }
 tr:nth-child(even) td { background: #fafafa; } small { color: #666; }
+td.up { color: #1c6b3a; font-weight: 700; } td.down { color: #b00020; font-weight: 700; } td.same { color: #777; }
+form.after { margin: .4rem 0 .6rem; }
+form.after select, form.after button { font: inherit; min-height: 40px; max-width: 100%; }
 img.plot { max-width: 100%; border: 1px solid #ddd; }
 @media (max-width: 600px) {  /* a phone: every table the screen's width, no horizontal scrolling */
   body { margin: .6rem; font-size: 15px; }
@@ -107,10 +111,14 @@ def api_list(db: DB) -> list[dict[str, Any]]:
 
 
 @router.get("/api/tournaments/{event_id}/standings", summary="a competition's standings (JSON)")
-def api_standings(event_id: str, db: DB) -> dict[str, Any]:
+def api_standings(event_id: str, db: DB, after: int | None = None, phase: str | None = None) -> dict[str, Any]:
+    """``?after=K``: the standings after session K; ``?phase=NAME``: one phase's.  Each row has its
+    ``movement`` since the session before (▲2 ▼1 – 新 new)."""
     try:
-        return _repo(db).standings(event_id)
+        return _repo(db).standings(event_id, after, phase=phase)
     except EventNotFound as e:
+        raise HTTPException(404, str(e)) from None
+    except RepositoryError as e:
         raise HTTPException(404, str(e)) from None
 
 
@@ -135,9 +143,45 @@ def _std(x: Fraction) -> str:
     return fmt(x)
 
 
+def _selector(event_id: str, scored: int, after: int | None) -> str:
+    """The form that picks the session the standings are taken after (a plain GET: works without JS)."""
+    options = [f'<option value=""{" selected" if after is None else ""}>最新 latest</option>']
+    options += [
+        f'<option value="{k}"{" selected" if after == k else ""}>第{k}局后 after session {k}</option>'
+        for k in range(1, scored + 1)
+    ]
+    return (
+        f'<form class="after" method="get" action="/tournaments/{escape(event_id)}"><label for="after">名次 Standings'
+        f'</label> <select id="after" name="after">{"".join(options)}</select> '
+        '<button type="submit">查看 Show</button></form><script src="/tournaments/assets/standings.js"></script>'
+    )
+
+
+STANDINGS_JS = """// the standings page: picking a session shows the standings after it (the button does it without JS)
+document.querySelectorAll("form.after").forEach((f) => {
+  f.querySelector("button").hidden = true;
+  f.querySelector("select").addEventListener("change", () => f.submit());
+});
+"""
+
+
+@router.get("/tournaments/assets/standings.js", summary="the standings page's script")
+def standings_script() -> Response:
+    return Response(STANDINGS_JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=300"})
+
+
 @router.get("/tournaments/{event_id}", response_class=HTMLResponse, summary="live standings (HTML)")
-def page_event(event_id: str, db: DB) -> HTMLResponse:
+def page_event(event_id: str, db: DB, after: int | None = None) -> HTMLResponse:
+    """``?after=K``: the standings after session K; every table shows each player's movement (▲ ▼ –)
+    since the session before."""
+    from majiang.tournament.history import arrows
+
     event, results = _event_results(db, event_id)
+    try:
+        _, history = _repo(db).history(event_id, after)
+    except RepositoryError as e:
+        raise HTTPException(404, str(e)) from None
+    scored = max((len(r.sessions) for r in results.values()), default=0)
     players = sum(len(g.players) for g in event.groups)
     body = [
         f"<h1>{escape(event.name or event.id)}</h1>",
@@ -145,14 +189,36 @@ def page_event(event_id: str, db: DB) -> HTMLResponse:
         + (f" in {len(event.groups)} groups" if len(event.groups) > 1 else "")
         + f" · refreshes every {REFRESH_S} s</p>",
         f'<nav><a href="/tournaments">all competitions</a><a href="/api/tournaments/{escape(event.id)}/standings">'
-        f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a></nav>',
+        f'JSON</a><a href="/tournaments/{escape(event.id)}/standings.csv">CSV</a>'
+        f'<a href="/tournaments/{escape(event.id)}/projector">投影 Projector</a>'
+        f'<a href="/tournaments/{escape(event.id)}/checkin">签到 Check-in</a></nav>',
     ]
+    if scored:
+        body.append(_selector(event.id, scored, after))
     for group in event.groups:
-        body += _group_section(event, group, results[group.id], titled=len(event.groups) > 1)
+        now, before = history[group.id]
+        body += _group_section(
+            event,
+            group,
+            now,
+            titled=len(event.groups) > 1,
+            movement=arrows(now, before),
+            after=after,
+            scored=len(results[group.id].sessions),
+        )
     return _page(event.name or event.id, "\n".join(body), refresh=True)
 
 
-def _group_section(event: Event, group: Group, result: GroupResult, *, titled: bool) -> list[str]:
+def _group_section(
+    event: Event,
+    group: Group,
+    result: GroupResult,
+    *,
+    titled: bool,
+    movement: dict[str, str] | None = None,
+    after: int | None = None,
+    scored: int | None = None,
+) -> list[str]:
     """One group's standings, team standings, tables and plot (each group is ranked on its own)."""
     names = {p.id: p.name or p.id for p in group.players}
     team_names = {t.id: t.name or t.id for t in group.teams}
@@ -164,10 +230,15 @@ def _group_section(event: Event, group: Group, result: GroupResult, *, titled: b
         f"{'s' if len(tables) > 1 else ''} {', '.join(map(str, tables))} not entered)"
         for k, tables in result.pending.items()
     )
+    when = f" · 第{after}局后 after session {after}" if after is not None else ""
     body.append(
-        f'<p class="meta">{len(group.players)} players · {n}/{len(group.sessions)} sessions with results{waiting}</p>'
+        f'<p class="meta">{len(group.players)} players · {n if scored is None else scored}/{len(group.sessions)} '
+        "sessions with results"
+        f"{waiting}{when}</p>"
     )
-    body.append(f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names))
+    body.append(
+        f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names, movement)
+    )
     if result.teams:
         trs = "".join(
             f'<tr><td>{t.rank}</td><td class="l">{escape(team_names.get(t.team, t.team))}</td>'
@@ -191,8 +262,15 @@ def _group_section(event: Event, group: Group, result: GroupResult, *, titled: b
     return body
 
 
-def _standings_table(result: GroupResult, names: dict[str, str], team_names: dict[str, str]) -> str:
-    heads = "".join(f"<th>第{k}局<br><small>S{k}</small></th>" for k in range(1, len(result.sessions) + 1))
+def _move_class(move: str) -> str:
+    return "up" if move.startswith("▲") else "down" if move.startswith("▼") else "same"
+
+
+def _standings_table(
+    result: GroupResult, names: dict[str, str], team_names: dict[str, str], movement: dict[str, str] | None = None
+) -> str:
+    heads = "".join(f"<th>第{sr.no}局<br><small>S{sr.no}</small></th>" for sr in result.sessions)
+    m_head = "<th>升降<br><small>Move</small></th>" if movement is not None else ""
     rows = []
     for s in result.standings:
         per = "".join(
@@ -202,13 +280,15 @@ def _standings_table(result: GroupResult, names: dict[str, str], team_names: dic
         label = escape(names.get(s.player, s.player)) + (
             f" <small>{escape(s.player)}</small>" if names.get(s.player) != s.player else ""
         )
+        move = movement.get(s.player, "") if movement is not None else None
+        m_cell = "" if move is None else f'<td class="{_move_class(move)}">{escape(move)}</td>'
         rows.append(
-            f'<tr><td>{s.rank}{" DQ" if s.disqualified else ""}</td><td class="l">{label}</td>'
+            f'<tr><td>{s.rank}{" DQ" if s.disqualified else ""}</td>{m_cell}<td class="l">{label}</td>'
             f"<td>{escape(team_names.get(s.team or '', s.team or ''))}</td>{per}"
             f'<td class="b">{_std(s.standard_total)}</td><td>{s.match_total}</td></tr>'
         )
     return (
-        f"<table><thead><tr><th>名次<br><small>Rank</small></th><th>选手<br><small>Player</small></th>"
+        f"<table><thead><tr><th>名次<br><small>Rank</small></th>{m_head}<th>选手<br><small>Player</small></th>"
         f"<th>队<br><small>Team</small></th>{heads}<th>标准分<br><small>Std total</small></th>"
         f"<th>比赛分<br><small>Score total</small></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
@@ -413,3 +493,4 @@ def undo_entry(event_id: str, entry: int, db: DB, authorization: Organiser = Non
 
 
 router.include_router(entry_router)  # the phones' entry pages (majiang.tournament.adapters.table_entry)
+router.include_router(checkin_router)  # the check-in desk (majiang.tournament.adapters.checkin_web)

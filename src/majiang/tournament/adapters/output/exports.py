@@ -2,7 +2,8 @@
 
 ``standings_csv`` columns: ``rank, player, name, team, standard_total, match_total, disqualified`` (1 for
 a player disqualified for 故意诈和) then per session
-``s{n}_standard, s{n}_score`` (score empty when absent).
+``s{n}_standard, s{n}_score`` (score empty when absent); standings after a session (``export --after K``)
+end with ``movement`` (▲2 ▼1 – 新 new).
 
 ``hands_csv`` columns: ``session, table, hand, dealer, winner, discarder, self_drawn, fans,
 fan_points, flowers, fan_total, penalties, delta_0 … delta_3`` with the ids of the players who sat
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -35,11 +36,14 @@ def _csv(rows: Sequence[Sequence[object]]) -> str:
     return buf.getvalue()
 
 
-def standings_csv(result: GroupResult) -> str:
-    n = len(result.sessions)
+def standings_csv(result: GroupResult, movement: Mapping[str, str] | None = None) -> str:
+    """The standings; with ``movement`` (player → ▲2 ▼1 – 新 new, :func:`.history.arrows`) a last column
+    ``movement``."""
     head: list[object] = ["rank", "player", "name", "team", "standard_total", "match_total", "disqualified"]
-    for i in range(1, n + 1):
-        head += [f"s{i}_standard", f"s{i}_score"]
+    for sr in result.sessions:
+        head += [f"s{sr.no}_standard", f"s{sr.no}_score"]
+    if movement is not None:
+        head.append("movement")
     rows: list[list[object]] = [head]
     for s in result.standings:
         row: list[object] = [
@@ -53,6 +57,8 @@ def standings_csv(result: GroupResult) -> str:
         ]
         for v, sc in zip(s.session_standards, s.session_scores, strict=True):
             row += [fmt(v), "" if sc is None else sc]
+        if movement is not None:
+            row.append(movement.get(s.player, ""))
         rows.append(row)
     return _csv(rows)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from html import escape
 from pathlib import Path
@@ -76,10 +77,10 @@ def score_sheet_html(sheet: ScoreSheet) -> str:
     return _page(f"比赛成绩记录表 {sheet.session}-{sheet.table}", body)
 
 
-def standings_html(result: GroupResult, title: str = "") -> str:
-    """Individual and team standings of a group as a printable HTML page."""
-    n_sessions = len(result.sessions)
-    s_head = "".join(f"<th>第{i}局</th>" for i in range(1, n_sessions + 1))
+def standings_html(result: GroupResult, title: str = "", movement: Mapping[str, str] | None = None) -> str:
+    """Individual and team standings of a group as a printable HTML page (with ``movement``: a 升降 column)."""
+    s_head = "".join(f"<th>第{sr.no}局</th>" for sr in result.sessions)
+    m_head = "<th>升降</th>" if movement is not None else ""
     rows = []
     for s in result.standings:
         per = "".join(
@@ -87,15 +88,16 @@ def standings_html(result: GroupResult, title: str = "") -> str:
             for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
         )
         dq = " DQ 取消资格" if s.disqualified else ""
+        move = f"<td>{escape(movement.get(s.player, ''))}</td>" if movement is not None else ""
         rows.append(
-            f"<tr><td>{s.rank}{dq}</td><td>{escape(result.group.player(s.player).name or s.player)}</td>"
+            f"<tr><td>{s.rank}{dq}</td>{move}<td>{escape(result.group.player(s.player).name or s.player)}</td>"
             f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
             f"<td>{s.match_total}</td></tr>"
         )
     body = (
         f'<h1>{escape(title or "个人名次")}</h1><p class="meta">标准分 scheme {escape(result.scheme)}'
         f" · {result.field_size} players</p>"
-        f"<table><thead><tr><th>名次</th><th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
+        f"<table><thead><tr><th>名次</th>{m_head}<th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
         f"</thead><tbody>{''.join(rows)}</tbody></table>"
     )
     if result.teams:

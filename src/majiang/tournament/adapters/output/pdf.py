@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -353,18 +353,19 @@ def seating_pdf(
     return buf.getvalue()
 
 
-def standings_pdf(result: GroupResult, title: str = "个人名次") -> bytes:
-    """Individual (and team) standings."""
+def standings_pdf(result: GroupResult, title: str = "个人名次", movement: Mapping[str, str] | None = None) -> bytes:
+    """Individual (and team) standings (with ``movement``: a 升降 column after the rank)."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
 
-    n = len(result.sessions)
+    moved = movement is not None
     data = [
         [
             "名次\nRank",
+            *(["升降\nMove"] if moved else []),
             "姓名\nName",
             "队\nTeam",
-            *[f"第{i}局\nS{i}" for i in range(1, n + 1)],
+            *[f"第{sr.no}局\nS{sr.no}" for sr in result.sessions],
             "标准分\nStd total",
             "比赛分\nScore total",
         ]
@@ -374,6 +375,7 @@ def standings_pdf(result: GroupResult, title: str = "个人名次") -> bytes:
         data.append(
             [
                 rank,
+                *([(movement or {}).get(s.player, "")] if moved else []),
                 result.group.player(s.player).name or s.player,
                 s.team or "",
                 *[
