@@ -125,7 +125,8 @@ def test_spectator_arriving_mid_hand_sees_the_table(new_page: Any, hall: Any) ->
             backs = page.locator(f".strip[data-seat='{s}'] .concealed .tile, .strip[data-seat='{s}'] .drawn .tile")
             assert backs.count() in (13, 14) or page.locator(f".strip[data-seat='{s}'] .melds .meld").count()
             expect(page.locator(f".plate[data-seat='{s}'] .score")).to_have_text(re.compile(r"^-?\d+$"))
-        assert page.locator(".strip img.tile[data-tile]").count() == 0  # never a concealed tile's face
+        faces = page.locator(".strip .concealed img.tile[data-tile], .strip .drawn img.tile[data-tile]")
+        assert faces.count() == 0  # never a concealed tile's face (exposed melds show theirs)
         expect(page.locator("#dice-line")).to_contain_text("+")
         ws.send(json.dumps({"type": "stand"}))
 
