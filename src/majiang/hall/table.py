@@ -348,6 +348,7 @@ class TableRunner:
         seat = self.seat_of(acc)
         if seat is None:
             self.spectators.discard(acc)
+            self.spectator_from.pop(acc, None)
             self.host.left(acc, self)
             return
         info = self.seats[seat]
@@ -417,6 +418,7 @@ class TableRunner:
             self.error(m.account, "seated", "leave your table first (stand) to watch another")
             return
         self.spectators.discard(m.account)
+        self.spectator_from.pop(m.account, None)
         self.host.left(m.account, self)
         self.host.route(m.data["table"], "spectate", m.account)
 
@@ -435,6 +437,7 @@ class TableRunner:
         if seat is None:
             if m.account in self.spectators:
                 self.spectators.discard(m.account)
+                self.spectator_from.pop(m.account, None)
                 self.host.left(m.account, self)
             return
         info = self.seats[seat]
@@ -510,6 +513,7 @@ class TableRunner:
         self.shown = 0
         self.release_at = 0.0
         self.spectator_sent = 0
+        self.spectator_from = {}
         self.false_wins = {}
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
