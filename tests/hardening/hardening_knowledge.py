@@ -51,6 +51,8 @@ VIEW_KEYS = {
     "seed_hash",
     "public",
 }
+# a spectator's public view (majiang.engine.view.public_view): no seat, so every seat's wind; the dice
+PUBLIC_VIEW_KEYS = VIEW_KEYS | {"seat_winds", "dice"}
 SEAT_KEYS = {"seat", "melds", "discards", "claimed", "flowers", "concealed_count"}
 # keys whose strings are words, not tiles (E/S/W/N as winds, people's names and chat)
 NOT_TILES = frozenset(
@@ -61,6 +63,7 @@ NOT_TILES = frozenset(
         "from",
         "prevalent",
         "seat_wind",
+        "seat_winds",
         "table",
         "room",
         "rooms",
@@ -218,17 +221,21 @@ def check_event(sent: dict[str, Any], full: dict[str, Any], seat: int, pre_end: 
 
 
 def check_view(view: dict[str, Any], rp: Replay, seat: int, ctx: str, msg: Any) -> None:
-    """A SeatView as sent to ``seat`` while the hand is in play, against the replayed truth."""
-    extra = set(view) - VIEW_KEYS
+    """A SeatView as sent to ``seat`` while the hand is in play, against the replayed truth; a
+    spectator (seat -1) gets the public view: no seat, no hand, no drawn tile, nothing legal."""
+    extra = set(view) - (PUBLIC_VIEW_KEYS if seat < 0 else VIEW_KEYS)
     if extra:
         fail(ctx, f"view fields beyond the documented ones: {sorted(extra)} (seed/result/hidden tiles?)", msg)
-    if view.get("seat") != seat:
+    if view.get("seat") != (None if seat < 0 else seat):
         fail(ctx, f"a view of seat {view.get('seat')} sent to seat {seat}", msg)
     if not isinstance(view.get("wall"), int) or isinstance(view.get("wall"), bool):
         fail(ctx, "the wall is not a count", msg)
-    if Counter(view["hand"]) != +rp.conc[seat]:
+    if seat < 0:
+        if view["hand"] or view.get("drawn") is not None or view.get("legal"):
+            fail(ctx, "a spectator's view holds a hand, a drawn tile or legal actions", msg)
+    elif Counter(view["hand"]) != +rp.conc[seat]:
         fail(ctx, f"own hand {sorted(view['hand'])} differs from the log's {sorted((+rp.conc[seat]).elements())}", msg)
-    if view.get("drawn") is not None and rp.conc[seat][view["drawn"]] < 1:
+    if seat >= 0 and view.get("drawn") is not None and rp.conc[seat][view["drawn"]] < 1:
         fail(ctx, "the drawn tile is not in the seat's hand", msg)
     for sv in view["seats"]:
         o = sv["seat"]
@@ -255,7 +262,7 @@ def check_view(view: dict[str, Any], rp: Replay, seat: int, ctx: str, msg: Any) 
     pend = view.get("pending")
     if pend is not None and (rp.pending is None or [pend["seat"], pend["tile"]] != list(rp.pending)):
         fail(ctx, f"pending {pend} is not the tile on offer in the log ({rp.pending})", msg)
-    own = set(+rp.conc[seat]) | ({rp.pending[1]} if rp.pending else set())
+    own = (set(+rp.conc[seat]) if seat >= 0 else set()) | ({rp.pending[1]} if rp.pending else set())
     for a in view.get("legal", []):
         for x in [a.get("tile"), *(a.get("tiles") or [])]:
             if x is not None and x not in own:
@@ -315,7 +322,7 @@ class SeatStream:
                     self.ended = True
             self.k = f + len(m["events"])
             self.rp.advance(min(self.k, self.rp.end))
-        elif t == "table" and "hand" in m:
+        elif t == "table" and "events" in m:  # (every table message names its hand: null between hands)
             self.k = len(m["events"])
             for i, ev in enumerate(m["events"]):
                 check_event(ev, events[i], self.seat, i < self.rp.end, self.ctx(i))

@@ -194,7 +194,7 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     expect(page.locator(".strip.pos0 .tile.playable")).to_have_count(0)  # no discarding during a claim
     page.screenshot(path=str(shots / "table-claim.png"))
     bar.locator(".chow-choice").nth(1).click()
-    assert sent(page)[-1] == {"type": "action", "seq": 41, "action": legal[2]}
+    assert sent(page)[-1] == {"type": "action", "seq": 41, "action": legal[2], "table": "t1"}
     expect(page.locator("#actionbar")).to_have_count(0)
 
     # our turn: 自摸, 暗杠 and 加杠 buttons, and a click on a tile discards it
@@ -211,7 +211,7 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     expect(page.locator(".strip.pos0 .drawn img")).to_have_attribute("data-tile", "W")  # the drawn tile apart
     expect(page.locator(".strip.pos0 .tile.playable")).to_have_count(11)
     page.locator(".strip.pos0 .concealed .tile.playable[data-tile='7s']").click()
-    assert sent(page)[-1] == {"type": "action", "seq": 42, "action": {"type": "discard", "tile": "7s"}}
+    assert sent(page)[-1] == {"type": "action", "seq": 42, "action": {"type": "discard", "tile": "7s"}, "table": "t1"}
     # an illegal reply keeps the prompt open
     emit(page, "error", {"code": "illegal", "message": "not now", "seq": 42})
     expect(page.locator(".strip.pos0 .tile.playable")).to_have_count(11)

@@ -184,6 +184,51 @@ class SeatView:
         return d
 
 
+def public_view(hand: Hand) -> dict[str, Any]:
+    """The table as a spectator may see it (``SeatView.to_dict`` without a seat): every seat's
+    concealed tile count, melds (concealed kongs face down for everyone), ponds in discard order,
+    flowers, the wall's live count, the scores, whose turn, the winds and the dice — never a
+    concealed tile, a draw or the wall's content."""
+    v = SeatView(hand, 0)
+    seats = [
+        {
+            "seat": s,
+            "melds": [_meld_json(m.face_down(), hide=True) for m in hand.seats[s].melds],
+            "discards": [tile_str(t) for t in v.discards[s]],
+            "claimed": v.claimed[s],
+            "flowers": [tile_str(t) for t in v.flowers[s]],
+            "concealed_count": v.concealed_counts[s],
+        }
+        for s in range(4)
+    ]
+    dice = next((e.get("dice") for e in hand.events if e.get("type") == "dice"), None)
+    d: dict[str, Any] = {
+        "seat": None,
+        "rules": v.rules,
+        "hand_no": v.hand_no,
+        "dealer": v.dealer,
+        "prevalent": "ESWN"[v.prevalent],
+        "seat_winds": ["ESWN"[hand.seat_wind(s)] for s in range(4)],
+        "phase": v.phase,
+        "current": v.current,
+        "wall": v.wall,
+        "scores": v.scores,
+        "hand": [],
+        "drawn": None,
+        "seats": seats,
+        "pending": {"seat": v.pending[0], "tile": tile_str(v.pending[1])} if v.pending else None,
+        "legal": [],
+        "seed_hash": v.seed_hash,
+        "dice": list(dice) if dice is not None else None,
+    }
+    if v.public:
+        d["public"] = _events.public_to_json(v.public)
+    if v.over:
+        d["seed"] = v.seed
+        d["result"] = v.result
+    return d
+
+
 def seat_view(hand: Hand, seat: int) -> SeatView:
     return SeatView(hand, seat)
 

@@ -71,6 +71,7 @@ class Act(_M):
     type: Literal["action"]
     seq: int = Field(ge=0, le=2**31)
     action: ActionBody
+    table: str | None = Field(default=None, max_length=40)  # the table of the prompt (a prompt's seq is per table)
 
 
 class Auto(_M):

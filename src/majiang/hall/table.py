@@ -23,7 +23,7 @@ from majiang.bots.base import Bot, make_bot
 from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import Action
 from majiang.engine.session import Session
-from majiang.engine.view import SeatView, action_from_json, action_json, seat_events
+from majiang.engine.view import SeatView, action_from_json, action_json, public_view, seat_events
 from majiang.hall.items import ItemStore, TableItems
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
@@ -142,6 +142,7 @@ class Prompt:
     deadline: float
     timer: asyncio.TimerHandle | None = None
     false_won: bool = False  # this turn's false win is spent (the prompt asked again keeps the flag)
+    sent: bool = False  # asked of the player (its own clock runs), not played by 托管 or a bot
 
 
 @dataclass
@@ -149,6 +150,24 @@ class Msg:
     kind: str
     account: int = 0
     data: dict[str, Any] = field(default_factory=dict)
+
+
+def spectator_view(hand: Hand, shown: int) -> tuple[int, dict[str, Any] | None]:
+    """The hand as spectators have been shown it (its first ``shown`` events): the hand replayed to
+    that point, and how many events that replay holds (what follows a decision by itself — the next
+    draw — comes with it), with its public view; ``(shown, None)`` before the first event or when the
+    replay fails (the events alone still draw the table)."""
+    if shown <= 0:
+        return 0, None
+    from majiang.engine.log import replay
+    from majiang.rulesets import from_header
+
+    try:
+        at = replay(hand.events[:shown], from_header)
+    except Exception:
+        log.exception("spectator snapshot: replaying %d events failed", shown)
+        return shown, None
+    return min(len(at.events), len(hand.events)), public_view(at)
 
 
 class TableRunner:
@@ -185,6 +204,8 @@ class TableRunner:
         self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
         self.keep_false_won: set[int] = set()  # … and after a false win, that the turn had one
         self.false_wins: dict[int, int] = {}  # false wins of this hand, by seat
+        # a spectator's snapshot reached this event of this hand: its delayed events start there
+        self.spectator_from: dict[int, tuple[int | None, int]] = {}
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -207,8 +228,10 @@ class TableRunner:
         }
 
     def seat_of(self, account: int) -> int | None:
+        """The account's seat here; a seat its player escaped from (托管 plays it out) is no longer
+        the account's: it hears nothing more of this table and may sit elsewhere (issue 16 B1)."""
         for i, s in enumerate(self.seats):
-            if s is not None and s.account_id == account and s.human:
+            if s is not None and s.account_id == account and s.human and not s.escaped:
                 return i
         return None
 
@@ -325,6 +348,7 @@ class TableRunner:
         seat = self.seat_of(acc)
         if seat is None:
             self.spectators.discard(acc)
+            self.spectator_from.pop(acc, None)
             self.host.left(acc, self)
             return
         info = self.seats[seat]
@@ -355,7 +379,9 @@ class TableRunner:
             others,
             self.room.compensation(),
         )
-        self.broadcast({"type": "escape", "seat": seat, "penalty": paid, "compensation": each})
+        msg = {"type": "escape", "seat": seat, "penalty": paid, "compensation": each}
+        self.send(info.account_id, msg)  # the last it hears of this table (it is no longer in the audience)
+        self.broadcast(msg)
         if seat in self.prompts:
             await self.act_for(seat, default=True)
 
@@ -375,10 +401,15 @@ class TableRunner:
             "chat": self.chat_log[-30:],
         }
         if self.hand is not None:
-            # what spectators have been shown so far: the events older than the spectating delay
-            shown = self.hand.events[: self.spectator_sent]
+            # what spectators have been shown so far (the events older than the spectating delay) and
+            # the table at that point, public (issue 16 B5)
+            upto, view = spectator_view(self.hand, self.spectator_sent)
             msg["hand"] = self.hand_id
-            msg["events"] = seat_events(shown, -1)
+            msg["events"] = seat_events(self.hand.events[:upto], -1)
+            msg["upto"] = upto
+            if view is not None:
+                msg["view"] = view
+            self.spectator_from[m.account] = (self.hand_id, upto)
         self.send(m.account, msg)
 
     async def on_spectate_elsewhere(self, m: Msg) -> None:
@@ -387,6 +418,7 @@ class TableRunner:
             self.error(m.account, "seated", "leave your table first (stand) to watch another")
             return
         self.spectators.discard(m.account)
+        self.spectator_from.pop(m.account, None)
         self.host.left(m.account, self)
         self.host.route(m.data["table"], "spectate", m.account)
 
@@ -405,6 +437,7 @@ class TableRunner:
         if seat is None:
             if m.account in self.spectators:
                 self.spectators.discard(m.account)
+                self.spectator_from.pop(m.account, None)
                 self.host.left(m.account, self)
             return
         info = self.seats[seat]
@@ -417,8 +450,8 @@ class TableRunner:
             asyncio.get_running_loop().call_later(
                 self.room.reconnect_grace_s, partial(self.put, "grace", m.account, gone=info.gone)
             )
-            if seat in self.prompts:
-                await self.act_for(seat, default=True)
+            # an open prompt keeps its clock: a player who reloads the page finds it again with the time
+            # left (issue 16 B6); the prompts that follow are played by 托管 until it is back
         elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
             self.items.left(seat)
             self.seats[seat] = None
@@ -480,6 +513,7 @@ class TableRunner:
         self.shown = 0
         self.release_at = 0.0
         self.spectator_sent = 0
+        self.spectator_from = {}
         self.false_wins = {}
         self.state = "playing"
         players = [s.account_id if s else None for s in self.seats]
@@ -529,7 +563,7 @@ class TableRunner:
         new = hand.events[first:upto]
         self.shown = upto
         for seat, info in enumerate(self.seats):
-            if info is None or not info.human:
+            if info is None or not info.human or info.escaped:
                 continue
             out = seat_events(new, seat)
             if out:
@@ -560,9 +594,16 @@ class TableRunner:
     def _to_spectators(self, msg: dict[str, Any], upto: int) -> None:
         if msg["hand"] == self.hand_id:
             self.spectator_sent = max(self.spectator_sent, upto)
-        if msg["events"]:
-            for a in list(self.spectators):
-                self.send(a, msg)
+        for a in list(self.spectators):
+            out = msg
+            start = self.spectator_from.get(a)
+            if start is not None and start[0] == msg["hand"] == self.hand_id and start[1] > msg["from"]:
+                # its snapshot already showed the start of these events
+                if upto <= start[1] or self.hand is None:
+                    continue
+                out = {**msg, "from": start[1], "events": seat_events(self.hand.events[start[1] : upto], -1)}
+            if out["events"]:
+                self.send(a, out)
 
     async def prompt_all(self) -> None:
         hand = self.hand
@@ -594,6 +635,7 @@ class TableRunner:
                 )
             else:
                 prompt.timer = loop.call_later(timeout, partial(self.put, "timeout", seat=seat, seq=prompt.seq))
+                prompt.sent = True
                 msg = {
                     "type": "prompt",
                     "seq": prompt.seq,
@@ -845,8 +887,9 @@ class TableRunner:
         self.broadcast_table()
         if info.auto and seat in self.prompts:
             await self.act_for(seat, default=True)
-        elif not info.auto and seat in self.prompts and self.hand is not None:
+        elif not info.auto and seat in self.prompts and self.hand is not None and not self.prompts[seat].sent:
             # the auto-play timer was running: give the decision back to the player, with a full timer
+            # (a prompt the player was asked keeps its own clock: back after a reload, it is answered)
             old = self.prompts.pop(seat)
             if old.timer is not None:
                 old.timer.cancel()
@@ -892,7 +935,8 @@ class TableRunner:
 
     # ---- surviving a crashed process -------------------------------------------------------------
     def people(self) -> list[int]:
-        return [s.account_id for s in self.seats if s is not None and s.human] + sorted(self.spectators)
+        seated = [s.account_id for s in self.seats if s is not None and s.human and not s.escaped]
+        return seated + sorted(self.spectators)
 
     def snapshot(self) -> dict[str, Any]:
         """What another process needs to take this table over (with the hand's event log)."""
@@ -972,11 +1016,13 @@ class TableRunner:
 
     # ---- messages --------------------------------------------------------------------------------
     def _audience(self) -> list[int]:
-        people = [s.account_id for s in self.seats if s is not None and s.human]
+        people = [s.account_id for s in self.seats if s is not None and s.human and not s.escaped]
         return people + [a for a in self.spectators if a not in people]
 
     def send(self, account: int, msg: dict[str, Any]) -> None:
-        self.host.send(account, msg)
+        """Every message of a table names it and its hand (``table_id``, ``hand``: the hand record
+        id, null before the first): a client shows only its current table's (issue 16 B1)."""
+        self.host.send(account, {**msg, "table_id": self.id, "hand": msg.get("hand", self.hand_id)})
 
     def publish(self) -> None:
         """Publish the table's seats, state and takeover snapshot (after a change outside a seat move)."""

@@ -221,6 +221,11 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
     elif t == "auto":
         h.route(current, "auto", acc, on=msg.on)
     elif t == "action":
+        if msg.table is not None and msg.table != current:  # a prompt of a table left since: not this one's
+            conn.send(
+                {"type": "error", "code": "stale", "seq": msg.seq, "message": f"you are not at table {msg.table} now"}
+            )
+            return
         h.route(current, "action", acc, seq=msg.seq, action=msg.action.model_dump(exclude_none=True))
     elif t == "chat":
         h.route(current, "chat", acc, text=msg.text)

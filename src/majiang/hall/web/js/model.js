@@ -279,6 +279,7 @@ export class HandModel {
     this.seedHash = v.seed_hash;
     this.pending = v.pending || null;
     if (v.public && v.public.jing) this.jing = v.public.jing;
+    if (v.dice) this.dice = v.dice.slice(); // a spectator's public view names the hand's dice
     v.seats.forEach((sv, i) => {
       const st = this.seats[i];
       st.melds = sv.melds.map((m) => ({ ...m, tiles: m.tiles.slice() }));

@@ -104,6 +104,12 @@ class TableSession {
     if (this.view) this.view.redraw(what);
   }
 
+  /** A table message for the table shown (issue 16 B1): every table message names its table
+   * (`table_id`); one of a table left since — its hand played out by 托管 — is dropped. */
+  mine(m) {
+    return !!this.tableId && (!m.table_id || m.table_id === this.tableId);
+  }
+
   attach(app) {
     this.app = app;
     const c = app.conn;
@@ -124,7 +130,7 @@ class TableSession {
     });
     c.on("table", (m) => this.onSnapshot(m));
     c.on("table_info", (m) => {
-      if (!this.tableId || m.table.id !== this.tableId) return;
+      if (!this.mine(m) || m.table.id !== this.tableId) return;
       m.table.seats.forEach((s, i) => { // 金手指 is public: a seat's golden_finger turning on is its use
         const before = this.table && this.table.seats[i];
         if (s && s.golden_finger && before && before.account === s.account && !before.golden_finger) {
@@ -137,8 +143,8 @@ class TableSession {
     });
     c.on("events", (m) => this.onEvents(m));
     c.on("items", (m) => {
-      if (!this.tableId || this.spectator) return;
-      const { type: _type, ...status } = m;
+      if (!this.mine(m) || this.spectator) return;
+      const { type: _type, table_id: _table, hand: _hand, ...status } = m;
       this.items = status;
       this.checkPick();
       this.redraw();
@@ -147,6 +153,7 @@ class TableSession {
     c.on("prompt", (m) => this.onPrompt(m));
     c.on("hand_end", (m) => this.onHandEnd(m));
     c.on("auto", (m) => {
+      if (!this.mine(m)) return;
       this.myAuto = m.on;
       if (m.on && m.reason === "timeouts") {
         toast("多次超时，已自动托管 · Auto-play (托管) is on after repeated timeouts", "error", 6000);
@@ -156,23 +163,26 @@ class TableSession {
       this.redraw();
     });
     c.on("escape", (m) => {
+      if (!this.mine(m)) return;
       const name = this.nameOf(m.seat);
       const comp = m.compensation ? `，其余玩家各得补偿 ${m.compensation} · the others get ${m.compensation} each` : "";
       toast(`${name} 逃跑，罚 ${m.penalty} 游戏币 · ${name} left the hand (penalty ${m.penalty} coins)${comp}`,
         "info", 6000);
     });
     c.on("chat", (m) => {
-      if (m.scope !== "table") return;
+      if (m.scope !== "table" || !this.mine(m)) return;
       this.chat.push(m);
       this.chat = this.chat.slice(-100);
       this.redraw("chat");
     });
     c.on("stood_up", (m) => {
+      if (!this.mine(m)) return;
       toast(`你已离座：${m.reason || ""} · You were stood up`, "error", 8000);
       this.forget();
       if (app.route === "table") app.go("lobby");
     });
     c.on("error", (m) => {
+      if (m.table_id && m.table_id !== this.tableId) return; // about a table left since
       if (this.lastPrompt && m.seq === this.lastPrompt.seq && (m.code === "illegal" || m.code === "bad_action")) {
         this.prompt = this.lastPrompt; // the prompt stays open
         this.redraw();
@@ -234,6 +244,11 @@ class TableSession {
       this.model = model;
       this.handId = m.hand;
       this.seedHashShown = m.view.seed_hash;
+    } else if (m.events && m.events.length) { // a spectator's snapshot before its public view
+      const model = new HandModel(this.spectator ? null : m.seat);
+      model.applyEvents(m.events);
+      this.model = model;
+      this.handId = m.hand;
     } else if (newTable) {
       this.model = new HandModel(this.seat);
       this.handId = null;
@@ -244,7 +259,8 @@ class TableSession {
     if (this.spectator && m.delay_s) {
       toast(`观战中：事件延迟 ${m.delay_s} 秒，从下一步开始显示 · Spectating with a ${m.delay_s}s delay`, "info", 6000);
     }
-    const go = this.expect || ["lobby", "login"].includes(app.route);
+    // a page just opened (a reload, a new tab) goes straight back to the table (issue 16 B6)
+    const go = this.expect || ["lobby", "login"].includes(app.route ?? bootRoute());
     this.expect = false;
     if (go && app.route !== "table") app.go("table");
     else this.redraw();
@@ -274,7 +290,7 @@ class TableSession {
   }
 
   onEvents(m) {
-    if (!this.tableId) return;
+    if (!this.mine(m)) return;
     const events = m.events;
     if (m.hand !== this.handId) {
       const fresh = events.length > 0 && events[0].type === "hand_start";
@@ -344,7 +360,7 @@ class TableSession {
   }
 
   onPrompt(m) {
-    if (!this.tableId) return;
+    if (!this.mine(m)) return;
     if (m.view) {
       if (m.hand !== this.handId) {
         this.handId = m.hand;
@@ -363,7 +379,8 @@ class TableSession {
   }
 
   async onHandEnd(m) {
-    if (!this.tableId) return;
+    if (!this.mine(m)) return;
+    if (m.hand != null && this.handId != null && m.hand !== this.handId) return; // not the hand shown
     this.result = m;
     this.resultOpen = true;
     this.prompt = null;
@@ -387,7 +404,7 @@ class TableSession {
   act(action) {
     const p = this.prompt;
     if (!p) return;
-    const ok = this.app.conn.send({ type: "action", seq: p.seq, action });
+    const ok = this.app.conn.send({ type: "action", seq: p.seq, action, table: this.tableId });
     if (!ok) {
       toast("连接中断，正在重连… · Not connected; reconnecting…", "error");
       return;
@@ -437,7 +454,7 @@ class TableSession {
   }
 
   onItemUsed(m) {
-    if (!this.tableId) return;
+    if (!this.mine(m)) return;
     this.itemInfo = { item: m.item, text: resultText(m.item, m.result || m) };
     this.itemError = null;
     this.itemPick = null;
@@ -478,6 +495,12 @@ class TableSession {
 }
 
 export const session = new TableSession();
+
+/** The page the address names before the first render (a snapshot may come first): "" is the lobby. */
+function bootRoute() {
+  const name = decodeURIComponent(location.hash.replace(/^#\/?/, "")).split("/")[0];
+  return ["", "lobby", "login", "table"].includes(name) ? "lobby" : name;
+}
 
 /** The word called at the table for an event: 吃 碰 杠 补花 和. */
 function callWord(e) {
@@ -734,6 +757,7 @@ function renderSide(side) {
     session.code ? h("div.code#table-code", "房号 code ", h("b", session.code), h("span.small", " 发给好友 share it with friends")) : null,
     tb.private && !session.code ? h("div.small", "私人桌 private table") : null,
     session.spectator ? h("div.flag.auto", `观战中 spectating (delay ${room ? room.spectate_delay_s : "?"}s)`) : null,
+    m.started && m.dice ? h("div.small#dice-line", t(`骰子 ${m.dice.join(" + ")}`, `dice ${m.dice.join(" + ")}`)) : null,
     (m.seedHash || session.seedHashShown)
       ? h("div.small.mono", { title: "本局开始时公布的种子哈希；局后公布种子以验证 seed commitment" },
         "种子哈希 seed hash: ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
