@@ -2,7 +2,9 @@
 optionally kept running, and on request misbehaving at its Nth own draw.
 
     botzone_bot.py [--simple] [--keep] [--claims] [--late N SECONDS] [--crash N] [--bad N] [--hu-on-draw]
-                   [--log FILE]
+                   [--sleep SECONDS] [--log FILE]
+
+``--sleep`` thinks that long before every answer (and with ``--log`` notes the time of each answer).
 
 It rebuilds its hand from the requests and its own answers, discards its loneliest tile, and with
 ``--claims`` pungs, chows and kongs while plenty of wall is left (it cannot count the wall exactly:
@@ -35,6 +37,7 @@ LATE = _opt("--late", 2)
 CRASH = _opt("--crash")
 BAD = _opt("--bad")
 LOG = _opt("--log")
+SLEEP = _opt("--sleep")
 
 
 def neighbours(tile: str, hand: Counter[str]) -> int:
@@ -151,6 +154,11 @@ def reply(player: Player, request: str) -> None:
     player.see(request)
     response = misbehave(player, request) or player.answer(request)
     player.did(response)
+    if SLEEP:
+        time.sleep(float(SLEEP[0]))
+        if LOG:
+            with open(LOG[0], "a") as f:
+                f.write(json.dumps({"answered": time.time()}) + "\n")
     print(response if SIMPLE else json.dumps({"response": response}))
     if KEEP:
         print(MARKER)

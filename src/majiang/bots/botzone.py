@@ -21,6 +21,7 @@ import os
 import shlex
 import shutil
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from majiang.bots.botzone_proto import (
@@ -72,6 +73,21 @@ def with_time_limit(spec: str, seconds: float) -> str:
     return spec
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One decision as :meth:`BotzoneBot.prepare` took it down: the requests of the match so far
+    and what the answer is checked against; ``ready``: no program to ask (``action``, or a fault
+    when None)."""
+
+    requests: list[str]
+    phase: str
+    legal: list[Action]
+    counts: list[int]
+    pending: Tile | None
+    action: Action | None = None
+    ready: bool = False
+
+
 class BotzoneBot:
     """A Botzone program playing one seat (one Botzone match per hand)."""
 
@@ -104,6 +120,12 @@ class BotzoneBot:
 
     # ---- the Bot interface -------------------------------------------------------------------
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        return self.answer(self.prepare(view, legal))
+
+    # ``choose`` in two steps, so that a server can read the hand on its own thread and wait for the
+    # program on another (majiang.hall.botprocs): ``prepare`` reads the view (and nothing else of the
+    # hand) and touches no process; ``answer`` runs the program on what ``prepare`` took down.
+    def prepare(self, view: SeatView, legal: list[Action]) -> Turn:
         match = (view.seed_hash, view.hand_no, view.seat)  # a duplicate run replays a wall: its seed repeats
         if match != self._hand:
             self._reset()
@@ -116,15 +138,21 @@ class BotzoneBot:
             last = events[-1]
             if then is not None and last["type"] in ("pung", "chow") and last["seat"] == view.seat:
                 discard = Action(DISCARD, then)  # answered already, with the claim
-                return discard if discard in legal else self._fault(legal)
+                return Turn([], view.phase, list(legal), [], None, discard if discard in legal else None, True)
         self._then = None
-        requests = requests_for(events, view.seat, self._first)
-        text = self._ask(requests)
         pending = view.pending[1] if view.pending is not None else None
+        requests = requests_for(events, view.seat, self._first)
+        return Turn(requests, view.phase, list(legal), list(view.counts), pending)
+
+    def answer(self, turn: Turn) -> Action:
+        if turn.ready:
+            return turn.action if turn.action is not None else self._fault(turn.legal)
+        requests, legal = turn.requests, turn.legal
+        text = self._ask(requests)
         try:
             if text is None:
                 raise BadAnswer("no answer")
-            reply = parse_response(text, view.phase, legal, view.counts, pending)
+            reply = parse_response(text, turn.phase, legal, turn.counts, turn.pending)
         except BadAnswer:
             action = self._fault(legal)
             self._responses[len(requests) - 1] = response_text(action)

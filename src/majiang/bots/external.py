@@ -130,17 +130,26 @@ class ExternalBot:
         return self.program.send(json.dumps(msg, ensure_ascii=False) + "\n")
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        return self.answer(self.prepare(view, legal))
+
+    # ``choose`` in two steps (as :class:`majiang.bots.botzone.BotzoneBot`): ``prepare`` reads the
+    # view, ``answer`` talks to the program, and may run on another thread (majiang.hall.botprocs)
+    def prepare(self, view: SeatView, legal: list[Action]) -> tuple[dict[str, Any], list[Action]]:
         self._id += 1
-        if not self._send({"type": "request", "id": self._id, "view": view.to_dict()}):
+        return {"type": "request", "id": self._id, "view": view.to_dict()}, list(legal)
+
+    def answer(self, turn: tuple[dict[str, Any], list[Action]]) -> Action:
+        msg, legal = turn
+        if not self._send(msg):
             return self._fault(legal)
         deadline = time.monotonic() + self.timeout
         while (line := self.program.read_line(deadline)) is not None:
             try:
                 reply = json.loads(line)
                 rid = reply.get("id")
-                if isinstance(rid, int) and rid < self._id:
+                if isinstance(rid, int) and rid < msg["id"]:
                     continue  # a late answer to an earlier request (already replaced): skip it
-                if rid == self._id:
+                if rid == msg["id"]:
                     action = action_from_json(reply.get("action"))
                     if action in legal:
                         return action

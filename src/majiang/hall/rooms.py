@@ -9,6 +9,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from majiang.bots.base import BOT_KINDS
+from majiang.hall.botprocs import check_spec, label
+
 TIMER_PRESETS: dict[str, dict[str, float]] = {
     # seeds: the dealer's first discard 30 s, then 15 s per action, a pung claim within 3 s
     "standard": {"first_discard": 30.0, "action": 15.0, "claim": 3.0},
@@ -36,7 +39,11 @@ class Room:
     max_balance: int | None = None
     items: bool = False
     timers: str = "standard"
-    bots: str = "fan"  # the kind of bot that fills seats
+    bots: str = "fan"  # the kind of bot that fills seats: rand eff fan ev best, or an outside program
+    # (botzone:COMMAND, botzone-simple:COMMAND, ext:COMMAND; majiang.hall.botprocs, docs/botzone.md)
+    bot_name: str | None = None  # what players see for an outside program's bot (default "Botzone bot NAME")
+    bot_processes: int = 8  # the most outside-program bots the room's tables hold at once (one process each)
+    bot_fallback: str = "fan"  # the built-in bot a seat gets past that cap (or if the program cannot start)
     bot_fill_s: float = 15.0  # empty seats get bots after this wait (or at once on request)
     auto_after_timeouts: int = 2  # consecutive timeouts before 托管
     auto_after_false_wins: int = 2  # false wins (诈和) in one hand before 托管 (at most one a turn)
@@ -77,6 +84,7 @@ class Room:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d["bots"] = label(self.bots, self.bot_name)  # an outside bot's command line stays on the server
         d["escape_penalty"], d["escape_compensation"] = self.penalty(), self.compensation()
         d["timer_values"] = TIMER_PRESETS[self.timers]
         return d
@@ -94,6 +102,15 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
     if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0 or room.penalty() < 0 or room.compensation() < 0:
         raise ValueError(f"room {room.id!r}: coefficient ≥ 1, fee ≥ 0, min_balance ≥ 0, escape amounts ≥ 0")
+    if room.bot_processes < 0 or (room.bot_name is not None and not 0 < len(room.bot_name) <= 40):
+        raise ValueError(f"room {room.id!r}: bot_processes ≥ 0, bot_name 1–40 characters")
+    try:
+        check_spec(room.bots)
+        check_spec(room.bot_fallback, "bot_fallback")
+    except ValueError as e:
+        raise ValueError(f"room {room.id!r}: {e}") from None
+    if room.bot_fallback not in BOT_KINDS:
+        raise ValueError(f"room {room.id!r}: bot_fallback must be a built-in bot ({', '.join(BOT_KINDS)})")
     return room
 
 

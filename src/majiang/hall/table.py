@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
-from majiang.bots.base import Bot, make_bot
+from majiang.bots.base import Bot
 from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, public_view, seat_events
+from majiang.hall import botprocs
 from majiang.hall.items import ItemStore, TableItems
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
@@ -265,6 +266,7 @@ class TableRunner:
                         )
         finally:
             self._cancel_timers()
+            botprocs.close_all([s.bot if s else None for s in self.seats])
             self.host.table_ended(self)
 
     async def handle(self, m: Msg) -> None:
@@ -332,14 +334,9 @@ class TableRunner:
 
     async def fill_bots(self) -> None:
         for i in range(4):
-            if self.seats[i] is None:
-                kind = self.room.bots
-                name = f"{kind}-bot-{i}"
-                self.seats[i] = SeatInfo(
-                    await self.host.bot_account(kind),
-                    name,
-                    bot=make_bot(kind, seed=hash((self.id, i)) & 0xFFFF, rules=self.room.rules),
-                )
+            if self.seats[i] is None:  # an outside program runs off the loop, under the room's cap (botprocs)
+                made = botprocs.seat_bot(self.host, self.room, i, seed=hash((self.id, i)) & 0xFFFF)
+                self.seats[i] = SeatInfo(await self.host.bot_account(made.account), made.name, bot=made.bot)
         self.broadcast_table()
         await self.maybe_start()
 
@@ -675,8 +672,13 @@ class TableRunner:
         info = self.seats[seat]
         if p is None or p.seq != seq or info is None or info.bot is None or self.hand is None:
             return
-        view = SeatView(self.hand, seat)
-        action = info.bot.choose(view, p.legal)
+        if isinstance(info.bot, botprocs.ProcessBot):  # its program is asked on a thread: other tables play on
+            hand = self.hand
+            action = await info.bot.decide(hand, seat, p.legal, lambda: self.prompts.get(seat) is p)
+            if action is None or self.prompts.get(seat) is not p or self.hand is not hand:
+                return
+        else:
+            action = info.bot.choose(SeatView(self.hand, seat), p.legal)
         await self.apply(seat, action)
 
     async def on_timeout(self, m: Msg) -> None:
@@ -853,6 +855,9 @@ class TableRunner:
         self.broadcast(msg)
         self.host.metrics.hand_settled(self)
         for i, s in enumerate(self.seats):
+            if s is not None and isinstance(s.bot, botprocs.ProcessBot):
+                await s.bot.hand_over(SeatView(hand, i))  # a kept Botzone process ends with the match
+        for i, s in enumerate(self.seats):
             if s is not None and (s.escaped or (s.human and not s.online)):
                 # those who left, and those whose connection is gone, give up their seats between hands
                 if s.human and not s.escaped:
@@ -991,7 +996,7 @@ class TableRunner:
         t.hand_id = snap.get("hand_id")
         for i, s in enumerate(snap["seats"]):
             if s is not None:
-                bot = make_bot(s["bot"], seed=hash((t.id, i)) & 0xFFFF, rules=room.rules) if s["bot"] else None
+                bot = botprocs.seat_bot(host, room, i, hash((t.id, i)) & 0xFFFF, s["bot"]).bot if s["bot"] else None
                 t.seats[i] = SeatInfo(
                     s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"], golden=bool(s.get("golden"))
                 )
