@@ -33,6 +33,11 @@ def register(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--rooms", default=None, help="rooms file")
     p.add_argument("--bot-delay", default="0.6,1.6")
+    p.add_argument(
+        "--insecure-redis",
+        action="store_true",
+        help="allow a Redis URL without a password (development on a trusted machine only)",
+    )
     p.set_defaults(func=run)
 
 
@@ -88,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         ]
         if args.rooms:
             cmd += ["--rooms", args.rooms]
+        if args.insecure_redis:
+            cmd.append("--insecure-redis")
         procs.append(subprocess.Popen(cmd, env=env))
     print(f"majiang cluster: {args.nodes} processes on {args.db} + {args.redis}", flush=True)
     for i in range(args.nodes):

@@ -256,7 +256,16 @@ class Hall:
             events: list[dict[str, Any]] = []
             if state.get("hand_id") is not None and state.get("state") == "playing":
                 events = await self.run_db(self._hand_events, state["hand_id"])
-            runner = TableRunner.restore(self, self.rooms[state["room"]], state, events)
+            seed = None
+            ses = state.get("session")
+            if ses is not None:  # the seed is in the database, not in Redis (issue 14 #4)
+                found = await self.run_db(self.store.session_seed, int(ses.get("secret") or 0), table_id)
+                if found is None:
+                    log.error("table %s: its session seed is not in the database; the table is dropped", table_id)
+                    await self.cluster.drop_table(table_id, state.get("code"))
+                    return
+                seed = bytes.fromhex(found)
+            runner = TableRunner.restore(self, self.rooms[state["room"]], state, events, seed=seed)
             self.tables[table_id] = runner
             for a in runner.people():
                 self.where[a] = table_id
@@ -503,6 +512,7 @@ class Hall:
             if s is not None and s.human:
                 self.spawn(self.cluster.free_seat(s.account_id, table.id))
         self.spawn(self.cluster.drop_table(table.id, table.code))
+        self.spawn(self.run_db(self.store.drop_sessions, table.id))
         self.lobby_changed()
 
     def lobby_changed(self) -> None:
