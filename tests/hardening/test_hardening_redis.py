@@ -270,7 +270,7 @@ def test_redis_sees_no_seed_no_tile_no_secret_during_a_hand(tmp_path: Path) -> N
     relays = [c for c, _ in spy.published if c.startswith(f"{prefix}:a:")]
     to_table = [c for c, _ in spy.published if c.startswith(f"{prefix}:t:")]
     assert len(relays) > 20 and len(to_table) > 5, (len(relays), len(to_table))  # Bob's messages crossed Redis
-    assert any("state" in k for k in spy.values) and spy.samples > 5
+    assert any(k.startswith(f"{prefix}:state ") for k in spy.values) and spy.samples > 5
     forms = [f for s in (*hand_seeds, *sessions) for f in seed_forms(s)]
     leaks: list[str] = []
     for where, payload in spy.everything():
@@ -355,7 +355,7 @@ def test_a_takeover_reveals_the_right_seeds(tmp_path: Path) -> None:
     revealed = [r for r in rows if r.seed and r.result and "void" not in r.result]
     hand_seeds = {bytes.fromhex(str(r.seed)) for r in revealed}
     for snap in snapshots:  # what the process taking over found in Redis: no seed, nothing a seed derives from
-        assert snap and json.loads(snap)["session"].get("seed") is None, snap
+        assert snap and '"seed"' not in snap, snap
         assert not any(c in hand_seeds or derives(c, hand_seeds) for c in candidates(snap)), snap
     assert sessions_before and sessions_before == sessions_after, "the session seed is kept in PostgreSQL"
     (session,) = sessions_before

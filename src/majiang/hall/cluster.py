@@ -21,9 +21,10 @@ Redis is outside the trust boundary (issue 14 #4): nothing in it is secret.  Eve
 sealed (AES-256-GCM under a key derived from ``MAJIANG_CLUSTER_KEY``; the channel, nonce and time are
 authenticated with it) — a forged, stale or replayed one is dropped, and no tile, prompt or private
 chat crosses Redis in the clear; the session seed is not in the snapshot (PostgreSQL's
-``table_sessions`` holds it, the snapshot names its row); what else of a snapshot is private (the
-private code, a queued item's pattern) is sealed the same way; ``mj:codes`` is keyed by a keyed hash
-of each code, and the rate-limit keys by one of the client address or name.
+``table_sessions`` holds it, the snapshot names its row), and the snapshot itself is sealed the same
+way (the private code and a queued item's pattern are in it, and a takeover must restore exactly what
+the owner wrote); ``mj:codes`` is keyed by a keyed hash of each code, the rate-limit keys by one of
+the client address or name.
 """
 
 from __future__ import annotations
@@ -52,7 +53,6 @@ SCAN_S = 1.0
 MAX_SKEW_S = 30.0  # a relayed message older (or newer) than this is dropped
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
-SEALED = ("code", "items")  # the private parts of a table snapshot, sealed before Redis sees them
 
 
 class InsecureRedis(ValueError):
@@ -433,12 +433,11 @@ class RedisCluster:
     async def save_table(self, table_id: str, info: dict[str, Any], state: dict[str, Any]) -> None:
         if "seed" in (state.get("session") or {}):
             raise ValueError("a session seed never goes to Redis")  # it lives in PostgreSQL (table_sessions)
-        private = {k: state[k] for k in SEALED if k in state}
-        public = {k: v for k, v in state.items() if k not in SEALED}
-        public["sealed"] = self._sealer.seal(json.dumps(private), f"state\n{table_id}")
+        # sealed whole (the private code, a queued item's pattern; and nobody can alter what a takeover restores)
+        sealed = self._sealer.seal(json.dumps(state), f"state\n{table_id}")
         pipe = self.redis.pipeline()
         pipe.hset(f"{self.p}:tables", table_id, json.dumps({**info, "node": self.node}))
-        pipe.hset(f"{self.p}:state", table_id, json.dumps(public))
+        pipe.hset(f"{self.p}:state", table_id, sealed)
         await pipe.execute()
 
     async def drop_table(self, table_id: str, code: str | None) -> None:
@@ -462,14 +461,11 @@ class RedisCluster:
         raw = await self.redis.hget(f"{self.p}:state", table_id)
         if not raw:
             return None
-        state: dict[str, Any] = json.loads(raw)
-        sealed = state.pop("sealed", None)
-        if sealed is not None:
-            try:
-                state.update(json.loads(self._sealer.open(str(sealed), f"state\n{table_id}")))
-            except ValueError:
-                log.warning("the snapshot of table %s is not sealed with this hall's key: ignored", table_id)
-                return None
+        try:
+            state: dict[str, Any] = json.loads(self._sealer.open(str(raw), f"state\n{table_id}"))
+        except ValueError:
+            log.warning("the snapshot of table %s is not sealed with this hall's key: ignored", table_id)
+            return None
         return state
 
     async def find_code(self, code: str) -> str | None:

@@ -91,6 +91,7 @@ class Hall:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._restoring: dict[str, list[Msg]] = {}
         self.takeovers = 0
+        self.closing = False
         # called after each hand of a competition table (the tournament records its hands: cli/serve_cmd.py)
         self.hand_end_hooks: list[HandEndHook] = list(hand_end_hooks)
 
@@ -106,6 +107,7 @@ class Hall:
             log.warning("voided %d hand(s) left unfinished by a stopped server: %s", len(voided), voided)
 
     async def close(self) -> None:
+        self.closing = True
         for t in list(self.tables.values()):
             t.put("close")
         await asyncio.sleep(0)
@@ -512,7 +514,8 @@ class Hall:
             if s is not None and s.human:
                 self.spawn(self.cluster.free_seat(s.account_id, table.id))
         self.spawn(self.cluster.drop_table(table.id, table.code))
-        self.spawn(self.run_db(self.store.drop_sessions, table.id))
+        if table.session_row is not None and not self.closing:  # closing: the next start clears them
+            self.spawn(self.run_db(self.store.drop_sessions, table.id))
         self.lobby_changed()
 
     def lobby_changed(self) -> None:
