@@ -443,3 +443,26 @@ def test_a_redis_without_password_is_refused(tmp_path: Path) -> None:
         health = http(nodes[0].base + "/healthz")
         assert health["ok"] and health["node"].startswith("node-")
         assert http(nodes[0].base + "/api/guest", {})["token"]
+
+
+def test_session_seeds_are_kept_in_the_database(tmp_path: Path) -> None:
+    """Migration 0006 on SQLite and PostgreSQL: a session's seed is kept by row id, read back only for
+    its own table, deleted when the table ends, and cleared at start-up for tables no process holds."""
+    from majiang.hall.persist import HandStore
+
+    with scratch_pg() as pg:
+        for url in (f"sqlite:///{tmp_path}/seeds.db", pg):
+            database = Database(url)
+            database.migrate()
+            store = HandStore(database)
+            seed_a, seed_b = secrets.token_hex(32), secrets.token_hex(32)
+            ra, rb = store.save_session("A", seed_a), store.save_session("B", seed_b)
+            assert store.session_seed(ra, "A") == seed_a and store.session_seed(rb, "B") == seed_b
+            assert store.session_seed(ra, "B") is None  # another table's row
+            store.drop_sessions("A")
+            assert store.session_seed(ra, "A") is None and store.session_seed(rb, "B") == seed_b
+            store.void_orphans({"B"})
+            assert store.session_seed(rb, "B") == seed_b  # a live table keeps its seed
+            store.void_orphans(set())
+            assert store.session_seed(rb, "B") is None
+            database.dispose()
