@@ -383,16 +383,17 @@ def _status(url: str, body: dict[str, Any] | None) -> int:
 
 def test_the_cluster_shares_one_rate_limit_budget(tmp_path: Path) -> None:
     """Was (#2/#9, cluster): each process had its own token buckets, so two processes gave twice the
-    budget.  One username gets 5 login attempts (a burst of 5) and one address 5 guests, whichever
-    process they go to: the 6th attempt across both is refused (429)."""
-    with cluster(2, tmp_path) as (nodes, _db):
-        register(nodes[0], "carol")  # a sign-up spends one token of the address's login bucket (burst 10)
+    budget.  With ``--logins-per-minute 8`` one username gets 4 login attempts (a burst of 4, then one
+    every 30 s: a slow machine's argon2 cannot refill it during the test) and one address 5 guests (the
+    default burst), whichever process they go to: the next attempt across both is refused (429)."""
+    with cluster(2, tmp_path, extra=("--logins-per-minute", "8")) as (nodes, _db):
+        register(nodes[0], "carol")  # a sign-up spends one token of the address's login bucket (burst 8)
         logins = [
             _status(nodes[i % 2].base + "/api/login", {"username": "carol", "password": "wrong password"})
-            for i in range(6)
+            for i in range(5)
         ]
         guests = [_status(nodes[i % 2].base + "/api/guest", None) for i in range(6)]
-    assert logins == [401] * 5 + [429], logins
+    assert logins == [401] * 4 + [429], logins
     assert guests == [200] * 5 + [429], guests
 
 
