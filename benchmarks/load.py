@@ -158,8 +158,8 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
             "--log-level",
             "error",
         ]
-        if redis:
-            cmd += ["--redis", redis]
+        if redis:  # the local Redis has no password (and the processes share a random key)
+            cmd += ["--redis", redis] + ([] if "@" in redis else ["--insecure-redis"])
         # the server's log goes to a file (a pipe nobody reads would block the server once full)
         log = open(Path(tmp) / f"server-{port}.log", "wb")  # noqa: SIM115
         servers.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log))

@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 
 PG = "postgresql://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379/0"
+CLUSTER_KEY = secrets.token_hex(32)  # MAJIANG_CLUSTER_KEY of the test clusters' processes
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = """
 [[room]]
@@ -69,10 +70,14 @@ def scratch_pg() -> Iterator[str]:
 
 
 class Node:
-    def __init__(self, db: str, redis: str, rooms: Path, bot_delay: str = "0.05,0.1") -> None:
+    def __init__(
+        self, db: str, redis: str, rooms: Path, bot_delay: str = "0.05,0.1", extra: tuple[str, ...] = ()
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "MAJIANG_CLUSTER_KEY": CLUSTER_KEY}
+        # the local test Redis has no password: --insecure-redis, unless the URL carries an ACL user
+        insecure = () if "@" in redis else ("--insecure-redis",)
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -91,6 +96,8 @@ class Node:
                 bot_delay,
                 "--log-level",
                 "error",
+                *insecure,
+                *extra,
             ],
             cwd=ROOT,
             env=env,
@@ -123,15 +130,18 @@ class Node:
 
 
 @contextlib.contextmanager
-def cluster(n: int, tmp: Path) -> Iterator[tuple[list[Node], str]]:
+def cluster(
+    n: int, tmp: Path, redis: str | None = None, extra: tuple[str, ...] = ()
+) -> Iterator[tuple[list[Node], str]]:
+    """``n`` processes; ``redis`` (default: the local Redis, a fresh prefix) and ``extra`` arguments."""
     rooms = tmp / "rooms.toml"
     rooms.write_text(ROOMS)
-    redis = f"{REDIS}?prefix=t{secrets.token_hex(4)}"
+    redis = redis or f"{REDIS}?prefix=t{secrets.token_hex(4)}"
     with scratch_pg() as db:
         from majiang.store import Database
 
         Database(db).migrate()
-        nodes = [Node(db, redis, rooms) for _ in range(n)]
+        nodes = [Node(db, redis, rooms, extra=extra) for _ in range(n)]
         try:
             for node in nodes:
                 node.wait_up()

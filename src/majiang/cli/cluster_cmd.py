@@ -23,8 +23,9 @@ def register(sub: Any) -> None:
         "and one Redis. Each table is owned by one process; a player may connect to any of them; "
         "when a process dies another takes its tables over. Ctrl-C stops them all.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  majiang cluster --nodes 3\n  majiang cluster --nodes 2 --db postgresql://u@host/db "
-        "--redis redis://host:6379/1 --port 9000",
+        epilog="example:\n  majiang cluster --nodes 3 --insecure-redis      # the local password-less Redis\n"
+        "  majiang cluster --nodes 2 --db postgresql://u@host/db "
+        "--redis rediss://majiang:PASSWORD@host:6380/1 --port 9000",
     )
     p.add_argument("--nodes", type=int, default=3, help="number of processes (default 3)")
     p.add_argument("--db", default=DEFAULT_DB, help=f"PostgreSQL URL (default {DEFAULT_DB}; created if missing)")
@@ -33,6 +34,11 @@ def register(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--rooms", default=None, help="rooms file")
     p.add_argument("--bot-delay", default="0.6,1.6")
+    p.add_argument(
+        "--insecure-redis",
+        action="store_true",
+        help="allow a Redis URL without a password (development on a trusted machine only)",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,6 +61,17 @@ def run(args: argparse.Namespace) -> int:
     if args.nodes < 1:
         print("error: --nodes must be at least 1", file=sys.stderr)
         return 2
+    procs = []
+    # the processes seal what they relay through Redis with one key (cluster.RedisCluster)
+    env = {**os.environ}
+    env.setdefault("MAJIANG_CLUSTER_KEY", secrets.token_hex(32))
+    from majiang.hall.cluster import InsecureRedis, check_redis_url
+
+    try:
+        check_redis_url(args.redis, env["MAJIANG_CLUSTER_KEY"], args.insecure_redis)
+    except InsecureRedis as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     try:
         ensure_database(args.db)
     except Exception as e:
@@ -64,10 +81,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    procs = []
-    # the processes authenticate what they relay through Redis with one key (cluster.RedisCluster)
-    env = {**os.environ}
-    env.setdefault("MAJIANG_CLUSTER_KEY", secrets.token_hex(32))
     for i in range(args.nodes):
         port = args.port + i
         cmd = [
@@ -88,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         ]
         if args.rooms:
             cmd += ["--rooms", args.rooms]
+        if args.insecure_redis:
+            cmd.append("--insecure-redis")
         procs.append(subprocess.Popen(cmd, env=env))
     print(f"majiang cluster: {args.nodes} processes on {args.db} + {args.redis}", flush=True)
     for i in range(args.nodes):

@@ -25,8 +25,15 @@ def register(sub: Any) -> None:
         "--redis",
         default=None,
         metavar="URL",
-        help="share the hall with other processes through Redis (redis://127.0.0.1:6379/0); "
-        "needs a PostgreSQL --db shared by all of them",
+        help="share the hall with other processes through Redis: redis://USER:PASSWORD@HOST:6379/0 "
+        "(rediss:// for TLS; an ACL user of its own, docs/ARCHITECTURE.md); needs a PostgreSQL --db "
+        "shared by all of them and MAJIANG_CLUSTER_KEY in the environment",
+    )
+    p.add_argument(
+        "--insecure-redis",
+        action="store_true",
+        help="allow a --redis URL without a password, or no MAJIANG_CLUSTER_KEY (development on a trusted "
+        "machine only: whoever reaches that Redis can read and drive the hall)",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -116,6 +123,15 @@ def run(args: argparse.Namespace) -> int:
     if args.redis and not (args.db or "").startswith(("postgresql://", "postgres://")):
         print("error: --redis needs a shared PostgreSQL database: add --db postgresql://…", file=sys.stderr)
         return 2
+    if args.redis:
+        from majiang.hall.cluster import InsecureRedis, check_redis_url
+
+        try:
+            for warning in check_redis_url(args.redis, os.environ.get("MAJIANG_CLUSTER_KEY"), args.insecure_redis):
+                print(f"warning: {warning}", file=sys.stderr)
+        except InsecureRedis as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     from majiang.hall.limits import Limits
 
     limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour)

@@ -80,6 +80,8 @@ def create_app(
         h.hand_end_hooks.extend(make(h.db) for make in hand_end_hooks)
         h.accounts.configure_hashing(limits.hash_workers, limits.hash_queue)
         app.state.hall = h
+        if h.cluster.multi and hasattr(h.cluster, "take_token"):  # one budget for all the processes
+            app.state.limiter.share(h.cluster.take_token)
         app.state.relief = Relief(h.db, relief or ReliefPolicy(), h.rooms.values())
         await h.start()
         yield

@@ -13,12 +13,24 @@ memory.  :class:`RedisCluster` shares it through Redis:
   table nobody listens to means its owner is gone: the publishing process takes the table over;
 * **where people sit** — hash ``mj:where`` (account → table);
 * **one seat per account** — ``mj:seat:<account>`` holds the one table the account has a seat at (or
-  is on its way to), set atomically (a compare-and-set script): a burst of joins gets one seat.
+  is on its way to), set atomically (a compare-and-set script): a burst of joins gets one seat;
+* **shared rate limits** — ``mj:rl:<bucket>:<keyed hash>``: the HTTP token buckets of every process
+  (an atomic script), so N processes give one budget, not N.
+
+Redis is outside the trust boundary (issue 14 #4): nothing in it is secret.  Every relayed message is
+sealed (AES-256-GCM under a key derived from ``MAJIANG_CLUSTER_KEY``; the channel, nonce and time are
+authenticated with it) — a forged, stale or replayed one is dropped, and no tile, prompt or private
+chat crosses Redis in the clear; the session seed is not in the snapshot (PostgreSQL's
+``table_sessions`` holds it, the snapshot names its row), and the snapshot itself is sealed the same
+way (the private code and a queued item's pattern are in it, and a takeover must restore exactly what
+the owner wrote); ``mj:codes`` is keyed by a keyed hash of each code, the rate-limit keys by one of
+the client address or name.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -28,6 +40,10 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 log = logging.getLogger("majiang.cluster")
 
@@ -37,6 +53,60 @@ SCAN_S = 1.0
 MAX_SKEW_S = 30.0  # a relayed message older (or newer) than this is dropped
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class InsecureRedis(ValueError):
+    """A cluster would trust a Redis anyone on the network could use (no password, or no shared key)."""
+
+
+def check_redis_url(url: str, key: str | None, insecure: bool = False) -> list[str]:
+    """Refuse (:class:`InsecureRedis`) a ``--redis`` URL without a password (``redis://user:pass@host``,
+    ``rediss://`` for TLS) or a hall without ``MAJIANG_CLUSTER_KEY``, unless ``insecure`` (``majiang
+    serve --insecure-redis``: a Redis on a trusted loopback for development).  Returns the warnings to
+    print (TLS off towards another host)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss", "unix"):
+        raise InsecureRedis(f"--redis must be redis://, rediss:// or unix://, not {parts.scheme or url!r}")
+    problems = []
+    if not parts.password:
+        problems.append(
+            "the Redis URL has no password: give the hall its own ACL user, "
+            "redis://USER:PASSWORD@HOST:6379/0 (rediss:// for TLS)"
+        )
+    if not key:
+        problems.append("MAJIANG_CLUSTER_KEY is not set: give every process of the hall the same long random key")
+    if problems and not insecure:
+        raise InsecureRedis("; ".join(problems) + " — or pass --insecure-redis (development only)")
+    warnings = [f"insecure Redis: {p}" for p in problems]
+    host = parts.hostname or ""
+    if parts.scheme == "redis" and host not in ("127.0.0.1", "localhost", "::1", ""):
+        warnings.append(f"Redis at {host} without TLS: use rediss:// when it is not on this machine")
+    return warnings
+
+
+def derive_key(secret: bytes, label: str) -> bytes:
+    """A 256-bit key for one use (``relay``, ``seal``, ``names``) from the hall's shared secret."""
+    return hmac.new(secret, f"majiang cluster {label} v1".encode(), hashlib.sha256).digest()
+
+
+class Sealer:
+    """AES-256-GCM with a random 96-bit nonce; ``aad`` is authenticated, not hidden."""
+
+    def __init__(self, secret: bytes, label: str) -> None:
+        self._aead = AESGCM(derive_key(secret, label))
+
+    def seal(self, plain: str, aad: str = "") -> str:
+        nonce = secrets.token_bytes(12)
+        box = self._aead.encrypt(nonce, plain.encode(), aad.encode())
+        return base64.b64encode(nonce + box).decode()
+
+    def open(self, sealed: str, aad: str = "") -> str:
+        """The plaintext; ``ValueError`` when it was not sealed with this key and ``aad``."""
+        try:
+            raw = base64.b64decode(sealed, validate=True)
+            return self._aead.decrypt(raw[:12], raw[12:], aad.encode()).decode()
+        except (InvalidTag, ValueError, TypeError) as e:
+            raise ValueError("not sealed with this key") from e
 
 
 class Cluster(Protocol):
@@ -201,6 +271,28 @@ if (cur == false and ARGV[2] == '') or cur == ARGV[2] then
 end
 return cur
 """
+_TAKE_TOKEN = """
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(b[1]) or burst
+local at = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local wait = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+elseif rate > 0 then
+  wait = (1 - tokens) / rate
+else
+  wait = 3600
+end
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+local ttl = 3600000
+if rate > 0 then ttl = math.ceil(burst / rate * 1000) + 1000 end
+redis.call('pexpire', KEYS[1], ttl)
+return tostring(wait)
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -217,9 +309,10 @@ class RedisCluster:
     def __init__(self, url: str, lease_ms: int = LEASE_MS, key: bytes | None = None) -> None:
         """``url`` may end in ``?prefix=NAME`` to keep several halls apart on one Redis (keys and
         channels start with the prefix; default ``mj``).  ``key`` (default: the environment's
-        ``MAJIANG_CLUSTER_KEY``) authenticates every relayed message (HMAC-SHA256 over the channel,
-        a nonce, a timestamp and the message): a forged, stale or replayed one is dropped and logged.
-        Without a key the messages are signed with an empty key (a warning: no protection)."""
+        ``MAJIANG_CLUSTER_KEY``) seals every relayed message (AES-256-GCM, the channel, a nonce and a
+        timestamp authenticated with it): a forged, stale or replayed one is dropped and logged.
+        Without a key everything is sealed with an empty key (a warning: no protection; ``majiang
+        serve`` refuses that without ``--insecure-redis``, see :func:`check_redis_url`)."""
         import os
 
         import redis.asyncio as aioredis
@@ -230,6 +323,9 @@ class RedisCluster:
                 log.warning("no MAJIANG_CLUSTER_KEY: messages relayed through Redis are not authenticated")
             key = env.encode()
         self.key = key
+        self._relay = Sealer(key, "relay")
+        self._sealer = Sealer(key, "seal")
+        self._names = derive_key(key, "names")
         self._nonces: dict[str, float] = {}
         self.dropped = 0
 
@@ -261,26 +357,29 @@ class RedisCluster:
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
         await self._publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
 
-    # ---- authenticated relays (issue 14 #8) ---------------------------------------------------------
+    # ---- sealed relays (issue 14 #4) -------------------------------------------------------------
     def _sign(self, channel: str, body: str) -> str:
+        """The envelope of a relayed message: its nonce and time in the clear, the message sealed
+        (AES-256-GCM; channel, nonce and time authenticated): Redis carries nothing readable."""
         nonce, at = secrets.token_hex(12), f"{time.time():.3f}"
-        mac = hmac.new(self.key, "\n".join((channel, nonce, at, body)).encode(), hashlib.sha256).hexdigest()
-        return json.dumps({"n": nonce, "t": at, "m": body, "s": mac}, ensure_ascii=False)
+        box = self._relay.seal(body, "\n".join((channel, nonce, at)))
+        return json.dumps({"n": nonce, "t": at, "c": box})
 
     async def _publish(self, channel: str, body: str) -> int:
         return int(await self.redis.publish(channel, self._sign(channel, body)))
 
     def _open(self, channel: str, raw: str) -> Any:
-        """The message of a signed envelope, or None (dropped and logged) when it is forged, stale
+        """The message of a sealed envelope, or None (dropped and logged) when it is forged, stale
         (more than ``MAX_SKEW_S`` off) or a replay of one already seen."""
         try:
             env = json.loads(raw)
-            nonce, at, body, mac = str(env["n"]), str(env["t"]), str(env["m"]), str(env["s"])
+            nonce, at, box = str(env["n"]), str(env["t"]), str(env["c"])
         except (ValueError, KeyError, TypeError):
-            return self._drop(channel, "not a signed message")
-        want = hmac.new(self.key, "\n".join((channel, nonce, at, body)).encode(), hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(want, mac):
-            return self._drop(channel, "bad signature")
+            return self._drop(channel, "not a sealed message")
+        try:
+            body = self._relay.open(box, "\n".join((channel, nonce, at)))
+        except ValueError:
+            return self._drop(channel, "bad seal (another key, or altered)")
         now = time.time()
         try:
             skew = abs(now - float(at))
@@ -294,6 +393,10 @@ class RedisCluster:
         if len(self._nonces) > 10_000:
             self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_SKEW_S}
         return json.loads(body)
+
+    def name_hash(self, kind: str, name: str) -> str:
+        """A keyed hash standing for a private code or a client address in a Redis key."""
+        return hmac.new(self._names, f"{kind}\n{name}".encode(), hashlib.sha256).hexdigest()[:32]
 
     def _drop(self, channel: str, why: str) -> None:
         self.dropped += 1
@@ -328,9 +431,13 @@ class RedisCluster:
 
     # ---- registry ----------------------------------------------------------------------------
     async def save_table(self, table_id: str, info: dict[str, Any], state: dict[str, Any]) -> None:
+        if "seed" in (state.get("session") or {}):
+            raise ValueError("a session seed never goes to Redis")  # it lives in PostgreSQL (table_sessions)
+        # sealed whole (the private code, a queued item's pattern; and nobody can alter what a takeover restores)
+        sealed = self._sealer.seal(json.dumps(state), f"state\n{table_id}")
         pipe = self.redis.pipeline()
         pipe.hset(f"{self.p}:tables", table_id, json.dumps({**info, "node": self.node}))
-        pipe.hset(f"{self.p}:state", table_id, json.dumps(state))
+        pipe.hset(f"{self.p}:state", table_id, sealed)
         await pipe.execute()
 
     async def drop_table(self, table_id: str, code: str | None) -> None:
@@ -338,7 +445,7 @@ class RedisCluster:
         pipe.hdel(f"{self.p}:tables", table_id)
         pipe.hdel(f"{self.p}:state", table_id)
         if code:
-            pipe.hdel(f"{self.p}:codes", code)
+            pipe.hdel(f"{self.p}:codes", self.name_hash("code", code))
         await pipe.execute()
         await self.release(table_id)
 
@@ -352,16 +459,24 @@ class RedisCluster:
 
     async def table_state(self, table_id: str) -> dict[str, Any] | None:
         raw = await self.redis.hget(f"{self.p}:state", table_id)
-        return json.loads(raw) if raw else None
+        if not raw:
+            return None
+        try:
+            state: dict[str, Any] = json.loads(self._sealer.open(str(raw), f"state\n{table_id}"))
+        except ValueError:
+            log.warning("the snapshot of table %s is not sealed with this hall's key: ignored", table_id)
+            return None
+        return state
 
     async def find_code(self, code: str) -> str | None:
-        got = await self.redis.hget(f"{self.p}:codes", code)
+        got = await self.redis.hget(f"{self.p}:codes", self.name_hash("code", code))
         return str(got) if got is not None else None
 
     async def set_code(self, code: str, table_id: str) -> bool:
-        if await self.redis.hsetnx(f"{self.p}:codes", code, table_id):
+        field = self.name_hash("code", code)
+        if await self.redis.hsetnx(f"{self.p}:codes", field, table_id):
             return True
-        return bool(await self.redis.hget(f"{self.p}:codes", code) == table_id)
+        return bool(await self.redis.hget(f"{self.p}:codes", field) == table_id)
 
     # ---- ownership -----------------------------------------------------------------------------
     async def claim(self, table_id: str) -> bool:
@@ -485,3 +600,13 @@ class RedisCluster:
     async def seat(self, account: int) -> str | None:
         got = await self.redis.get(f"{self.p}:seat:{account}")
         return str(got) if got is not None else None
+
+    # ---- rate limits shared by the processes (issue 14 #2/#9) --------------------------------------
+    async def take_token(self, bucket: str, key: str, per_s: float, burst: float) -> float:
+        """Take a token of ``bucket`` for ``key`` (a client address, a username) from the bucket every
+        process shares: 0.0 when allowed, else the seconds until one is available (one atomic script,
+        Redis's own clock)."""
+        got = await self.redis.eval(
+            _TAKE_TOKEN, 1, f"{self.p}:rl:{bucket}:{self.name_hash(bucket, key)}", repr(per_s), repr(burst)
+        )
+        return float(got)

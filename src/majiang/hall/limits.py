@@ -1,23 +1,34 @@
 """HTTP rate limits: token buckets keyed by client address or account name (login, register,
-guests), answered with 429 and ``Retry-After``; the hall's settings for them (:class:`Limits`)."""
+guests), answered with 429 and ``Retry-After``; the hall's settings for them (:class:`Limits`).
+
+One process keeps its buckets in memory; the processes of a cluster share theirs through Redis
+(:meth:`HttpLimiter.share` with :meth:`majiang.hall.cluster.RedisCluster.take_token`), so N processes
+give one budget, not N (issue 14 #2/#9)."""
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from fastapi import HTTPException
 from starlette.requests import HTTPConnection
+
+log = logging.getLogger("majiang.hall")
+
+# (bucket name, key, tokens a second, burst) → seconds to wait (0.0: allowed), shared by the processes
+SharedTake = Callable[[str, str, float, float], Awaitable[float]]
 
 
 class Buckets:
     """Token buckets by key: ``burst`` at once, then ``per_s`` a second.  At most ``max_keys`` keys
     are remembered (the least recently used are forgotten, so a flood of keys costs bounded memory)."""
 
-    def __init__(self, per_s: float, burst: float, max_keys: int = 50_000) -> None:
-        self.per_s, self.burst, self.max_keys = per_s, burst, max_keys
+    def __init__(self, per_s: float, burst: float, max_keys: int = 50_000, name: str = "") -> None:
+        self.per_s, self.burst, self.max_keys, self.name = per_s, burst, max_keys, name
         self._b: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self.refused = 0
 
@@ -70,9 +81,16 @@ class Limits:
 class HttpLimiter:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.login_address = Buckets(limits.login_per_address_per_min / 60, limits.login_burst)
-        self.login_account = Buckets(limits.login_per_account_per_min / 60, limits.login_account_burst)
-        self.guest_address = Buckets(limits.guests_per_address_per_hour / 3600, limits.guest_burst)
+        self.login_address = Buckets(limits.login_per_address_per_min / 60, limits.login_burst, name="login-address")
+        self.login_account = Buckets(
+            limits.login_per_account_per_min / 60, limits.login_account_burst, name="login-account"
+        )
+        self.guest_address = Buckets(limits.guests_per_address_per_hour / 3600, limits.guest_burst, name="guest")
+        self.shared: SharedTake | None = None
+
+    def share(self, take: SharedTake | None) -> None:
+        """Take every token from the cluster's shared buckets (None: this process's own again)."""
+        self.shared = take
 
     @staticmethod
     def refuse(wait: float, what: str) -> HTTPException:
@@ -82,8 +100,19 @@ class HttpLimiter:
             headers={"Retry-After": str(max(1, math.ceil(wait)))},
         )
 
-    def check(self, buckets: Buckets, key: str, what: str) -> None:
-        wait = buckets.take(key)
+    async def check(self, buckets: Buckets, key: str, what: str) -> None:
+        """Raise 429 when ``key`` has no token left in ``buckets`` — the cluster's shared bucket when
+        there is one (if Redis fails, this process's own: the limit then counts per process)."""
+        if self.shared is not None:
+            try:
+                wait = await self.shared(buckets.name, key, buckets.per_s, buckets.burst)
+                if wait > 0:
+                    buckets.refused += 1
+            except Exception:
+                log.warning("the shared rate limit is unavailable: counting in this process", exc_info=True)
+                wait = buckets.take(key)
+        else:
+            wait = buckets.take(key)
         if wait > 0:
             raise self.refuse(wait, what)
 

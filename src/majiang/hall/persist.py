@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 
 from majiang.engine.view import tiles_to_json
 from majiang.hall.coins import CoinSettlement, settle_coins
 from majiang.hall.ledger import HOUSE, MINT, post, system_account
 from majiang.hall.ratings import rate_hand
 from majiang.store import Database
-from majiang.store.models import Account, HandEvent, HandRow, PlayerHand
+from majiang.store.models import Account, HandEvent, HandRow, PlayerHand, TableSession
 
 BOT_FLOAT = 1_000_000  # a bot account is topped up from the mint when it runs low
 
@@ -118,6 +118,26 @@ class HandStore:
             s.flush()
             return row.id
 
+    # ---- session seeds: here, never in Redis (issue 14 #4) ----------------------------------------
+    def save_session(self, table_id: str, seed: str) -> int:
+        """Keep a new session's seed (hex); the table's snapshot names the returned row."""
+        with self.db.session() as s:
+            row = TableSession(table_id=table_id, seed=seed)
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def session_seed(self, row_id: int, table_id: str) -> str | None:
+        """The seed a process taking the table over needs (None: not this table's, or gone)."""
+        with self.db.session() as s:
+            row = s.get(TableSession, row_id)
+            return row.seed if row is not None and row.table_id == table_id else None
+
+    def drop_sessions(self, table_id: str) -> None:
+        """The table ended: its seeds go (each hand's own seed is revealed in its row)."""
+        with self.db.session() as s:
+            s.execute(delete(TableSession).where(TableSession.table_id == table_id))
+
     def balances(self, account_ids: Sequence[int]) -> list[int]:
         with self.db.session() as s:
             got = dict(s.execute(select(Account.id, Account.balance).where(Account.id.in_(account_ids))).all())
@@ -137,6 +157,10 @@ class HandStore:
                 row.result = {"void": "the server stopped during this hand: no score, no coins", "coins": [0] * 4}
                 row.ended_at = datetime.now(UTC)
                 voided.append(row.id)
+            # the seeds of tables no process holds any more (ended while their process died)
+            gone = set(s.scalars(select(TableSession.table_id).distinct())) - live_tables
+            if gone:
+                s.execute(delete(TableSession).where(TableSession.table_id.in_(gone)))
         return voided
 
     def finish_hand(

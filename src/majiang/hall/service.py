@@ -91,6 +91,7 @@ class Hall:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._restoring: dict[str, list[Msg]] = {}
         self.takeovers = 0
+        self.closing = False
         # called after each hand of a competition table (the tournament records its hands: cli/serve_cmd.py)
         self.hand_end_hooks: list[HandEndHook] = list(hand_end_hooks)
 
@@ -106,6 +107,7 @@ class Hall:
             log.warning("voided %d hand(s) left unfinished by a stopped server: %s", len(voided), voided)
 
     async def close(self) -> None:
+        self.closing = True
         for t in list(self.tables.values()):
             t.put("close")
         await asyncio.sleep(0)
@@ -256,7 +258,16 @@ class Hall:
             events: list[dict[str, Any]] = []
             if state.get("hand_id") is not None and state.get("state") == "playing":
                 events = await self.run_db(self._hand_events, state["hand_id"])
-            runner = TableRunner.restore(self, self.rooms[state["room"]], state, events)
+            seed = None
+            ses = state.get("session")
+            if ses is not None:  # the seed is in the database, not in Redis (issue 14 #4)
+                found = await self.run_db(self.store.session_seed, int(ses.get("secret") or 0), table_id)
+                if found is None:
+                    log.error("table %s: its session seed is not in the database; the table is dropped", table_id)
+                    await self.cluster.drop_table(table_id, state.get("code"))
+                    return
+                seed = bytes.fromhex(found)
+            runner = TableRunner.restore(self, self.rooms[state["room"]], state, events, seed=seed)
             self.tables[table_id] = runner
             for a in runner.people():
                 self.where[a] = table_id
@@ -503,6 +514,8 @@ class Hall:
             if s is not None and s.human:
                 self.spawn(self.cluster.free_seat(s.account_id, table.id))
         self.spawn(self.cluster.drop_table(table.id, table.code))
+        if table.session_row is not None and not self.closing:  # closing: the next start clears them
+            self.spawn(self.run_db(self.store.drop_sessions, table.id))
         self.lobby_changed()
 
     def lobby_changed(self) -> None:

@@ -186,6 +186,7 @@ class TableRunner:
         self.session: Session | None = None
         self.hand: Hand | None = None
         self.hand_id: int | None = None
+        self.session_row: int | None = None  # the session seed's row in table_sessions (the database)
         self.sent = 0  # events of the current hand already persisted
         self.shown = 0  # … and sent to the seats (what follows a discard waits for its claim window)
         self.release_at = 0.0  # the open claim window ends (monotonic)
@@ -500,6 +501,8 @@ class TableRunner:
             return
         if self.session is None or self.session.over:
             self.session = Session(make_ruleset(self.room.rules, self.room.options or None), secrets.token_bytes(32))
+            # the seed is kept here and in the database, never in the (Redis) snapshot: issue 14 #4
+            self.session_row = await self.host.run_db(self.host.store.save_session, self.id, self.session.seed.hex())
         # seats at this table are fixed; the session's seat changes are not applied to real chairs
         self.session.seat_of = [0, 1, 2, 3]
         hand = self.session.new_hand()
@@ -968,7 +971,7 @@ class TableRunner:
             "session": None
             if ses is None
             else {
-                "seed": ses.seed.hex(),
+                "secret": self.session_row,  # the seed's row in table_sessions (PostgreSQL), not the seed
                 "scores": ses.scores,
                 "round": ses.round,
                 "dealer": ses.dealer,
@@ -984,7 +987,16 @@ class TableRunner:
         }
 
     @classmethod
-    def restore(cls, host: TableHost, room: Room, snap: dict[str, Any], events: list[dict[str, Any]]) -> TableRunner:
+    def restore(
+        cls,
+        host: TableHost,
+        room: Room,
+        snap: dict[str, Any],
+        events: list[dict[str, Any]],
+        seed: bytes | None = None,
+    ) -> TableRunner:
+        """The table of a snapshot; ``seed``: its session's seed, read from the database by the row
+        the snapshot names (``snap["session"]["secret"]``)."""
         from majiang.engine.log import replay
         from majiang.rulesets import from_header
 
@@ -1003,7 +1015,10 @@ class TableRunner:
         t.items.restore(snap.get("items"))
         ses = snap.get("session")
         if ses is not None:
-            t.session = Session(make_ruleset(room.rules, room.options or None), bytes.fromhex(ses["seed"]))
+            if seed is None:
+                raise ValueError(f"table {t.id}: no seed for its session")
+            t.session = Session(make_ruleset(room.rules, room.options or None), seed)
+            t.session_row = ses.get("secret")
             t.session.scores = ses["scores"]
             t.session.round = ses["round"]
             t.session.dealer = ses["dealer"]

@@ -96,3 +96,15 @@ class Setting(Base):
     __tablename__ = "settings"
     key: Mapped[str] = mapped_column(String(60), primary_key=True)
     value: Mapped[str] = mapped_column(String(500))
+
+
+class TableSession(Base):
+    """The secret of a table's session (issue 14 #4): the seed every hand of the session is derived
+    from.  Kept by the owning process and here, never in Redis; a process taking the table over reads
+    it by the id its (Redis) snapshot names.  Deleted when the table ends."""
+
+    __tablename__ = "table_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    seed: Mapped[str] = mapped_column(String(64))  # hex
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
