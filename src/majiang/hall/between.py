@@ -6,7 +6,8 @@ table that waits for the owner's friends.
   always ready, and so is whoever sits down during the step.  The next hand starts as soon as every
   seated human is ready.  When the countdown ends, whoever is not ready plays the next hand in 托管
   (``auto`` with reason ``not_ready``; pressing ready at the next step gives the seat back); a player
-  who misses a second step in a row is stood up — between hands, so at no cost.  ``ready_s`` 0: no
+  who misses a second step in a row is stood up — between hands, so at no cost (not at a competition
+  table, which keeps its four players: 托管 plays on).  ``ready_s`` 0: no
   ready step, the next hand after ``room.next_hand_s`` (as before).
 * **Leave after this hand** (``leave_after``): a toggle stored on the seat during a hand; when the hand
   ends the player is stood up with no penalty (``stood_up`` with code ``leave_after``).  Standing up
@@ -167,7 +168,7 @@ class BetweenHands:
             if i in self.ready:
                 continue
             info.missed_ready += 1
-            if info.missed_ready >= READY_MISSES_TO_STAND:
+            if info.missed_ready >= READY_MISSES_TO_STAND and not self.t.room.competition:  # an event keeps its four
                 self.t.free_seat(i, "not_ready", "you missed two ready steps in a row: your seat was given up")
             elif not info.auto:
                 info.auto = True

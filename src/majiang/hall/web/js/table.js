@@ -164,6 +164,10 @@ class TableSession {
         toast("多次超时，已自动托管 · Auto-play (托管) is on after repeated timeouts", "error", 6000);
         this.userAuto = true;
       }
+      if (m.on && m.reason === "not_ready") {
+        toast("没有准备，这一局由托管代打 · Not ready in time: auto-play (托管) plays this hand", "error", 6000);
+        this.userAuto = true;
+      }
       if (m.on) this.prompt = null;
       this.redraw();
     });
