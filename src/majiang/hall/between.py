@@ -138,9 +138,10 @@ class BetweenHands:
             self.t.error(
                 account,
                 "not_between",
-                "there is no ready step now: the next hand starts when the table is full"
-                if self.t.state == "waiting"
-                else "a hand is in play: the ready step comes after it",
+                {
+                    "waiting": "there is no ready step now: the next hand starts when the table is full",
+                    "between": "this room has no ready step: the next hand starts by itself",
+                }.get(self.t.state, "a hand is in play: the ready step comes after it"),
             )
             return
         info = self.t.seats[seat]

@@ -488,6 +488,7 @@ class TableRunner:
             self.host.left(m.account, self)
             if not self.humans():
                 self.state = "ended"
+            await self.between.check()  # the others are ready: no need to wait for the step's end
         self.broadcast_table()
 
     async def on_grace(self, m: Msg) -> None:
