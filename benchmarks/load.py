@@ -42,6 +42,7 @@ fee = 0
 bots = "{bots}"
 bot_fill_s = 0.2
 next_hand_s = 1.0
+ready_s = 0  # no ready step between hands (the next one after next_hand_s)
 timers = "relaxed"
 """
 

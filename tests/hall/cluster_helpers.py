@@ -33,6 +33,7 @@ fee = 5
 bots = "rand"
 bot_fill_s = 30
 next_hand_s = 0.2
+ready_s = 0  # no ready step between hands (the next one after next_hand_s)
 claim_window_s = 0.0
 timers = "relaxed"
 """

@@ -449,6 +449,7 @@ rules = "gb"
 bots = "rand"
 bot_fill_s = 600
 next_hand_s = 0.1
+ready_s = 0  # no ready step between hands (the next one after next_hand_s)
 timers = "relaxed"
 claim_window_s = 0.0  # each discard still sent alone, without the wait (test_hardening_issue14 tests the window)
 """

@@ -35,6 +35,8 @@ CHROMIUM_ARGS = [
 SHOTS = Path(__file__).parent / "screenshots"
 PASSWORD = "correct horse battery"
 
+# ready_s = 0: these rooms have no ready step between hands (the next hand after next_hand_s); the ready
+# step and private tables' bot wait have their own hall in test_between_ui.py
 ROOMS = """
 [[room]]
 id = "fast"
@@ -47,6 +49,7 @@ claim_window_s = 0.0
 bots = "fan"
 bot_fill_s = 300
 next_hand_s = 6
+ready_s = 0
 spectate_delay_s = 0
 
 [[room]]
@@ -59,6 +62,7 @@ min_balance = 500
 items = true
 claim_window_s = 0.0
 bots = "fan"
+ready_s = 0
 
 [[room]]
 id = "rich"
@@ -69,6 +73,7 @@ fee = 50
 min_balance = 20000
 claim_window_s = 0.0
 bots = "fan"
+ready_s = 0
 
 [[room]]
 id = "nanchang"
@@ -80,6 +85,7 @@ timers = "relaxed"
 claim_window_s = 0.0
 bots = "rand"
 bot_fill_s = 300
+ready_s = 0
 """
 
 
@@ -166,9 +172,15 @@ class Hall:
 
 @pytest.fixture(scope="session")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    tmp = tmp_path_factory.mktemp("hall")
+    with serve(tmp_path_factory.mktemp("hall"), ROOMS) as h:
+        yield h
+
+
+@contextlib.contextmanager
+def serve(tmp: Path, rooms_text: str) -> Iterator[Hall]:
+    """``majiang serve`` on a free port with these rooms (a scratch SQLite in ``tmp``)."""
     rooms = tmp / "rooms.toml"
-    rooms.write_text(ROOMS, encoding="utf-8")
+    rooms.write_text(rooms_text, encoding="utf-8")
     port = _free_port()
     log = tmp / "server.log"
     cmd = [
@@ -242,6 +254,13 @@ def shots() -> Path:
 def new_page(browser: Any, hall: Hall) -> Iterator[Any]:
     """A factory of fresh pages (each its own context: its own localStorage); JavaScript errors on
     any of them fail the test."""
+    with pages(browser, hall) as make:
+        yield make
+
+
+@contextlib.contextmanager
+def pages(browser: Any, hall: Hall) -> Iterator[Any]:
+    """new_page for any running hall."""
     contexts: list[Any] = []
     errors: list[str] = []
 

@@ -59,6 +59,16 @@ class Stand(_M):
 
 class AddBots(_M):
     type: Literal["add_bots"]
+    seat: int | None = Field(default=None, ge=0, le=3)  # one empty seat (default: all of them)
+
+
+class Ready(_M):
+    type: Literal["ready"]  # 准备 / 再来一局: in the ready step after a hand
+
+
+class LeaveAfter(_M):
+    type: Literal["leave_after"]
+    on: bool = True  # 本局后离座: stand up, at no cost, when this hand ends
 
 
 class ActionBody(_M):
@@ -131,6 +141,8 @@ ClientMessage = Annotated[
     | Spectate
     | Stand
     | AddBots
+    | Ready
+    | LeaveAfter
     | Act
     | Auto
     | Chat

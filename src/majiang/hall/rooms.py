@@ -27,6 +27,12 @@ TIMER_PRESETS: dict[str, dict[str, float]] = {
 #: (10 s relaxed) after every discard, minutes a hand; set it per room where that is worth it.
 CLAIM_WINDOW_S = 1.0
 
+#: a rooms file's ready step after each hand (issue 16 B4): this long to press 准备 / 再来一局; who is not ready
+#: then plays the next hand in 托管 (and is stood up, at no cost, after a second step missed in a row)
+READY_S = 15.0
+#: a rooms file's wait before bots take a private table's empty seats (issue 16 B2); 0: only the owner adds them
+PRIVATE_BOT_WAIT_S = 120.0
+
 
 @dataclass(frozen=True)
 class Room:
@@ -49,7 +55,14 @@ class Room:
     auto_after_false_wins: int = 2  # false wins (诈和) in one hand before 托管 (at most one a turn)
     escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
     escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
-    next_hand_s: float = 5.0
+    next_hand_s: float = 5.0  # the pause after a hand when there is no ready step (ready_s 0)
+    # the ready step after a hand (between.py): seconds to press 准备 / 再来一局, the next hand starts as soon as
+    # every seated human is ready; 0: no ready step, the next hand after next_hand_s (a rooms file's default:
+    # READY_S)
+    ready_s: float = 0.0
+    # a private table's empty seats get bots after this wait (from the first sit), or when its owner asks;
+    # 0: never on their own (public tables: bot_fill_s)
+    private_bot_wait_s: float = PRIVATE_BOT_WAIT_S
     empty_close_s: float = 60.0  # a table nobody sat at closes after this
     # every discard opens a claim window this long for everyone, claimable or not (None: the claim timer,
     # exact even for a human who thinks the whole claim time; 0: each discard still sent alone, no wait;
@@ -97,7 +110,7 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {d.get('id')!r}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")
     if "id" not in d or "name" not in d:
         raise ValueError(f"every room needs an id and a name: {d}")
-    room = Room(**{"claim_window_s": CLAIM_WINDOW_S, **d})
+    room = Room(**{"claim_window_s": CLAIM_WINDOW_S, "ready_s": READY_S, **d})
     if room.timers not in TIMER_PRESETS:
         raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
     if room.coefficient < 1 or room.fee < 0 or room.min_balance < 0 or room.penalty() < 0 or room.compensation() < 0:
@@ -111,6 +124,8 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {room.id!r}: {e}") from None
     if room.bot_fallback not in BOT_KINDS:
         raise ValueError(f"room {room.id!r}: bot_fallback must be a built-in bot ({', '.join(BOT_KINDS)})")
+    if not (0 <= room.ready_s <= 600 and 0 <= room.private_bot_wait_s <= 86_400):
+        raise ValueError(f"room {room.id!r}: ready_s 0–600 and private_bot_wait_s 0–86400 seconds")
     return room
 
 

@@ -339,6 +339,7 @@ class Hall:
             if len(recent) >= CREATE_RATE:
                 raise TableLimit("too many tables opened: wait a minute")
         t = TableRunner(self, room, private=private)
+        t.creator = by  # a private table's owner (between.py)
         if by is not None:
             self.opened[by] = (t.id, [*recent, now])
         if t.code is not None:

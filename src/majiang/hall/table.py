@@ -25,6 +25,7 @@ from majiang.engine.protocol import Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, public_view, seat_events
 from majiang.hall import botprocs
+from majiang.hall.between import BetweenHands
 from majiang.hall.items import ItemStore, TableItems
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
@@ -120,6 +121,8 @@ class SeatInfo:
     golden: bool = False  # 金手指: the discard marker is a golden finger while at this table
     online: bool = True  # the player's connection (on any process) is open
     gone: int = 0  # counts disconnects: a reconnect-grace timer acts only on the disconnect it was set for
+    leave_after: bool = False  # 本局后离座: stand up, at no cost, when this hand ends (between.py)
+    missed_ready: int = 0  # ready steps missed in a row (between.py)
 
     @property
     def human(self) -> bool:
@@ -208,6 +211,8 @@ class TableRunner:
         self.false_wins: dict[int, int] = {}  # false wins of this hand, by seat
         # a spectator's snapshot reached this event of this hand: its delayed events start there
         self.spectator_from: dict[int, tuple[int | None, int]] = {}
+        self.creator: int | None = None  # who opened the table (its owner while seated: between.py)
+        self.between = BetweenHands(self)  # the ready step, leave-after-hand, a private table's bots
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -227,7 +232,17 @@ class TableRunner:
             "seats": [s.public(s.online) if s else None for s in self.seats],
             "hands": self.hands_played,
             "spectators": len(self.spectators),
+            **self.between.info(),
         }
+
+    @property
+    def owner(self) -> int | None:
+        """A private table's owner: its creator while seated there, else the first seated human."""
+        if not self.private:
+            return None
+        if self.creator is not None and self.seat_of(self.creator) is not None:
+            return self.creator
+        return next((s.account_id for s in self.seats if s is not None and s.human), None)
 
     def seat_of(self, account: int) -> int | None:
         """The account's seat here; a seat its player escaped from (托管 plays it out) is no longer
@@ -278,23 +293,32 @@ class TableRunner:
 
     # ---- seating -----------------------------------------------------------------------------
     async def on_sit(self, m: Msg) -> None:
-        self.pending_sits = max(0, self.pending_sits - 1)
+        if not m.data.get("queued"):
+            self.pending_sits = max(0, self.pending_sits - 1)
         acc = m.account
         if self.seat_of(acc) is not None:
             self.send_snapshot(acc)
             await self.items.seated(acc)
             return
         if self.state not in ("waiting", "between"):
+            if self.between.wait_for_seat(acc, m.data.get("name", f"#{acc}")):  # a bot's seat, at the hand's end
+                await self.on_spectate(m)
+                self.send(acc, {"type": "seat_queued", "message": "a bot gives you its seat when this hand ends"})
+                return
             self.refuse_sit(acc, "busy", "this table is playing a hand; wait for the next one or pick another table")
             return
         seat = m.data.get("seat")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if seat is None:
-            if not free:
+            seat = free[0] if free else self.between.bot_seat()  # a private table's bot yields between hands
+            if seat is None:
                 self.refuse_sit(acc, "full", "the table is full")
                 return
-            seat = free[0]
-        if not isinstance(seat, int) or seat not in range(4) or self.seats[seat] is not None:
+        if (
+            not isinstance(seat, int)
+            or seat not in range(4)
+            or (self.seats[seat] is not None and self.between.bot_seat(seat) is None)
+        ):
             self.refuse_sit(acc, "seat_taken", f"seat {seat} is not free; free seats: {free}")
             return
         ok, why = await self.host.may_enter(acc, self.room)
@@ -304,15 +328,31 @@ class TableRunner:
         if not await self.host.seat_here(acc, self):  # one seat per account, across the hall
             self.error(acc, "seated", "you have a seat at another table: leave it first (stand)")
             return
+        if self.seats[seat] is not None:
+            self.items.left(seat)  # the bot's, which yields its seat
         self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
+        self.between.seated(seat)
         self.spectators.discard(acc)
         self.host.joined(acc, self)
+        if self.free_seats():
+            self.arm_fill()  # before the broadcast: every seat sees the countdown
         self.broadcast_table()
         self.send_snapshot(acc)
         await self.items.seated(acc)
-        if self.free_seats() and self.fill_timer is None:
-            self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
         await self.maybe_start()
+
+    def arm_fill(self) -> None:
+        """Bots take the empty seats after the room's wait (a private table's own, maybe never)."""
+        wait = self.between.fill_wait()
+        if self.fill_timer is None and wait > 0:
+            self.fill_timer = asyncio.get_running_loop().call_later(wait, self.put, "fill")
+            self.between.fill_at = time.monotonic() + wait
+
+    def disarm_fill(self) -> None:
+        if self.fill_timer is not None:
+            self.fill_timer.cancel()
+        self.fill_timer = None
+        self.between.fill_at = None
 
     def refuse_sit(self, account: int, code: str, message: str) -> None:
         self.host.sit_refused(account, self)
@@ -324,20 +364,30 @@ class TableRunner:
 
     async def on_fill(self, m: Msg) -> None:
         self.fill_timer = None
+        self.between.fill_at = None
         if self.state == "waiting" and self.humans():
             await self.fill_bots()
 
     async def on_add_bots(self, m: Msg) -> None:
-        if self.seat_of(m.account) is None:
-            self.error(m.account, "not_seated", "sit down first")
+        ok, why = self.between.may_add_bots(m.account)
+        if not ok:
+            self.error(m.account, "not_seated" if self.seat_of(m.account) is None else "not_owner", why)
             return
-        await self.fill_bots()
+        seat = m.data.get("seat")
+        if seat is not None and (not isinstance(seat, int) or seat not in range(4) or self.seats[seat] is not None):
+            self.error(m.account, "seat_taken", f"seat {seat} is not free")
+            return
+        await self.fill_bots(seat)
 
-    async def fill_bots(self) -> None:
+    async def fill_bots(self, only: int | None = None) -> None:
         for i in range(4):
-            if self.seats[i] is None:  # an outside program runs off the loop, under the room's cap (botprocs)
+            if self.seats[i] is None and only in (None, i):
+                # an outside program runs off the loop, under the room's cap (botprocs)
                 made = botprocs.seat_bot(self.host, self.room, i, seed=hash((self.id, i)) & 0xFFFF)
                 self.seats[i] = SeatInfo(await self.host.bot_account(made.account), made.name, bot=made.bot)
+                self.between.seated(i)
+        if not self.free_seats():
+            self.disarm_fill()
         self.broadcast_table()
         await self.maybe_start()
 
@@ -345,6 +395,7 @@ class TableRunner:
         acc = m.account
         seat = self.seat_of(acc)
         if seat is None:
+            self.between.queue.pop(acc, None)
             self.spectators.discard(acc)
             self.spectator_from.pop(acc, None)
             self.host.left(acc, self)
@@ -360,6 +411,19 @@ class TableRunner:
         self.broadcast_table()
         if not self.humans() and self.state in ("waiting", "between"):
             self.state = "ended"
+        await self.between.check()  # the others are ready: no need to wait for the step's end
+
+    async def stand_now(self, account: int) -> None:
+        await self.on_stand(Msg("stand", account))
+
+    def free_seat(self, seat: int, code: str, reason: str) -> None:
+        """Between hands: the seat's player is stood up, at no cost (leave-after-hand, missed ready steps)."""
+        info = self.seats[seat]
+        assert info is not None
+        self.send(info.account_id, {"type": "stood_up", "code": code, "reason": reason})
+        self.host.left(info.account_id, self)
+        self.items.left(seat)
+        self.seats[seat] = None
 
     async def escape(self, seat: int) -> None:
         """逃跑: pay the penalty, the seat plays on in 托管 to the end of the hand."""
@@ -456,6 +520,7 @@ class TableRunner:
             self.host.left(m.account, self)
             if not self.humans():
                 self.state = "ended"
+            await self.between.check()  # the others are ready: no need to wait for the step's end
         self.broadcast_table()
 
     async def on_grace(self, m: Msg) -> None:
@@ -476,10 +541,10 @@ class TableRunner:
 
     # ---- playing -------------------------------------------------------------------------------
     async def maybe_start(self) -> None:
-        if self.state in ("waiting", "between") and self.free_seats() == 0 and self.humans():
-            if self.fill_timer is not None:
-                self.fill_timer.cancel()
-                self.fill_timer = None
+        ready = self.between.all_ready()  # the ready step: every seated human (bots always are)
+        if self.state in ("waiting", "between") and self.free_seats() == 0 and self.humans() and ready:
+            self.disarm_fill()
+            self.between.close()
             await self.start_hand()
 
     async def start_hand(self) -> None:
@@ -493,10 +558,10 @@ class TableRunner:
                 self.host.left(info.account_id, self)
         if self.free_seats():
             self.state = "waiting"
-            self.broadcast_table()
             if self.humans():
-                self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
-            else:
+                self.arm_fill()
+            self.broadcast_table()
+            if not self.humans():
                 self.state = "ended"
             return
         if self.session is None or self.session.over:
@@ -867,21 +932,39 @@ class TableRunner:
                     self.host.left(s.account_id, self)
                 self.items.left(i)
                 self.seats[i] = None
+        self.between.leaving()  # 本局后离座: stood up now, at no cost
+        self.between.seat_the_queue()  # friends who watched for a bot's seat (a private table)
         self.state = "between"
+        if self.humans() and not session_done:
+            self.between.after_hand()  # the ready step (or the pause before the next hand)
         self.broadcast_table()
         self.items.notify()
         if not self.humans() or session_done:
             self.state = "ended"
             return
-        asyncio.get_running_loop().call_later(self.room.next_hand_s, self.put, "next")
 
     async def on_next(self, m: Msg) -> None:
+        await self.next_hand()
+
+    async def next_hand(self) -> None:
+        """Start the next hand if the table is full, else wait for players (and bots)."""
         if self.state == "between":
             await self.maybe_start()
             if self.state == "between":
-                self.state = "waiting"
-                if self.humans() and self.fill_timer is None:
-                    self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
+                self.between.close()
+                self.state = "waiting" if self.humans() else "ended"
+                if self.humans():
+                    self.arm_fill()
+                self.broadcast_table()
+
+    async def on_ready(self, m: Msg) -> None:
+        await self.between.on_ready(m.account)
+
+    async def on_ready_end(self, m: Msg) -> None:
+        await self.between.on_ready_end(m.data["step"])
+
+    async def on_leave_after(self, m: Msg) -> None:
+        await self.between.on_leave_after(m.account, bool(m.data.get("on")))
 
     async def on_auto(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
@@ -937,9 +1020,10 @@ class TableRunner:
             else:
                 await self.prompt_all()
         elif self.state == "between":
-            asyncio.get_running_loop().call_later(self.room.next_hand_s, self.put, "next")
+            self.between.after_hand()
+            self.broadcast_table()
         elif self.state == "waiting" and self.humans():
-            self.fill_timer = asyncio.get_running_loop().call_later(self.room.bot_fill_s, self.put, "fill")
+            self.arm_fill()
 
     # ---- surviving a crashed process -------------------------------------------------------------
     def people(self) -> list[int]:
@@ -954,6 +1038,7 @@ class TableRunner:
             "room": self.room.id,
             "code": self.code,
             "private": self.private,
+            "creator": self.creator,
             "state": self.state,
             "seats": [
                 None
@@ -965,6 +1050,8 @@ class TableRunner:
                     "auto": s.auto,
                     "escaped": s.escaped,
                     "golden": s.golden,
+                    "leave_after": s.leave_after,
+                    "missed_ready": s.missed_ready,
                 }
                 for s in self.seats
             ],
@@ -1002,6 +1089,7 @@ class TableRunner:
 
         t = cls(host, room, table_id=snap["id"], private=snap["private"])
         t.code = snap.get("code")
+        t.creator = snap.get("creator")
         t.state = snap["state"]
         t.hands_played = snap.get("hands_played", 0)
         t.seq = snap.get("seq", 0) + 1000  # prompts sent before the crash are stale now
@@ -1010,7 +1098,14 @@ class TableRunner:
             if s is not None:
                 bot = botprocs.seat_bot(host, room, i, hash((t.id, i)) & 0xFFFF, s["bot"]).bot if s["bot"] else None
                 t.seats[i] = SeatInfo(
-                    s["account"], s["name"], bot=bot, auto=s["auto"], escaped=s["escaped"], golden=bool(s.get("golden"))
+                    s["account"],
+                    s["name"],
+                    bot=bot,
+                    auto=s["auto"],
+                    escaped=s["escaped"],
+                    golden=bool(s.get("golden")),
+                    leave_after=bool(s.get("leave_after")),
+                    missed_ready=int(s.get("missed_ready", 0)),
                 )
         t.items.restore(snap.get("items"))
         ses = snap.get("session")
@@ -1079,6 +1174,8 @@ class TableRunner:
         }
         if seat is not None and self.code:
             msg["code"] = self.code  # for friends: only the players at the table learn it
+        if seat is not None:
+            msg["leave_after"] = bool(self.seats[seat].leave_after)  # type: ignore[union-attr]
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()
@@ -1114,5 +1211,6 @@ class TableRunner:
         if self.release_timer is not None:
             self.release_timer.cancel()
             self.release_timer = None
+        self.between.close()
         if self.fill_timer is not None:
             self.fill_timer.cancel()

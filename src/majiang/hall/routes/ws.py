@@ -217,7 +217,11 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
     elif t == "stand":
         h.route(current, "stand", acc)
     elif t == "add_bots":
-        h.route(current, "add_bots", acc)
+        h.route(current, "add_bots", acc, seat=msg.seat)
+    elif t == "ready":
+        h.route(current, "ready", acc)
+    elif t == "leave_after":
+        h.route(current, "leave_after", acc, on=msg.on)
     elif t == "auto":
         h.route(current, "auto", acc, on=msg.on)
     elif t == "action":

@@ -12,6 +12,8 @@ import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh
 import { play as playSound } from "./sound.js";
 import { t } from "./i18n.js";
 import { askHints, hintsCard, keepsReady } from "./hints.js";
+import { addBots, botsWaitEl, leaveAfterButton, mayAddBots, noteTimers, playAgainButton, readyBar, readyStep,
+  seatBotButton, tickBetween } from "./between.js";
 
 /** Phones: the stage is scaled small, so the own hand and the action bar go below it, unscaled. */
 const COMPACT = window.matchMedia("(max-width: 760px), (max-height: 500px)");
@@ -82,6 +84,10 @@ class TableSession {
     this.diceUntil = 0; // the dice of the hand start are shown until then
     this.hints = null; // 听牌 hints: {state: "loading"|"ready"|"error", ...} (hints.js)
     this.markReady = false; // highlight the discards that keep the hand ready
+    this.readyAt = null; // between.js: the ready step's end, the bots' arrival (local deadlines)
+    this.botsAt = null;
+    this.leaveAfter = false; // 本局后离座 is on (the server's word)
+    this.leftTable = false; // stood up at the hand's end: the result stays until it is closed
     this.updateNav();
   }
 
@@ -138,9 +144,15 @@ class TableSession {
         }
       });
       this.table = m.table;
+      noteTimers(this, m.table);
       this.syncAuto();
       this.redraw();
     });
+    c.on("leave_after", (m) => {
+      this.leaveAfter = !!m.on;
+      this.redraw();
+    });
+    c.on("seat_queued", () => toast("牌桌已满：本局结束后机器人让座给你，先观战 · A bot gives you its seat when this hand ends; watching until then", "info", 8000));
     c.on("events", (m) => this.onEvents(m));
     c.on("items", (m) => {
       if (!this.mine(m) || this.spectator) return;
@@ -157,6 +169,10 @@ class TableSession {
       this.myAuto = m.on;
       if (m.on && m.reason === "timeouts") {
         toast("多次超时，已自动托管 · Auto-play (托管) is on after repeated timeouts", "error", 6000);
+        this.userAuto = true;
+      }
+      if (m.on && m.reason === "not_ready") {
+        toast("没有准备，这一局由托管代打 · Not ready in time: auto-play (托管) plays this hand", "error", 6000);
         this.userAuto = true;
       }
       if (m.on) this.prompt = null;
@@ -177,7 +193,18 @@ class TableSession {
     });
     c.on("stood_up", (m) => {
       if (!this.mine(m)) return;
-      toast(`你已离座：${m.reason || ""} · You were stood up`, "error", 8000);
+      if (m.code === "leave_after" || m.code === "not_ready") {
+        toast(m.code === "leave_after" ? "本局结束，你已离座（不扣分） · You left the table after the hand (no penalty)"
+          : "两次未准备，座位已让出（不扣分） · Two ready steps missed: your seat was given up (no penalty)", "info", 8000);
+        if (this.resultOpen) { // read the result first: closing it goes to the lobby
+          this.leftTable = true;
+          this.table = this.table && { ...this.table, ready: null };
+          this.redraw();
+          return;
+        }
+      } else {
+        toast(`你已离座：${m.reason || ""} · You were stood up`, "error", 8000);
+      }
       this.forget();
       if (app.route === "table") app.go("lobby");
     });
@@ -220,6 +247,9 @@ class TableSession {
     this.seat = m.seat;
     this.spectator = !!m.spectator;
     this.table = m.table;
+    noteTimers(this, m.table);
+    this.leaveAfter = !!m.leave_after;
+    this.leftTable = false;
     if (m.room) this.room = m.room;
     else if (!this.room || this.room.id !== m.table.room) this.loadRoom(m.table.room);
     this.chat = (m.chat || []).slice();
@@ -398,6 +428,11 @@ class TableSession {
 
   closeResult() {
     this.resultOpen = false;
+    if (this.leftTable) { // stood up at the hand's end (本局后离座): back to the lobby
+      this.forget();
+      this.app.go("lobby");
+      return;
+    }
     this.redraw();
   }
 
@@ -485,8 +520,9 @@ class TableSession {
     const playing = this.table && this.table.state === "playing" && !this.spectator;
     if (playing) {
       const pen = this.room ? this.room.escape_penalty : "?";
-      if (!window.confirm(`对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局。确定离开？\n` +
-        `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out. Leave?`)) return;
+      if (!window.confirm(`对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局（不扣分：用“本局后离座”）。确定离开？\n` +
+        `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out ` +
+        "(free: use \"Leave after this hand\"). Leave?")) return;
     }
     this.app.conn.send({ type: "stand" });
     this.forget();
@@ -543,6 +579,7 @@ function tickCountdowns() {
     el.classList.toggle("urgent", left < 3.5);
   }
   const nx = document.getElementById("next-hand-in");
+  if (tickBetween(session)) return; // the ready step's countdown (between.js)
   if (nx && session.nextHandAt) {
     const left = Math.max(0, Math.ceil((session.nextHandAt - performance.now()) / 1000));
     nx.textContent = left > 0 ? `下一局 ${left} 秒后开始 · next hand in ${left}s` : "下一局即将开始 · next hand starting";
@@ -573,9 +610,12 @@ function renderActionBar() {
   if (!inHand) {
     const t = session.table;
     const free = t ? t.seats.filter((s) => !s).length : 0;
+    if (readyStep(session) && !session.leftTable) return readyBar(session);
     if (t && t.state === "waiting" && session.seat !== null) {
       bar.append(h("span.hint", h("span.zh", `等待玩家 ${4 - free}/4`), " ", h("span.en", `waiting for players ${4 - free}/4`)));
-      if (free) {
+      const wait = botsWaitEl(session);
+      if (wait) bar.append(wait);
+      if (free && mayAddBots(session)) {
         bar.append(h("button.act#add-bots", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
           h("span.zh", "添加机器人"), h("span.en", "Add bots")));
       }
@@ -723,6 +763,7 @@ function renderResult() {
     verify));
   box.append(h("div.buttons",
     h("span.next#next-hand-in", ""),
+    playAgainButton(session),
     r.hand ? h("a.btn#replay-link", { href: `#replay/${r.hand}`, target: "_blank", rel: "noopener" },
       bi("回放", "Replay")) : null,
     r.hand ? h("a.btn#review-link", { href: `#replay/${r.hand}/review`, target: "_blank", rel: "noopener" },
@@ -771,6 +812,8 @@ function renderSide(side) {
       s && s.bot ? h("span.flag.bot", t("机器人", "bot")) : null,
       s && s.auto && !s.bot ? h("span.flag.auto", t("托管", "auto")) : null,
       s && !s.online ? h("span.flag.off", t("离线", "offline")) : null,
+      s && tb.ready && tb.ready[i] ? h("span.flag.ready", { title: t("已准备", "ready"), "aria-label": t("已准备", "ready") }, "✓") : null,
+      seatBotButton(session, i),
       m.started ? h("span.score", String(m.scores[i])) : null));
   });
   side.append(seats);
@@ -782,10 +825,12 @@ function renderSide(side) {
       on: { click: () => session.setAuto(!session.myAuto) },
     }, bi(session.myAuto ? "托管中" : "托管", session.myAuto ? "Auto-play ON" : "Auto-play"));
     buttons.append(autoBtn);
-    if (tb.state === "waiting" && tb.seats.some((s) => !s)) {
-      buttons.append(h("button.btn#add-bots-side", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
+    if (tb.state === "waiting" && tb.seats.some((s) => !s) && mayAddBots(session)) {
+      buttons.append(h("button.btn#add-bots-side", { on: { click: () => addBots(session) } },
         bi("添加机器人", "Add bots")));
     }
+    const leave = leaveAfterButton(session);
+    if (leave) buttons.append(leave);
   }
   buttons.append(h("button.btn.danger#stand", { on: { click: () => session.stand() } },
     bi(session.spectator ? "离开" : "离座", session.spectator ? "Leave" : "Stand up")));
