@@ -136,6 +136,7 @@ def test_reopening_the_page_mid_hand_goes_back_to_the_prompt(new_page: Any, sign
     signup(page, "reopen")
     _sit_with_bots(page)
     expect(page.locator(".pond[data-seat='0'] .tile")).to_have_count(0)
+    page.wait_for_timeout(2000)  # so that a prompt that kept its deadline shows less than the full 60 s
     page.reload()  # the open prompt (our first discard) waits for us with the time it has left
     expect(page.locator("#your-turn")).to_be_visible()
     expect(page.locator(".pond .tile")).to_have_count(0)  # the server did not discard for us
