@@ -131,13 +131,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--before is required (a checkout of the old code with its own .venv)")
     sides = {"before": args.before.resolve(), "after": args.after.resolve()}
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
-    start = datetime.datetime.now(datetime.timezone.utc)
+    start = datetime.datetime.now(datetime.UTC)
     for r in range(args.rounds):
         order = ("before", "after") if r % 2 == 0 else ("after", "before")
         for side in order:
             runs[side].append(run_side(sides[side], args))
             print(f"round {r + 1} {side}: {json.dumps(runs[side][-1])}", file=sys.stderr, flush=True)
-    end = datetime.datetime.now(datetime.timezone.utc)
+    end = datetime.datetime.now(datetime.UTC)
     load = os.getloadavg()
     print(
         f"{start:%Y-%m-%d %H:%M}–{end:%H:%M} UTC, {platform.machine()}, {os.cpu_count()} cores, "
