@@ -331,6 +331,17 @@ def test_score_dict_byte_identical(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast_answers > 3_000  # the generated lines do take the fast path
 
 
+@needs_fast
+def test_the_fast_path_leaves_a_line_with_switches_to_the_reference() -> None:
+    # the C side refuses a hand-json line with its own ``switches`` (even empty ones), so that
+    # score_dict need not look for the key in Python on every line; the reference applies them
+    assert FAST is not None
+    d = WinningHand.from_string("14m258p369s789mCC 7m").to_dict()
+    assert FAST.score_dict(d) is not None
+    assert FAST.score_dict({**d, "switches": {}}) is None
+    assert FAST.score_dict({**d, "switches": {"knitted_straight_wait_fans": False}}) is None
+
+
 def _jsonl_input() -> str:
     rng = random.Random(3)
     lines = ["", "not json", "[1, 2]", '{"hand": 5}', '{"melds": [], "hand": ["1m"], "win_tile": "1m"}']

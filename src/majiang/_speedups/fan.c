@@ -52,7 +52,8 @@ static int n_wh_all = 0;
 
 static PyObject *s_total, *s_fans, *s_valid, *s_below, *s_name, *s_zh, *s_points, *s_count;
 static PyObject *k_melds, *k_hand, *k_win_tile, *k_self_drawn, *k_fourth_tile, *k_kong, *k_last_tile,
-    *k_seat_wind, *k_prevalent_wind, *k_flowers, *k_rules, *k_kind, *k_tiles, *k_concealed, *k_claimed, *k_from;
+    *k_seat_wind, *k_prevalent_wind, *k_flowers, *k_rules, *k_kind, *k_tiles, *k_concealed, *k_claimed, *k_from,
+    *k_switches;
 static PyObject *wind_names[8]; /* E S W N 东 南 西 北 */
 static PyObject *s_gb, *s_minfan, *s_switch[NSW];
 
@@ -449,6 +450,7 @@ static int read_meld_dict(PyObject *md, hand_t *h, int i) {
 
 static int read_hand_dict(PyObject *d, hand_t *h, PyObject **rules_name) {
     if (!PyDict_CheckExact(d)) return 0;
+    if (dget(d, k_switches)) return 0; /* a line's own switches: the reference reads them */
     PyObject *const *items;
     Py_ssize_t n;
     PyObject *melds = dget(d, k_melds);
@@ -964,6 +966,7 @@ PyMODINIT_FUNC PyInit_fan(void) {
     INTERN(k_prevalent_wind, "prevalent_wind");
     INTERN(k_flowers, "flowers");
     INTERN(k_rules, "rules");
+    INTERN(k_switches, "switches");
     INTERN(k_kind, "kind");
     INTERN(k_tiles, "tiles");
     INTERN(k_concealed, "concealed");

@@ -80,14 +80,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_jsonl(args: argparse.Namespace) -> int:
     from majiang.cli.jsonl import run_jsonl
-    from majiang.rulesets import DEFAULT, calculator
+    from majiang.rulesets import DEFAULT, calculator, names
 
     forced = args.rules
     explain = args.explain
+    # calculator() looked up once per ruleset, not on every line
+    table = {name: calculator(name) for name in names()}
+    other = calculator(DEFAULT)  # what calculator() answers for anything not a registered name
 
     def handle(d: dict[str, Any]) -> dict[str, Any]:
         if forced:
             d = {**d, "rules": forced}
-        return calculator(d.get("rules", DEFAULT))(d, explain)
+        try:
+            calc = table.get(d.get("rules", DEFAULT), other)  # a number, say: not a name either
+        except TypeError:  # a list or an object: unhashable, not a name
+            calc = other
+        return calc(d, explain)
 
     return run_jsonl(handle)

@@ -190,10 +190,11 @@ class Hand:
 
     def _draw(self, seat: int, tail: bool = False) -> None:
         """Draw for ``seat`` (head, or tail after a kong); nothing left for ``seat`` to draw ends the hand."""
-        if self.wall.left(seat) == 0:
+        w = self.wall
+        if (w.live if w.shared else w.left(seat)) == 0:
             self._finish(None)
             return
-        t = self.wall.draw(seat, tail)
+        t = w.draw(seat, tail)
         st = self.seats[seat]
         self.first_turn = False
         self.events.append({"type": "draw", "seat": seat, "tile": t, "tail": tail})
@@ -227,11 +228,12 @@ class Hand:
         if discarder is not None and not robbing:
             visible -= 1  # the discard itself is the winning tile
         # 海底: the seat that would draw next (after the winner's or the discarder's turn) has nothing left
-        nxt = (seat if discarder is None else discarder) + 1
+        w = self.wall
+        left = w.live if w.shared else w.left(((seat if discarder is None else discarder) + 1) % 4)
         return WinContext(
             discarder=discarder,
             kong=robbing or (discarder is None and self.after_kong),
-            last=self.wall.left(nxt % 4) == 0,
+            last=left == 0,
             first_turn=self.first_turn,
             fourth_tile=visible == 3,
         )
@@ -275,11 +277,15 @@ class Hand:
             ):
                 opts.append(WINS[tile])
             # a kong needs a replacement for the konger and a draw for the seat after it
-            if rules.can_kong(self) and self.wall.left(s) and self.wall.left((s + 1) % 4):
+            w = self.wall
+            if rules.can_kong(self) and (w.live if w.shared else w.left(s) and w.left((s + 1) % 4)):
                 if 4 in c:
                     opts.extend(Action(CONCEALED_KONG, t) for t in range(NUM_KINDS) if c[t] == 4)
                 if st.melds:
-                    opts.extend(Action(ADDED_KONG, m.tile) for m in st.melds if m.kind == PUNG_SET and c[m.tile])
+                    # m.tiles[0]: m.tile, without the property call
+                    opts.extend(
+                        Action(ADDED_KONG, m.tiles[0]) for m in st.melds if m.kind == PUNG_SET and c[m.tiles[0]]
+                    )
         opts.extend(compress(DISCARDS, c))
         self.options = {s: opts}
         self.responses = {}
@@ -394,7 +400,8 @@ class Hand:
     # ---- claims --------------------------------------------------------------------------------
     def _open_claims(self, discarder: int, tile: Tile) -> None:
         rules = self.rules
-        live = self.wall.left((discarder + 1) % 4) > 0  # the next seat can still draw
+        w = self.wall
+        live = (w.live if w.shared else w.left((discarder + 1) % 4)) > 0  # the next seat can still draw
         could_win = rules.could_win
         seats = self.seats
         # a chow needs a neighbour in the suit (honour chows, where a ruleset has them, are its own check)

@@ -116,6 +116,11 @@ class WallState(Protocol):
         """Tiles that may still be drawn (the dead wall excluded)."""
         ...
 
+    @property
+    def shared(self) -> bool:
+        """One wall for every seat: :meth:`left` is :attr:`live` for each."""
+        ...
+
     def left(self, seat: int) -> int:
         """Tiles ``seat`` may still draw (one shared wall: :attr:`live`; a wall cut into one part per
         seat: what is left of its part)."""

@@ -10,9 +10,9 @@ whole, the others learn who used which item; an undeclared event type raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from majiang.engine import events as _events
 from majiang.engine.protocol import Action
@@ -21,6 +21,35 @@ from majiang.tiles import NUM_KINDS, Tile, tile_str
 if TYPE_CHECKING:
     from majiang.engine.hand import Hand
     from majiang.engine.melds import Meld
+
+
+_CONCEALED = attrgetter("concealed")
+_T = TypeVar("_T")
+
+
+class _lazy(Generic[_T]):
+    """:func:`functools.cached_property` without its lock (Python 3.11 takes an ``RLock`` on every
+    first read, and a view's attributes are read once each, on every decision of every bot): the
+    value is computed on first read and kept in the instance's ``__dict__``, which later reads find
+    first.  A view belongs to one thread."""
+
+    def __init__(self, fn: Callable[[Any], _T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _lazy[_T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+    def __get__(self, obj: object, owner: type | None = None) -> _T | _lazy[_T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 class SeatView:
@@ -34,7 +63,7 @@ class SeatView:
         self.legal: list[Action] = list(hand.legal(seat))
 
     # everything below only reads what this seat may know
-    @cached_property
+    @_lazy
     def counts(self) -> list[int]:
         return list(self._hand.seats[self.seat].counts)
 
@@ -60,7 +89,7 @@ class SeatView:
 
     @property
     def phase(self) -> str:
-        return self._hand.phase.value
+        return self._hand.phase._value_  # .value is a Python-level descriptor in 3.11
 
     @property
     def current(self) -> int:
@@ -80,24 +109,26 @@ class SeatView:
         h = self._hand
         return h.seats[self.seat].drawn if h.current == self.seat else None
 
-    @cached_property
+    @_lazy
     def melds(self) -> list[list[Meld]]:
         """Every seat's declared sets; other seats' concealed kongs face down (their tiles are
         :data:`~majiang.engine.melds.FACE_DOWN`), as remote players see them."""
+        seat = self.seat
+        # ``any(map(...))`` runs in C: a seat without a concealed kong costs no bytecode per meld
         return [
-            list(st.melds) if s == self.seat else [m.face_down() for m in st.melds]
+            list(st.melds) if s == seat or not any(map(_CONCEALED, st.melds)) else [m.face_down() for m in st.melds]
             for s, st in enumerate(self._hand.seats)
         ]
 
-    @cached_property
+    @_lazy
     def discards(self) -> list[list[Tile]]:
         return [list(st.discards) for st in self._hand.seats]
 
-    @cached_property
+    @_lazy
     def claimed(self) -> list[list[bool]]:
         return [list(st.claimed) for st in self._hand.seats]
 
-    @cached_property
+    @_lazy
     def flowers(self) -> list[list[Tile]]:
         return [list(st.flowers) for st in self._hand.seats]
 
@@ -105,7 +136,7 @@ class SeatView:
     def concealed_counts(self) -> list[int]:
         return [st.n_concealed for st in self._hand.seats]
 
-    @cached_property
+    @_lazy
     def visible(self) -> list[int]:
         """Copies of each tile in the ponds and in exposed melds."""
         return list(self._hand.visible)
@@ -113,7 +144,7 @@ class SeatView:
     @property
     def pending(self) -> tuple[int, Tile] | None:
         h = self._hand
-        return h.pending if h.phase.value in ("claim", "rob") else None
+        return h.pending if h.phase._value_ in ("claim", "rob") else None
 
     @property
     def scores(self) -> list[int]:

@@ -15,7 +15,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from majiang.seeded import SeedStream as SeedStream  # re-exported: the engine's items draw from it too
 from majiang.tiles import Tile
@@ -37,18 +37,24 @@ def shuffle(tiles: Sequence[Tile], seed: bytes) -> list[Tile]:
     out = list(tiles)
     rng = SeedStream(seed, b"shuffle")
     words, pos = rng._words, 0
+    end = len(words)
     for i in range(len(out) - 1, 0, -1):
+        if pos == end:
+            rng._pos = pos
+            rng._grow(2 * end)
+            words, end = rng._words, 2 * end
+        x = words[pos]
+        pos += 1
         n = i + 1
-        limit = 4294967296 - 4294967296 % n
-        while True:
-            if pos >= len(words):
-                rng._pos = pos
-                rng._grow(2 * len(words))
-                words = rng._words
-            x = words[pos]
-            pos += 1
-            if x < limit:
-                break
+        if x >= 4294967296 - 4294967296 % n:  # rejected (a chance of n in 2**32): draw again
+            limit = 4294967296 - 4294967296 % n
+            while x >= limit:
+                if pos == end:
+                    rng._pos = pos
+                    rng._grow(2 * end)
+                    words, end = rng._words, 2 * end
+                x = words[pos]
+                pos += 1
         j = x % n
         out[i], out[j] = out[j], out[i]
     return out
@@ -59,6 +65,10 @@ class Wall:
     """The tiles in draw order from the break: index 0 is the top of the first stack after the
     break, 1 its bottom, …; the tail is the far end.  ``taken`` marks tiles already drawn (or, like
     a face-up jing indicator, never drawable)."""
+
+    #: one wall for every seat: :meth:`left` is :attr:`live` whatever the seat (the engine's hot
+    #: paths read ``live`` directly then, without the call)
+    shared: ClassVar[bool] = True
 
     tiles: list[Tile]
     dice: tuple[int, int, int, int]  # dealer's two dice, then the second thrower's
@@ -91,8 +101,8 @@ class Wall:
         # the walls lie in seat order; the break is `count` stacks from the right end of the
         # thrower's wall, and the head of the live wall starts just after it
         start = (thrower * stacks_per_wall + count) % n_stacks
-        order = [(start + k) % n_stacks for k in range(n_stacks)]
-        tiles = [shuffled[2 * s + h] for s in order for h in (0, 1)]
+        # the stacks start, start + 1, …, n_stacks − 1, 0, …, start − 1, two tiles each: a rotation
+        tiles = shuffled[2 * start : 2 * n_stacks] + shuffled[: 2 * start]
         return cls(tiles=tiles, dice=(d1, d2, d3, d4), break_seat=thrower, break_stack=count, dead=dead)
 
     # ---- drawing ---------------------------------------------------------------------------
@@ -154,7 +164,16 @@ class Wall:
         return self.live
 
     def draw(self, seat: int, tail: bool = False) -> Tile:
-        return self.draw_tail() if tail else self.draw_head()
+        if tail:
+            return self.draw_tail()
+        taken, i = self.taken, self.head  # draw_head(), without the call: this runs on every draw
+        while taken[i]:
+            i += 1
+        taken[i] = True
+        self.head = i + 1
+        self.remaining -= 1
+        self.live = max(0, self.remaining - self.dead)
+        return self.tiles[i]
 
     def deal(self, dealer: int) -> list[list[Tile]]:
         return deal(self, dealer)
@@ -209,6 +228,9 @@ class SeatWalls:
     (13 each; the dealer's 14th is its first draw), every draw and every replacement.  A seat whose
     part is empty cannot draw.  ``tiles`` is the wall as one list in that order, so a wall is written
     down (and rebuilt) as one string of tiles."""
+
+    #: one part per seat: :meth:`left` depends on the seat
+    shared: ClassVar[bool] = False
 
     tiles: list[Tile]
     dealer: int = 0

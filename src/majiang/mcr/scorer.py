@@ -538,7 +538,7 @@ def score(hand: WinningHand, rules: str | Rules | None = None) -> ScoreResult:
 
 def score_dict(d: Mapping[str, Any], explain: bool = False) -> dict[str, Any]:
     """What one ``majiang fan --jsonl`` line does: a hand-json object in, a result (or error) out."""
-    if _FAST is not None and not explain and not (isinstance(d, Mapping) and "switches" in d):  # C knows no switches
+    if _FAST is not None and not explain:  # C leaves a line with its own ``switches`` to the reference
         result = _FAST.score_dict(d)
         if result is not None:
             return result

@@ -85,23 +85,19 @@ def register(entry: RulesetInfo) -> None:
     _REGISTRY[entry.name] = entry
 
 
-def _mcr_calculator(d: Mapping[str, Any], explain: bool) -> dict[str, Any]:
-    return score_dict(d, explain=explain)
-
-
 def _nanchang_calculator(d: Mapping[str, Any], explain: bool) -> dict[str, Any]:
     return settle_dict(d)  # the settlement is its own explanation
 
 
 MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan", "ev": "majiang.bots.ev"}
-register(RulesetInfo("gb", lambda opts: MCR("gb"), "国标", "MCR", _mcr_calculator, "mcr", ("番", "fan"), MCR_BOTS))
+register(RulesetInfo("gb", lambda opts: MCR("gb"), "国标", "MCR", score_dict, "mcr", ("番", "fan"), MCR_BOTS))
 register(
     RulesetInfo(
         "botzone",
         lambda opts: Botzone(),
         "国标 Botzone",
         "MCR (Botzone)",
-        _mcr_calculator,
+        score_dict,  # called directly: one frame less on every ``fan --jsonl`` line
         "mcr",
         ("番", "fan"),
         MCR_BOTS,

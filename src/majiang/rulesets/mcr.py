@@ -20,6 +20,8 @@ from majiang.mcr.scorer import score
 from majiang.mcr.shapes import is_win_shape, is_win_shape_with
 from majiang.tiles import NUM_KINDS, Tile, full_set
 
+_TILE_SET = tuple(full_set(flowers=True))
+
 # what MCR adds to the event log (majiang.engine.events): the win's summary (MCR.check_win)
 register_fields("win", fields(total=NUMBER, self_drawn=FLAG))
 
@@ -47,7 +49,7 @@ class MCR:
         self._summary = asdict(self.rules)
 
     def tile_set(self) -> list[Tile]:
-        return full_set(flowers=True)
+        return list(_TILE_SET)  # a fresh list each hand, without rebuilding it
 
     def is_bonus(self, tile: Tile) -> bool:
         return tile >= NUM_KINDS
