@@ -15,7 +15,6 @@ from hall_helpers import make_client, register
 from majiang.engine.arrange import layout, swaps_for
 from majiang.engine.hand import Hand
 from majiang.hall.rooms import Room
-from majiang.hall.settings import Prefs, SettingsStore
 from majiang.store import Database
 from majiang.tiles import parse_tiles
 
@@ -62,6 +61,7 @@ def until(ws: Any, kind: str, pred: Any = lambda m: True, limit: int = 3000, see
             seen.append(m)
         if m["type"] == kind and pred(m):
             return m
+        assert m["type"] != "error" or m["code"] in ("stale", "illegal"), m  # refused: fail, never hang
     raise AssertionError(f"no {kind} message")
 
 
@@ -75,18 +75,22 @@ def seat_two(c: Any, a: str, b: str, toggles_a: dict[str, bool], toggles_b: dict
     start the hand; the caller closes the two sockets."""
     wa = c.websocket_connect(f"/ws?token={a}").__enter__()
     wb = c.websocket_connect(f"/ws?token={b}").__enter__()
-    until(wa, "welcome")
-    until(wb, "welcome")
-    if toggles_a:
-        set_toggles(wa, **toggles_a)
-    if toggles_b:
-        set_toggles(wb, **toggles_b)
-    wa.send_json({"type": "quick_join", "room": "t"})
-    snap = until(wa, "table")
-    assert snap["seat"] == 0
-    wb.send_json({"type": "join", "table": snap["table"]["id"]})
-    assert until(wb, "table")["seat"] == 1
-    wa.send_json({"type": "add_bots"})
+    try:
+        until(wa, "welcome")
+        until(wb, "welcome")
+        if toggles_a:
+            set_toggles(wa, **toggles_a)
+        if toggles_b:
+            set_toggles(wb, **toggles_b)
+        wa.send_json({"type": "quick_join", "room": "t"})
+        snap = until(wa, "table")
+        assert snap["seat"] == 0
+        wb.send_json({"type": "join", "table": snap["table"]["id"]})
+        assert until(wb, "table")["seat"] == 1
+        wa.send_json({"type": "add_bots"})
+    except BaseException:
+        close(wa, wb)  # a socket left open would hold the test client's shutdown
+        raise
     return wa, wb
 
 
@@ -103,6 +107,7 @@ def first_decision(ws: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
         seen.append(m)
         if m["type"] in ("prompt", "preset"):
             return m["type"], m, seen
+        assert m["type"] != "error", m
     raise AssertionError("no decision")
 
 
@@ -283,6 +288,8 @@ def test_toggles_are_remembered_on_postgresql(tmp_path: Any) -> None:
         try:
             from sqlalchemy import inspect
 
+            from majiang.hall.settings import Prefs, SettingsStore
+
             assert "account_settings" in inspect(db.engine).get_table_names()
             with db.engine.connect() as conn:
                 rows = conn.exec_driver_sql("SELECT auto_win, auto_pass, auto_discard FROM account_settings").all()
@@ -325,6 +332,8 @@ def test_bad_settings_are_refused_and_change_nothing(client: Any) -> None:
         assert client.put("/api/settings", json=body, headers=auth).status_code == 422
     assert client.put("/api/settings", json={"auto_win": True}).status_code == 401
     assert client.get("/api/settings", headers=auth).json() == OFF
+    from majiang.hall.settings import Prefs
+
     with pytest.raises(ValueError):
         Prefs().with_changes({"auto_win": "yes"})  # type: ignore[dict-item]
     with pytest.raises(ValueError):
