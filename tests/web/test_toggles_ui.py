@@ -42,7 +42,7 @@ bot_fill_s = 300
 next_hand_s = 30
 spectate_delay_s = 0
 """
-PLAIN = "139m258p147s1234z5z"  # the dealer: no kong, no win; it discards 白 (P)
+PLAIN = "139m258p147s1234z5z"  # the dealer: no kong, no win; it discards 白 (P): we hold the others
 HERE = Path(__file__).parent
 
 
@@ -144,10 +144,11 @@ def make_page(browser: Any, rigged: Rigged) -> Iterator[Callable[..., tuple[Any,
 
 class Dealer(threading.Thread):
     """The friend at seat 0: opens a private table, adds bots once ``go`` is set and the browser sits,
-    discards 白 (P) first, then wins when offered, else passes, else discards the drawn tile."""
+    discards ``first`` (白, P) first, then wins when offered, else passes, else discards the drawn tile."""
 
-    def __init__(self, rigged: Rigged) -> None:
+    def __init__(self, rigged: Rigged, first: str = "P") -> None:
         super().__init__(daemon=True)
+        self.first_tile = first
         self.url = rigged.base.replace("http://", "ws://") + f"/ws?token={rigged.guest()}"
         self.code: str | None = None
         self.ready = threading.Event()
@@ -181,7 +182,11 @@ class Dealer(threading.Thread):
                         legal = m["legal"]
                         drawn = m["view"].get("drawn")
                         a = (
-                            (next((x for x in legal if x == {"type": "discard", "tile": "P"}), None) if first else None)
+                            (
+                                next((x for x in legal if x == {"type": "discard", "tile": self.first_tile}), None)
+                                if first
+                                else None
+                            )
                             or next((x for x in legal if x["type"] == "win"), None)
                             or next((x for x in legal if x["type"] == "pass"), None)
                             or next((x for x in legal if x["type"] == "discard" and x.get("tile") == drawn), None)
@@ -210,11 +215,13 @@ def sit_by_code(page: Any, code: str) -> None:
     page.wait_for_selector("#toggles")
 
 
-def journey(rigged: Rigged, make_page: Any, name: str, rig: dict[str, str]) -> tuple[Any, list[dict[str, Any]], Dealer]:
+def journey(
+    rigged: Rigged, make_page: Any, name: str, rig: dict[str, str], first: str = "P"
+) -> tuple[Any, list[dict[str, Any]], Dealer]:
     """Up to the first hand of the journey (module docstring); returns the second page, its messages
     and the dealer (the caller stops it)."""
     rigged.rig(**rig)
-    dealer = Dealer(rigged)
+    dealer = Dealer(rigged, first)
     dealer.start()
     code = dealer.wait_code()
     page, _ = make_page()
@@ -275,17 +282,24 @@ def wait_for(page: Any, cond: Callable[[], Any], timeout: float = 30) -> Any:
 
 
 def test_auto_discard_toggle(rigged: Rigged, make_page: Any, shots: Path) -> None:
-    # the browser's 13 tiles claim nothing of 白; its first draw is 中 (C), which makes no kong, no win
+    # the dealer discards 北 (N), of which it holds three and we the fourth: nobody can claim it; our
+    # first draw is 中 (C), which makes no kong, no win
     page, frames, dealer = journey(
-        rigged, make_page, "auto_discard", {"dealer": PLAIN, "right": "1379m2468p59s126z", "draws": "7z"}
+        rigged,
+        make_page,
+        "auto_discard",
+        {"dealer": "139m258p147s12z444z", "right": "1379m2468p59s146z", "draws": "7z"},
+        first="N",
     )
     try:
         first = wait_for(page, lambda: presets(frames))[0]
         assert first["toggle"] == "auto_discard" and first["action"] == {"type": "discard", "tile": "C"}
         expect(page.locator("#toggle-last")).to_have_attribute("data-toggle", "auto_discard")
         expect(page.locator("#toggle-last")).to_contain_text("摸切")
-        expect(page.locator(".pond.pos0 img.tile[data-tile=C]")).to_have_count(1)  # our pond: 中, at once
-        assert not [p for p in prompts(frames) if any(a["type"] == "discard" for a in p["legal"])]
+        expect(page.locator(".pond.pos0 img.tile[data-tile=C]").first).to_be_visible()  # our pond: 中, at once
+        asked = [p for p in prompts(frames) if any(a["type"] == "discard" for a in p["legal"])]
+        leaves = ("win", "concealed_kong", "added_kong")  # what 摸切 leaves to the player
+        assert all(any(a["type"] in leaves for a in p["legal"]) for p in asked), asked
         wait_for(page, lambda: len(presets(frames)) >= 3)  # and on every turn after it
         assert {m["toggle"] for m in presets(frames)} == {"auto_discard"}  # the one toggle on
         page.screenshot(path=str(shots / "table-toggles.png"))
