@@ -20,6 +20,7 @@ from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.rooms import Room
 from majiang.hall.routes import accounts, calculator, hands, ops, players, review, shop, ws
 from majiang.hall.routes import rooms as rooms_routes
+from majiang.hall.routes import settings as settings_routes
 from majiang.hall.service import Hall, HallError
 from majiang.hall.table import HandEndHook
 from majiang.store import Database
@@ -118,6 +119,7 @@ def create_app(
         calculator.router,
         ops.router,
         players.router,
+        settings_routes.router,
         ws.router,
         *extra_routers,
     ):

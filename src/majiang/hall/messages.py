@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
 MAX_MESSAGE_BYTES = 4096
 
@@ -89,6 +89,18 @@ class Auto(_M):
     on: bool
 
 
+class Settings(_M):
+    """Set some of the account's table toggles (docs/protocol.md, *Settings*); none: just read them."""
+
+    type: Literal["settings"]
+    auto_win: StrictBool | None = None
+    auto_pass: StrictBool | None = None
+    auto_discard: StrictBool | None = None
+
+    def changes(self) -> dict[str, bool]:
+        return {k: v for k, v in self.model_dump(exclude={"type"}).items() if v is not None}
+
+
 class Chat(_M):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=200)
@@ -145,6 +157,7 @@ ClientMessage = Annotated[
     | LeaveAfter
     | Act
     | Auto
+    | Settings
     | Chat
     | Mute
     | Ping
@@ -189,3 +202,14 @@ class Purchase(_M):
     item: ItemId
     count: int = Field(default=1, ge=1, le=99)
     id: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+class SettingsBody(_M):
+    """``PUT /api/settings``: the toggles to change (the others stay as they are)."""
+
+    auto_win: StrictBool | None = None
+    auto_pass: StrictBool | None = None
+    auto_discard: StrictBool | None = None
+
+    def changes(self) -> dict[str, bool]:
+        return {k: v for k, v in self.model_dump().items() if v is not None}

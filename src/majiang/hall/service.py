@@ -25,6 +25,7 @@ from majiang.hall.items import ItemError, ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.rooms import Room, load_rooms
+from majiang.hall.settings import Prefs, SettingsStore
 from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
@@ -73,6 +74,7 @@ class Hall:
         self.accounts = Accounts(db, signup_grant=signup_grant)
         self.store = HandStore(db)
         self.items = ItemStore(db)  # 道具: the shop, inventories, the audit log
+        self.settings = SettingsStore(db)  # the auto toggles remembered per account (hall/settings.py)
         self.executor = fresh_executor(db)
         self.events = EventWriter(db, self.executor)
         self.metrics = Metrics()
@@ -185,6 +187,19 @@ class Hall:
         if room.max_balance is not None and bal > room.max_balance:
             return False, f"{room.name} is for players with at most {room.max_balance} coins; you have {bal}"
         return True, ""
+
+    async def prefs_of(self, account: int) -> Prefs:
+        """The account's remembered toggles (自动和, 不吃碰杠, 摸切)."""
+        return await self.run_db(self.settings.get, account)
+
+    async def set_prefs(self, account: int, changes: dict[str, bool]) -> Prefs:
+        """Remember changed toggles; tell the account's connection and the table it sits at."""
+        prefs = await self.run_db(self.settings.update, account, changes)
+        self.send(account, {"type": "settings", "settings": prefs.to_dict()})
+        table = await self.where_of(account)
+        if table is not None:
+            self.route(table, "prefs", account, **prefs.to_dict())
+        return prefs
 
     # ---- messages between processes -------------------------------------------------------------
     def _send_remote(self, account: int, msg: dict[str, Any]) -> None:

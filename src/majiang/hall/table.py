@@ -30,6 +30,7 @@ from majiang.hall.items import ItemStore, TableItems
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
 from majiang.hall.rooms import Room
+from majiang.hall.settings import Prefs, autoplay_bot, preset_action
 from majiang.rulesets import make_ruleset
 
 T = TypeVar("T")
@@ -69,6 +70,7 @@ class TableHost(Protocol):
     def table_ended(self, table: TableRunner) -> None: ...
     def route(self, table_id: str, kind: str, account: int = 0, **data: Any) -> None: ...
     async def bot_account(self, kind: str) -> int: ...
+    async def prefs_of(self, account: int) -> Prefs: ...
     def bot_delay(self) -> float: ...
     @property
     def auto_delay_s(self) -> float: ...
@@ -123,6 +125,8 @@ class SeatInfo:
     gone: int = 0  # counts disconnects: a reconnect-grace timer acts only on the disconnect it was set for
     leave_after: bool = False  # 本局后离座: stand up, at no cost, when this hand ends (between.py)
     missed_ready: int = 0  # ready steps missed in a row (between.py)
+    prefs: Prefs = field(default_factory=Prefs)  # the player's toggles: 自动和, 不吃碰杠, 摸切 (hall/settings.py)
+    autobot: Bot | None = None  # 托管's player (the room's fan-aware bot), made when first needed
 
     @property
     def human(self) -> bool:
@@ -147,6 +151,7 @@ class Prompt:
     timer: asyncio.TimerHandle | None = None
     false_won: bool = False  # this turn's false win is spent (the prompt asked again keeps the flag)
     sent: bool = False  # asked of the player (its own clock runs), not played by 托管 or a bot
+    preset: bool = False  # a toggle of the player answers it (never sent)
 
 
 @dataclass
@@ -330,7 +335,8 @@ class TableRunner:
             return
         if self.seats[seat] is not None:
             self.items.left(seat)  # the bot's, which yields its seat
-        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
+        prefs = await self.host.prefs_of(acc)
+        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"), prefs=prefs)
         self.between.seated(seat)
         self.spectators.discard(acc)
         self.host.joined(acc, self)
@@ -698,6 +704,9 @@ class TableRunner:
                 prompt.timer = loop.call_later(
                     self.host.auto_delay_s, partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True)
                 )
+            elif preset_action(SeatView(hand, seat), legal, info.prefs) is not None:
+                prompt.preset = True  # a toggle answers at once (on_preset): no timer, nothing sent
+                self.put("preset", seat=seat, seq=prompt.seq)
             else:
                 prompt.timer = loop.call_later(timeout, partial(self.put, "timeout", seat=seat, seq=prompt.seq))
                 prompt.sent = True
@@ -765,9 +774,59 @@ class TableRunner:
         await self.act_for(seat, default=True)
 
     async def act_for(self, seat: int, default: bool) -> None:
+        """托管 (and a single timeout): the room's fan-aware bot decides for the player."""
         hand = self.hand
-        assert hand is not None
-        await self.apply(seat, hand.default_action(seat))
+        info = self.seats[seat]
+        assert hand is not None and info is not None
+        action = hand.default_action(seat)
+        try:
+            if info.autobot is None:
+                info.autobot = autoplay_bot(
+                    self.room.bots, self.room.rules, seed=hash((self.id, seat, "auto")) & 0xFFFF
+                )
+            chosen = info.autobot.choose(SeatView(hand, seat), hand.legal(seat))
+            if chosen in hand.legal(seat):
+                action = chosen
+        except Exception:  # the engine's default (discard the drawn tile, pass) is always legal
+            log.exception("table %s: 托管 bot failed for seat %d", self.id, seat)
+        await self.apply(seat, action)
+
+    async def on_preset(self, m: Msg) -> None:
+        """A toggle (自动和, 不吃碰杠, 摸切) answers the seat's prompt: not a timeout, never toward 托管."""
+        seat, seq = m.data["seat"], m.data["seq"]
+        p = self.prompts.get(seat)
+        info = self.seats[seat]
+        if p is None or p.seq != seq or info is None or self.hand is None or self.state != "playing":
+            return
+        decided = preset_action(SeatView(self.hand, seat), p.legal, info.prefs)
+        if decided is None or info.auto or not info.online:  # changed meanwhile: ask as usual
+            self.prompts.pop(seat, None)
+            await self.prompt_all()
+            return
+        toggle, action = decided
+        self.send(
+            info.account_id,
+            {"type": "preset", "hand": self.hand_id, "seq": seq, "toggle": toggle, "action": action_json(action)},
+        )
+        await self.apply(seat, action)
+
+    async def on_prefs(self, m: Msg) -> None:
+        """The player changed its toggles: they apply from the prompt open now on."""
+        seat = self.seat_of(m.account)
+        if seat is None:
+            return
+        info = self.seats[seat]
+        assert info is not None
+        info.prefs = Prefs.from_dict(m.data)
+        p = self.prompts.get(seat)
+        if p is None or p.preset or info.auto or not info.online or self.hand is None or self.state != "playing":
+            return
+        if preset_action(SeatView(self.hand, seat), p.legal, info.prefs) is not None:
+            p.preset = True
+            if p.timer is not None:
+                p.timer.cancel()
+                p.timer = None
+            self.put("preset", seat=seat, seq=p.seq)
 
     async def on_action(self, m: Msg) -> None:
         acc = m.account
@@ -1052,6 +1111,7 @@ class TableRunner:
                     "golden": s.golden,
                     "leave_after": s.leave_after,
                     "missed_ready": s.missed_ready,
+                    "prefs": s.prefs.to_dict(),
                 }
                 for s in self.seats
             ],
@@ -1106,6 +1166,7 @@ class TableRunner:
                     golden=bool(s.get("golden")),
                     leave_after=bool(s.get("leave_after")),
                     missed_ready=int(s.get("missed_ready", 0)),
+                    prefs=Prefs.from_dict(s.get("prefs")),
                 )
         t.items.restore(snap.get("items"))
         ses = snap.get("session")
@@ -1183,7 +1244,7 @@ class TableRunner:
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
-        if seat is not None and seat in self.prompts and self.hand is not None:
+        if seat is not None and seat in self.prompts and self.hand is not None and not self.prompts[seat].preset:
             p = self.prompts[seat]
             again = {
                 "type": "prompt",

@@ -67,6 +67,7 @@ async def ws(websocket: WebSocket) -> None:
             await websocket.send_text(json.dumps({"type": "error", "code": "auth", "message": str(e)}))
             await websocket.close(code=4401, reason="unauthenticated")
         return
+    prefs = await h.prefs_of(p.account_id)  # before the connection is attached: the welcome comes first
     conn = Connection(p.account_id, websocket.send_text, websocket.close)
     if h.cluster.multi:  # a second login on another process takes over too
         await h.cluster.to_account(p.account_id, {"type": "_kick", "node": h.cluster.node})
@@ -83,6 +84,7 @@ async def ws(websocket: WebSocket) -> None:
             "account": {"id": p.account_id, "name": p.username, "kind": p.kind},
             "table": table_id,
             "node": h.cluster.node,
+            "settings": prefs.to_dict(),  # the remembered toggles (docs/protocol.md, Settings)
         }
     )
     if table_id is not None:
@@ -191,6 +193,13 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
             if not s:
                 h.mutes.pop(acc, None)
         conn.send({"type": "muted", "account": msg.account, "on": msg.on})
+        return
+    if t == "settings":
+        changes = msg.changes()
+        if changes:
+            await h.set_prefs(acc, changes)  # answers with "settings" (and tells the table)
+        else:
+            conn.send({"type": "settings", "settings": (await h.prefs_of(acc)).to_dict()})
         return
     if t == "chat" and msg.scope == "lobby":
         h.lobby_say(acc, msg.text)

@@ -4,6 +4,7 @@ from alembic import context
 
 import majiang.store.item_models  # (items, revision 0003)
 import majiang.store.rating_models  # (ratings, revision 0005)
+import majiang.store.settings_models  # (account settings, revision 0007)
 import majiang.store.tournament_models  # noqa: F401  (competition tables, revision 0002)
 from majiang.store.models import Base
 

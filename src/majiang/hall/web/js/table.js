@@ -14,6 +14,7 @@ import { t } from "./i18n.js";
 import { askHints, hintsCard, keepsReady } from "./hints.js";
 import { addBots, botsWaitEl, leaveAfterButton, mayAddBots, noteTimers, playAgainButton, readyBar, readyStep,
   seatBotButton, tickBetween } from "./between.js";
+import { attachToggles, togglesCard } from "./toggles.js";
 
 /** Phones: the stage is scaled small, so the own hand and the action bar go below it, unscaled. */
 const COMPACT = window.matchMedia("(max-width: 760px), (max-height: 500px)");
@@ -164,6 +165,10 @@ class TableSession {
     c.on("item_used", (m) => this.onItemUsed(m));
     c.on("prompt", (m) => this.onPrompt(m));
     c.on("hand_end", (m) => this.onHandEnd(m));
+    c.on("preset", (m) => { // a toggle answered the prompt (one shown when it was turned on goes)
+      if (this.prompt && this.prompt.seq === m.seq) this.prompt = null;
+    });
+    attachToggles(c, () => this.redraw()); // 自动和 · 不吃碰杠 · 摸切 (toggles.js): redraws after
     c.on("auto", (m) => {
       if (!this.mine(m)) return;
       this.myAuto = m.on;
@@ -835,6 +840,7 @@ function renderSide(side) {
   buttons.append(h("button.btn.danger#stand", { on: { click: () => session.stand() } },
     bi(session.spectator ? "离开" : "离座", session.spectator ? "Leave" : "Stand up")));
   side.append(buttons);
+  if (!session.spectator && session.seat !== null) side.append(togglesCard((msg) => session.app.conn.send(msg)));
   const items = renderItems();
   if (items) side.append(items);
   const log = h("div.chat-log#table-chat-log");
