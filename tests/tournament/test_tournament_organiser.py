@@ -53,7 +53,12 @@ def test_open_needs_the_organiser_token(hall_client):
     assert table["hall_table"] and table["code"] and not table["engine"]
     assert [s["bot"] for s in table["seats"]] == [s["player"] != "P01" for s in table["seats"]]
     assert list(repo.hall_tables("cup")) == [table["hall_table"]]
-    assert c.post(url, headers={"Authorization": f"Bearer {token}"}).status_code == 409  # not twice
+    again = c.post(url, headers={"Authorization": f"Bearer {token}"})  # opened again: the live table as it is
+    assert again.status_code == 200, again.text
+    assert [(t["hall_table"], t["state"]) for t in again.json()["tables"]] == [(table["hall_table"], "playing")]
+    assert list(repo.hall_tables("cup")) == [table["hall_table"]]  # no second hall table
+    switch = c.post(url, headers={"Authorization": f"Bearer {token}"}, json={"duplicate": True})
+    assert switch.status_code == 400 and "duplicate" in switch.json()["detail"]
     assert c.post("/tournaments/cup/sessions/1/sync").status_code == 401
     r = c.post("/tournaments/cup/sessions/1/sync", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200 and r.json()["tables"][0]["table"] == 1
