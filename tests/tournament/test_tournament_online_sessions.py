@@ -286,3 +286,38 @@ def test_duplicate_walls_are_the_same_at_every_table_and_sealed_until_the_sessio
         got = c.get(f"/api/hands/{first_hand.id}", headers={"Authorization": f"Bearer {toks[0]}"})
         assert got.status_code == 200 and got.json()["seed"] == deal.hand_seed(0).hex()
     db.dispose()
+
+
+def test_standing_up_steps_away_and_the_code_takes_him_back(tmp_path):
+    """At an event table standing up is stepping away (托管, the chair kept, no escape); the table's code (or the
+    WebSocket reconnecting) takes him back to his chair with 托管 off."""
+    url = f"sqlite:///{tmp_path}/hall.db"
+    db = Database(url)
+    db.migrate()
+    repo, token = setup_event(db)
+    hall = Hall(db, rooms=[competition_room(timers="fast")], bot_delay=(0, 0), auto_delay_s=0.0)
+    app = create_app(url, hall=hall, bot_delay=(0, 0), **tournament_features())
+    with TestClient(app) as c:
+        alice = register(c, "alice")
+        acc = c.get("/api/me", headers={"Authorization": f"Bearer {alice}"}).json()["id"]
+        repo.set_account(EVENT, first_of_tables(repo)[0], acc)
+        with c.websocket_connect(f"/ws?token={alice}") as ws:
+            ws.receive_json()
+            r = c.post(
+                f"/tournaments/{EVENT}/sessions/1/open",
+                headers={"Authorization": f"Bearer {token}"},
+                json={"room": "ev"},
+            )
+            mine = next(t for t in r.json()["tables"] if not t["engine"])
+            play_until(ws, hands=1)
+            ws.send_json({"type": "stand"})
+            m = next(m for m in (ws.receive_json() for _ in range(500)) if m["type"] in ("auto", "escape", "error"))
+            assert m["type"] == "auto" and m["on"] and m["reason"] == "away", m
+            runner = hall.tables[mine["hall_table"]]
+            assert runner.seat_of(acc) == 0  # the chair is still his
+            ws.send_json({"type": "join", "code": mine["code"]})
+            got = [m for m in (ws.receive_json() for _ in range(500)) if m["type"] in ("auto", "table", "error")][:2]
+            assert [m["type"] for m in got] == ["auto", "table"], got
+            assert got[0]["on"] is False and got[1]["seat"] == 0 and got[1]["table"]["id"] == mine["hall_table"]
+            runner.put("close")
+    db.dispose()

@@ -80,9 +80,9 @@ def register(tsub: Any) -> None:
     )
     o.set_defaults(func=cmd_online)
 
-    from majiang.cli.tournament import link  # `link`: the hall accounts these sessions seat
+    from majiang.cli.tournament.link import register as register_link  # the hall accounts these sessions seat
 
-    link.register(tsub)
+    register_link(tsub)
 
 
 # ---- token / pins / online -------------------------------------------------------------------------
