@@ -339,9 +339,8 @@ class TableRunner:
             return
         if self.seats[seat] is not None:
             self.items.left(seat)  # the bot's, which yields its seat
-        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"))
-        if self.room.competition and m.data.get("away"):  # seated by the event, not connected: 托管 until he is
-            self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"), auto=True, online=False)
+        away = bool(self.room.competition and m.data.get("away"))  # seated by the event, not connected: 托管
+        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"), auto=away, online=not away)
         self.between.seated(seat)
         self.spectators.discard(acc)
         self.host.joined(acc, self)
