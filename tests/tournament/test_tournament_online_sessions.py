@@ -269,6 +269,9 @@ def test_duplicate_walls_are_the_same_at_every_table_and_sealed_until_the_sessio
             ).status_code
             == 404
         )
+        engine_table = next(t["table"] for t in opened if t["engine"])  # its 16 hands are entered already
+        sheet = c.get(f"/tournaments/{EVENT}/sheet/1/{engine_table}")
+        assert sheet.status_code == 403 and "sealed" in sheet.json()["detail"]
         assert wait(lambda: all(t["hall_table"] not in hall.tables for t in hall_tables))
         assert wait(lambda: hall_hands(db, hall_tables[0]["hall_table"])[0].seed is not None, limit=10)
         per_table = [hall_hands(db, t["hall_table"]) for t in hall_tables]
@@ -282,7 +285,8 @@ def test_duplicate_walls_are_the_same_at_every_table_and_sealed_until_the_sessio
             assert seeds == {deal.hand_seed(k).hex()}  # hand k: one wall at every table
             for rows in per_table:  # the commitment made at the hand's start holds
                 assert hashlib.sha256(bytes.fromhex(rows[k].seed or "")).hexdigest() == rows[k].seed_hash
-        # after the session: the hand is open (to its players, as any private table's)
+        # after the session: the hand is open (to its players, as any private table's), the sheets too
+        assert c.get(f"/tournaments/{EVENT}/sheet/1/{engine_table}").status_code == 200
         got = c.get(f"/api/hands/{first_hand.id}", headers={"Authorization": f"Bearer {toks[0]}"})
         assert got.status_code == 200 and got.json()["seed"] == deal.hand_seed(0).hex()
     db.dispose()

@@ -332,6 +332,14 @@ def _sheet(db: Database, event_id: str, session: int, table: int, group: str | N
         raise HTTPException(404, str(e)) from None
     if not 1 <= session <= len(result.sessions) or not 1 <= table <= len(result.sessions[session - 1].tables):
         raise HTTPException(404, f"event {event_id!r} has no table {table} in session {session}")
+    from majiang.tournament.adapters.online import duplicate_info, session_finished
+
+    if duplicate_info(event, session) is not None and not session_finished(event, session):
+        raise HTTPException(
+            403,
+            f"复式 duplicate walls: the hands of session {session} are sealed until every table has finished "
+            "(a sheet would tell the tables still playing what their walls hold)",
+        )
     return score_sheet(result, session, table, event=event.name or event.id, rules=event.rules)
 
 
