@@ -89,6 +89,10 @@ def test_the_online_command_calls_the_hall(hall_client, monkeypatch, capsys):
     assert calls[-1] == "http://hall/tournaments/cup/sessions/1/open" and repo.hall_tables("cup")
     assert main(["online", "cup", "--session", "1", "--url", "http://hall", "--sync"]) == 0
     assert "hand(s) entered from the hall" in capsys.readouterr().out
+    assert main(["online", "cup", "--session", "1", "--url", "http://hall"]) == 0  # again: the live table
+    assert "playing" in capsys.readouterr().out
+    assert main(["online", "cup", "--session", "1", "--url", "http://hall", "--duplicate"]) == 2  # the body has it
+    assert "without duplicate walls" in capsys.readouterr().err
 
 
 def test_token_command_replaces_the_token(tmp_path, capsys):
