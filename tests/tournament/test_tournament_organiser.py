@@ -53,7 +53,12 @@ def test_open_needs_the_organiser_token(hall_client):
     assert table["hall_table"] and table["code"] and not table["engine"]
     assert [s["bot"] for s in table["seats"]] == [s["player"] != "P01" for s in table["seats"]]
     assert list(repo.hall_tables("cup")) == [table["hall_table"]]
-    assert c.post(url, headers={"Authorization": f"Bearer {token}"}).status_code == 409  # not twice
+    again = c.post(url, headers={"Authorization": f"Bearer {token}"})  # opened again: the live table as it is
+    assert again.status_code == 200, again.text
+    assert [(t["hall_table"], t["state"]) for t in again.json()["tables"]] == [(table["hall_table"], "playing")]
+    assert list(repo.hall_tables("cup")) == [table["hall_table"]]  # no second hall table
+    switch = c.post(url, headers={"Authorization": f"Bearer {token}"}, json={"duplicate": True})
+    assert switch.status_code == 400 and "duplicate" in switch.json()["detail"]
     assert c.post("/tournaments/cup/sessions/1/sync").status_code == 401
     r = c.post("/tournaments/cup/sessions/1/sync", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200 and r.json()["tables"][0]["table"] == 1
@@ -84,6 +89,10 @@ def test_the_online_command_calls_the_hall(hall_client, monkeypatch, capsys):
     assert calls[-1] == "http://hall/tournaments/cup/sessions/1/open" and repo.hall_tables("cup")
     assert main(["online", "cup", "--session", "1", "--url", "http://hall", "--sync"]) == 0
     assert "hand(s) entered from the hall" in capsys.readouterr().out
+    assert main(["online", "cup", "--session", "1", "--url", "http://hall"]) == 0  # again: the live table
+    assert "playing" in capsys.readouterr().out
+    assert main(["online", "cup", "--session", "1", "--url", "http://hall", "--duplicate"]) == 2  # the body has it
+    assert "without duplicate walls" in capsys.readouterr().err
 
 
 def test_token_command_replaces_the_token(tmp_path, capsys):

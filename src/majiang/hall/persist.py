@@ -167,7 +167,7 @@ class HandStore:
         self,
         hand_id: int,
         table_id: str,
-        seed: str,
+        seed: str | None,
         result: dict[str, Any],
         accounts: list[int],
         score_deltas: list[int],

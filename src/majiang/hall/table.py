@@ -218,6 +218,12 @@ class TableRunner:
         self.spectator_from: dict[int, tuple[int | None, int]] = {}
         self.creator: int | None = None  # who opened the table (its owner while seated: between.py)
         self.between = BetweenHands(self)  # the ready step, leave-after-hand, a private table's bots
+        # an event table (the tournament's online sessions, docs/tournament.md) may be given its session seed
+        # (复式: every table of the session deals the same walls), a first hand (a session resumed on a new
+        # table) and ``sealed``: no seed is revealed to anyone and nobody may watch until the event says so
+        self.deal_seed: bytes | None = None
+        self.first_hand = 0
+        self.sealed = False
 
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
@@ -301,7 +307,10 @@ class TableRunner:
         if not m.data.get("queued"):
             self.pending_sits = max(0, self.pending_sits - 1)
         acc = m.account
-        if self.seat_of(acc) is not None:
+        if (seat_now := self.seat_of(acc)) is not None:
+            if self.room.competition and not m.data.get("away"):
+                await self.back(seat_now)  # the player came back (the join code, quick join): 托管 ends
+                return
             self.send_snapshot(acc)
             await self.items.seated(acc)
             return
@@ -335,8 +344,9 @@ class TableRunner:
             return
         if self.seats[seat] is not None:
             self.items.left(seat)  # the bot's, which yields its seat
+        away = bool(self.room.competition and m.data.get("away"))  # seated by the event, not connected: 托管
         prefs = await self.host.prefs_of(acc)
-        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"), prefs=prefs)
+        self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"), auto=away, online=not away, prefs=prefs)
         self.between.seated(seat)
         self.spectators.discard(acc)
         self.host.joined(acc, self)
@@ -408,6 +418,9 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        if self.room.competition:  # an event table keeps the chair for the session: 托管 until he is back
+            await self.away(seat, "away")
+            return
         self.items.left(seat)
         if self.state == "playing" and self.hand is not None and not self.hand.over:
             await self.escape(seat)
@@ -457,6 +470,14 @@ class TableRunner:
         if self.seat_of(m.account) is not None:
             self.error(m.account, "seated", "you are seated here; stand up to watch a table")
             return
+        if self.sealed:
+            self.host.left(m.account, self)
+            self.error(
+                m.account,
+                "sealed",
+                "复式 duplicate walls: the tables of this event session cannot be watched until the session ends",
+            )
+            return
         self.spectators.add(m.account)
         self.host.joined(m.account, self, spectator=True)
         msg: dict[str, Any] = {
@@ -492,7 +513,9 @@ class TableRunner:
 
     async def on_connected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
-        if seat is not None:
+        if seat is not None and self.room.competition:
+            await self.back(seat)
+        elif seat is not None:
             info = self.seats[seat]
             assert info is not None
             info.online = True
@@ -510,6 +533,10 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        if self.room.competition:  # an event table: the chair stays his, 托管 plays it until he is back
+            info.online = False
+            await self.away(seat, "disconnected")
+            return
         info.online = False
         info.gone += 1
         if self.state == "playing":
@@ -528,6 +555,41 @@ class TableRunner:
                 self.state = "ended"
             await self.between.check()  # the others are ready: no need to wait for the step's end
         self.broadcast_table()
+
+    async def away(self, seat: int, reason: str) -> None:
+        """An event table's player went away (closed the page, stood up): his chair is kept for the session
+        and plays 托管; no escape, no freed seat, the table plays on (docs/tournament.md)."""
+        info = self.seats[seat]
+        assert info is not None
+        info.auto = True
+        info.timeouts = 0
+        if info.online:
+            self.send(info.account_id, {"type": "auto", "on": True, "reason": reason})
+        self.broadcast_table()
+        # a closed page keeps the open prompt's clock (a reload finds it, issue 16 B6); standing up plays it now
+        if reason != "disconnected" and seat in self.prompts and self.hand is not None:
+            await self.act_for(seat, default=True)
+
+    async def back(self, seat: int) -> None:
+        """An event table's player is back (reconnected, or came in with the code): the table as it
+        stands, 托管 off, and his decision if one is pending."""
+        info = self.seats[seat]
+        assert info is not None
+        info.online = True
+        info.timeouts = 0
+        asked = None
+        if info.auto:
+            info.auto = False
+            if seat in self.prompts and not self.prompts[seat].sent:  # 托管's, not one he still has open
+                asked = self.prompts.pop(seat)
+                if asked.timer is not None:
+                    asked.timer.cancel()
+            self.send(info.account_id, {"type": "auto", "on": False, "reason": "back"})
+        self.send_snapshot(info.account_id)
+        self.broadcast_table()
+        await self.items.seated(info.account_id)
+        if asked is not None and self.hand is not None and self.state == "playing":
+            await self.prompt_all()
 
     async def on_grace(self, m: Msg) -> None:
         """The reconnect grace of a disconnect has passed: a player still away from a running hand
@@ -571,7 +633,7 @@ class TableRunner:
                 self.state = "ended"
             return
         if self.session is None or self.session.over:
-            self.session = Session(make_ruleset(self.room.rules, self.room.options or None), secrets.token_bytes(32))
+            self.session = self.new_session()
             # the seed is kept here and in the database, never in the (Redis) snapshot: issue 14 #4
             self.session_row = await self.host.run_db(self.host.store.save_session, self.id, self.session.seed.hex())
         # seats at this table are fixed; the session's seat changes are not applied to real chairs
@@ -600,6 +662,20 @@ class TableRunner:
         self.broadcast_table()
         self.items.notify()
         await self.flush()
+
+    def new_session(self) -> Session:
+        """The table's next session: a fresh secret seed, or the event's (复式) starting at ``first_hand``
+        (dealer and round as after that many hands: the deal passes every hand)."""
+        ses = Session(
+            make_ruleset(self.room.rules, self.room.options or None), self.deal_seed or secrets.token_bytes(32)
+        )
+        for _ in range(self.first_hand if self.hands_played == self.first_hand else 0):
+            ses.hand_no += 1
+            ses.dealer = (ses.dealer + 1) % 4
+            ses.passes += 1
+            if ses.passes == 4:
+                ses.passes, ses.round = 0, ses.round + 1
+        return ses
 
     async def flush(self) -> None:
         """Persist the new events, send each seat its view of them, then prompt whoever must act."""
@@ -636,11 +712,11 @@ class TableRunner:
         for seat, info in enumerate(self.seats):
             if info is None or not info.human or info.escaped:
                 continue
-            out = seat_events(new, seat)
+            out = self.unsealed(seat_events(new, seat))
             if out:
                 self.send(info.account_id, {"type": "events", "hand": self.hand_id, "from": first, "events": out})
         # spectators see the same public events, delayed
-        public = seat_events(new, -1)
+        public = self.unsealed(seat_events(new, -1))
         msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
         loop.call_later(self.room.spectate_delay_s, self._to_spectators, msg, upto)
         if window:
@@ -953,7 +1029,7 @@ class TableRunner:
             self.host.store.finish_hand,
             self.hand_id,
             self.id,
-            hand.seed.hex(),
+            None if self.sealed else hand.seed.hex(),  # sealed: revealed by the event when its session ends
             view,
             accounts,
             list(hand.deltas),
@@ -976,16 +1052,18 @@ class TableRunner:
             "result": view,
             "scores": list(hand.deltas),
             "coins": coins.changes,
-            "seed": hand.seed.hex(),
+            "seed": None if self.sealed else hand.seed.hex(),
             "seed_hash": hand.events[0]["seed_hash"],
         }
+        if self.sealed:
+            msg["sealed"] = True  # 复式: the seed is revealed (GET /api/hands/{id}) when the event session ends
         self.broadcast(msg)
         self.host.metrics.hand_settled(self)
         for i, s in enumerate(self.seats):
             if s is not None and isinstance(s.bot, botprocs.ProcessBot):
                 await s.bot.hand_over(SeatView(hand, i))  # a kept Botzone process ends with the match
         for i, s in enumerate(self.seats):
-            if s is not None and (s.escaped or (s.human and not s.online)):
+            if s is not None and (s.escaped or (s.human and not s.online and not self.room.competition)):
                 # those who left, and those whose connection is gone, give up their seats between hands
                 if s.human and not s.escaped:
                     self.host.left(s.account_id, self)
@@ -1129,6 +1207,8 @@ class TableRunner:
             },
             "hand_id": self.hand_id,
             "hands_played": self.hands_played,
+            "first_hand": self.first_hand,
+            "sealed": self.sealed,
             "seq": self.seq,
             "items": self.items.snapshot(),
         }
@@ -1152,6 +1232,8 @@ class TableRunner:
         t.creator = snap.get("creator")
         t.state = snap["state"]
         t.hands_played = snap.get("hands_played", 0)
+        t.first_hand = int(snap.get("first_hand", 0))
+        t.sealed = bool(snap.get("sealed"))
         t.seq = snap.get("seq", 0) + 1000  # prompts sent before the crash are stale now
         t.hand_id = snap.get("hand_id")
         for i, s in enumerate(snap["seats"]):
@@ -1240,7 +1322,9 @@ class TableRunner:
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
             msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = seat_events(self.hand.events[: self.shown], seat)
+            msg["events"] = self.unsealed(seat_events(self.hand.events[: self.shown], seat))
+            if self.sealed:
+                msg["view"].pop("seed", None)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
@@ -1258,6 +1342,12 @@ class TableRunner:
             if self.items.enabled:
                 again["items"] = self.items.told[seat] = self.items.usable(seat)
             self.send(account, again)
+
+    def unsealed(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Events as sent: at a sealed table (复式) without the seed that ``hand_end`` reveals."""
+        if not self.sealed:
+            return events
+        return [{k: v for k, v in e.items() if k != "seed"} if e.get("type") == "hand_end" else e for e in events]
 
     def _cancel_prompts(self) -> None:
         for p in self.prompts.values():

@@ -73,7 +73,16 @@ def register(tsub: Any) -> None:
     o.add_argument("--sync", action="store_true", help="record the finished hall hands instead of opening")
     o.add_argument("--room", default=None, help="hall room to open the tables in (its rules must be the event's)")
     o.add_argument("--json", action="store_true", help="print the hall's JSON answer")
+    o.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="复式: every table plays the same walls; the hands' records stay sealed until the session ends",
+    )
     o.set_defaults(func=cmd_online)
+
+    from majiang.cli.tournament.link import register as register_link  # the hall accounts these sessions seat
+
+    register_link(tsub)
 
 
 # ---- token / pins / online -------------------------------------------------------------------------
@@ -160,7 +169,10 @@ def cmd_online(args: argparse.Namespace) -> int:
     action = "sync" if args.sync else "open"
     url = f"{args.url.rstrip('/')}/tournaments/{args.event}/sessions/{args.session}/{action}"
     try:
-        status, data = post(url, token, {} if args.sync or args.room is None else {"room": args.room})
+        body: dict[str, Any] = {}
+        if not args.sync:
+            body = {k: v for k, v in (("room", args.room), ("duplicate", args.duplicate or None)) if v is not None}
+        status, data = post(url, token, body)
     except (urllib.error.URLError, OSError) as e:
         raise CliError(
             f"cannot reach the hall at {args.url}: {getattr(e, 'reason', e)}; start it with "
@@ -188,5 +200,10 @@ def _print_opened(data: dict[str, Any]) -> None:
     for tb in data["tables"]:
         seats = [f"{s['player']}{' (bot 机器人)' if s['bot'] else ''}" for s in tb["seats"]]
         hall = "engine 引擎 (bots, done)" if tb["engine"] else tb["hall_table"] or ""
-        t.add_row(str(tb["table"]), hall, tb["code"] or "", *seats)
+        state = {"playing": "playing 进行中", "done": "done 已完成"}.get(tb.get("state", ""), "")
+        if tb.get("state") == "opened" and tb.get("first_hand", 1) > 1:
+            state = f"from hand {tb['first_hand']} 第{tb['first_hand']}盘起"
+        t.add_row(str(tb["table"]), f"{hall} {state}".strip(), tb["code"] or "", *seats)
     Console().print(t)
+    if any(tb.get("duplicate") for tb in data["tables"]):
+        print("复式 duplicate walls: the same walls at every table; hand records sealed until the session ends")

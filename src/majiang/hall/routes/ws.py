@@ -207,7 +207,9 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
     current = await h.where_of(acc)
     if t in ("quick_join", "create", "join"):
         if current is not None:
-            if t == "join" and (msg.table not in (None, current) or msg.code):
+            # the code of the table he is at (an event table he stepped away from) takes him back to it
+            back = t == "join" and bool(msg.code) and await h.find_table(None, msg.code, by=acc) == current
+            if t == "join" and not back and (msg.table not in (None, current) or msg.code):
                 conn.send({"type": "error", "code": "seated", "message": "leave your table first (stand)"})
                 return
             h.route(current, "sit", acc, name=p.username)

@@ -98,16 +98,18 @@ def _bots(spec: BotSpec, players: Sequence[str], seed: int) -> list[Any]:
 
 
 def play_table(
-    seating: TableSeating, bots: BotSpec = "rand", rules: str = "gb", *, check: bool = True
+    seating: TableSeating, bots: BotSpec = "rand", rules: str = "gb", *, check: bool = True, seed: bytes | None = None
 ) -> list[HandRecord]:
     """Play one table's session (16 hands, the 1998 seat changes) on the engine, each player by his
     bot; returns the hand records in the table's seat terms.  ``check`` verifies that the
-    competition's payments reproduce the engine's score changes for every hand."""
+    competition's payments reproduce the engine's score changes for every hand.  ``seed``: the engine
+    session seed (复式: the session's, so that hand k deals the wall it deals at every table); default
+    :func:`session_seed` of the seating's."""
     from majiang.engine.session import Session
     from majiang.rulesets import make_ruleset
     from majiang.sim import play_hand
 
-    session = Session(make_ruleset(rules), session_seed(seating.seed))
+    session = Session(make_ruleset(rules), seed if seed is not None else session_seed(seating.seed))
     players = _bots(bots, seating.players, seating.seed)
     out: list[HandRecord] = []
     while True:

@@ -15,6 +15,20 @@ What works with the hall as it is:
 * :class:`ResultHook` turns one finished hall hand into the event's :class:`HandRecord` and records it —
   what the hall calls at the end of every hand of a competition table (see docs/tournament.md).
 
+Through disconnects (docs/tournament.md, "Online sessions"): the hall keeps an event table's chair for its
+player the whole session (a competition room: ``Room.competition``); a player who closes the page or stands up
+plays 托管 until he reconnects or comes back with the table's code, and the table plays on.  Opening a session
+again (:func:`open_session` on a session already open) answers the live tables as they are and opens a new
+hall table, from the next hand, for one whose hall table is gone before its 16th hand.
+
+Duplicate walls (复式, ``duplicate=True``): every table of the session deals from one secret session seed
+(hand k has the same wall at every table, and at a table played by bots on the engine), and its hall tables
+are sealed: no hand's seed is stored or sent, nobody may watch them, so its log, replay, review and
+``/api/hands/{id}`` stay closed; when every table of the session is finished (:func:`session_finished`) the
+seeds are stored (:func:`reveal_session`: the ResultHook and :func:`sync_session` call it) and the hands
+open as any private table's (their players).  The seed commitment (``seed_hash`` at each hand's start) is
+kept; the seed is checked against it after the session.
+
 Seats: the hall keeps every player on his chair for the whole session (it does not move players after
 each round), so chair ``i`` holds table player ``i`` throughout and the deal passes E → S → W → N each
 hand.  The records are in player terms either way; if the hall applies the 1998 seat changes, pass the
@@ -25,7 +39,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -72,6 +86,9 @@ class OnlineTable:
     hall_table: str | None = None  # the hall table id (None: played on the engine)
     code: str | None = None  # the private table's join code
     engine: bool = False  # nobody could sit: played at once by bots on the engine
+    state: str = "opened"  # opened (now) · playing (open already, its hall table live) · done (finished)
+    first_hand: int = 1  # the hall table plays the session from this hand (a reopened table: the next one)
+    duplicate: bool = False  # 复式: the session's walls are the same at every table, records sealed
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -82,6 +99,9 @@ class OnlineTable:
             "hall_table": self.hall_table,
             "code": self.code,
             "engine": self.engine,
+            "state": self.state,
+            "first_hand": self.first_hand,
+            "duplicate": self.duplicate,
             "seats": [s.to_dict() for s in self.seats],
         }
 
@@ -143,6 +163,37 @@ def event_room(hall: Hall, rules: str, room_id: str | None = None, bots: str = "
     )
 
 
+DUPLICATE_KEY = "duplicate_walls"  # event.extra: session → {"seed": hex (secret), "tables": [hall ids], "revealed"}
+
+
+def duplicate_info(event: Event, session_no: int) -> dict[str, Any] | None:
+    """The session's duplicate-walls record, or None when its tables deal their own walls."""
+    got = (event.extra.get(DUPLICATE_KEY) or {}).get(str(session_no))
+    return dict(got) if isinstance(got, dict) else None
+
+
+def table_finished(table: Any) -> bool:
+    """An event table is finished: its 16 hands, its totals, or time called (第六条)."""
+    return table.totals is not None or table.time_called or len(table.hands) >= HANDS_PER_SESSION
+
+
+def session_finished(event: Event, session_no: int) -> bool:
+    """Every table of session k, in every group that drew it, is finished."""
+    tables = [t for g in event.groups if len(g.sessions) >= session_no for t in g.sessions[session_no - 1].tables]
+    return bool(tables) and all(table_finished(t) for t in tables)
+
+
+async def _live(hall: Hall, table_id: str) -> tuple[bool, str | None]:
+    """Whether a hall table still runs (on this process or another), and its code."""
+    local = hall.tables.get(table_id)
+    if local is not None:
+        return local.state != "ended", local.code
+    state = await hall.cluster.table_state(table_id)
+    if state is None or state.get("state") == "ended":
+        return False, None
+    return True, state.get("code")
+
+
 async def open_session(
     hall: Hall,
     repo: TournamentRepository,
@@ -154,15 +205,50 @@ async def open_session(
     absent: Iterable[str] = (),
     bots: BotSpec = "rand",
     seat: bool = True,
+    duplicate: bool | None = None,
 ) -> list[OnlineTable]:
     """Create the session's tables in the hall and seat the players (see the module doc); run it in the
-    hall's event loop.  The database work is synchronous (small), as in the hall's own handlers."""
+    hall's event loop.  The database work is synchronous (small), as in the hall's own handlers.
+
+    A session open already is opened again: a table whose hall table still runs is answered as it is
+    (``state="playing"``), a finished one as ``done``, and one whose hall table is gone before its 16th hand
+    gets a new hall table that plays on from the next hand (the hands played so far are synced first).
+    ``duplicate``: 复式 (same walls at every table, records sealed until the session ends); None keeps what
+    the session was opened with (a session opened before is never switched)."""
     event = repo.load(event_id)
     group = event.groups[0] if group_id is None else event.group(group_id)
+    dup = duplicate_info(event, session_no)
+    links = {link[3]: tid for tid, link in repo.hall_tables(event_id).items() if link[1:3] == (group.id, session_no)}
+    if links and duplicate is not None and bool(duplicate) != (dup is not None):
+        raise RepositoryError(
+            f"session {session_no} was opened {'with' if dup else 'without'} duplicate walls; it cannot be changed now"
+        )
+    if dup is None and duplicate:
+        import secrets
+
+        dup = {"seed": secrets.token_hex(32), "tables": [], "revealed": False}
+        _put_duplicate(repo, event_id, session_no, dup)
+    if links:
+        sync_session(repo, event_id, session_no)  # what the hall finished, before anything is reopened
+        event = repo.load(event_id)
+        group = event.group(group.id)
+    deal_seed = bytes.fromhex(dup["seed"]) if dup else None
     plan = seating_plan(event, session_no, repo.accounts(event_id), group_id=group.id, absent=absent)
     room = event_room(hall, event.rules, room_id, bots if isinstance(bots, str) else "rand")
     out: list[OnlineTable] = []
     for t in plan:
+        done = group.sessions[session_no - 1].tables[t.table - 1]
+        proto = OnlineTable(
+            t.event, t.group, t.session, t.table, t.seats, duplicate=dup is not None, first_hand=len(done.hands) + 1
+        )
+        if table_finished(done):
+            out.append(replace(proto, hall_table=links.get(t.table), state="done"))
+            continue
+        if t.table in links:
+            live, code = await _live(hall, links[t.table])
+            if live:
+                out.append(replace(proto, hall_table=links[t.table], code=code, state="playing"))
+                continue
         humans = [s for s in t.seats if not s.bot]
         if not humans:
             seating = TableSeating(
@@ -171,21 +257,70 @@ async def open_session(
                 players=tuple(s.player for s in t.seats),
                 seed=int(event.extra.get("seed", 0)) * 1_000_003 + session_no * 1_009 + t.table,
             )
-            existing = repo.table(event_id, session_no, t.table, group.id)
-            rest = play_table(seating, bots, event.rules)[len(existing.hands) :]
+            rest = play_table(seating, bots, event.rules, seed=deal_seed)[len(done.hands) :]
             repo.enter_hands(event_id, session_no, t.table, rest, group_id=group.id, source="engine")
-            out.append(OnlineTable(t.event, t.group, t.session, t.table, t.seats, engine=True))
+            out.append(replace(proto, engine=True, state="done"))
             continue
         made: Any = hall.create_table(room.id, private=True)
         runner = await made if inspect.isawaitable(made) else made
+        # before any sit reaches it (its messages wait in its queue): the walls, the first hand, the seal
+        runner.deal_seed = deal_seed
+        runner.sealed = dup is not None
+        runner.first_hand = runner.hands_played = len(done.hands)
         repo.link_hall_table(event_id, session_no, t.table, runner.id, group_id=group.id)
+        if dup is not None:  # every hall table that plays the session, for the reveal
+            dup = _add_sealed(repo, event_id, session_no, runner.id)
         if seat:
             for s in humans:
-                _send(hall, runner, "sit", s.account or 0, name=s.name, seat=s.chair)
+                away = not getattr(hall.cluster, "multi", False) and s.account not in getattr(hall.hub, "conns", {})
+                _send(hall, runner, "sit", s.account or 0, name=s.name, seat=s.chair, away=away)
             if len(humans) < 4:
                 _send(hall, runner, "fill")
-        out.append(OnlineTable(t.event, t.group, t.session, t.table, t.seats, hall_table=runner.id, code=runner.code))
+        out.append(replace(proto, hall_table=runner.id, code=runner.code))
+    if dup is not None:
+        reveal_session(repo, event_id, session_no)  # every table played by bots at once: nothing to hide
     return out
+
+
+def _put_duplicate(repo: TournamentRepository, event_id: str, session_no: int, dup: dict[str, Any]) -> None:
+    extra = repo.load(event_id).extra
+    repo.set_extra(event_id, **{DUPLICATE_KEY: {**(extra.get(DUPLICATE_KEY) or {}), str(session_no): dup}})
+
+
+def _add_sealed(repo: TournamentRepository, event_id: str, session_no: int, hall_table: str) -> dict[str, Any]:
+    dup = duplicate_info(repo.load(event_id), session_no) or {}
+    dup["tables"] = sorted({*dup.get("tables", []), hall_table})
+    _put_duplicate(repo, event_id, session_no, dup)
+    return dup
+
+
+def reveal_session(repo: TournamentRepository, event_id: str, session_no: int) -> int:
+    """复式: once every table of the session is finished, store the seeds of its sealed hall hands (from
+    each hand's own log) so that their logs, replays and ``/api/hands/{id}`` open; idempotent.  Returns
+    how many hands were revealed (0 while a table still plays, or for a session without duplicate walls)."""
+    from majiang.store.models import HandEvent, HandRow
+
+    event = repo.load(event_id)
+    dup = duplicate_info(event, session_no)
+    if dup is None or not session_finished(event, session_no):
+        return 0
+    tables = [str(t) for t in dup.get("tables", [])]
+    revealed = 0
+    with repo.db.session() as s:
+        rows = (
+            s.scalars(select(HandRow).where(HandRow.table_id.in_(tables), HandRow.seed.is_(None))).all()
+            if tables
+            else []
+        )
+        for row in rows:
+            head = s.scalar(select(HandEvent).where(HandEvent.hand_id == row.id).order_by(HandEvent.seq).limit(1))
+            if head is not None and isinstance(head.event, dict) and head.event.get("seed"):
+                row.seed = str(head.event["seed"])
+                revealed += 1
+    if not dup.get("revealed"):
+        dup["revealed"] = True
+        _put_duplicate(repo, event_id, session_no, dup)
+    return revealed
 
 
 def _send(hall: Hall, runner: Any, kind: str, account: int = 0, **data: Any) -> None:
@@ -245,7 +380,10 @@ class ResultHook:
             sync_session(self.repo, event_id, session_no)
             if len(self.repo.table(event_id, session_no, table_no, group_id).hands) <= hand_no:
                 raise
-        return HookResult(event_id, group_id, session_no, table_no, record, hand_no + 1 >= HANDS_PER_SESSION)
+        complete = hand_no + 1 >= HANDS_PER_SESSION
+        if complete:
+            reveal_session(self.repo, event_id, session_no)  # 复式: the last table finished opens the records
+        return HookResult(event_id, group_id, session_no, table_no, record, complete)
 
 
 def result_hook(db: Database) -> ResultHook:
@@ -292,4 +430,6 @@ def sync_session(repo: TournamentRepository, event_id: str, session_no: int | No
             hook(table_id, n, result, false_wins.get(hand_id, []))
             n += 1
             entered += 1
+    for k in sorted({link[2] for link in links.values()}):
+        reveal_session(repo, event_id, k)
     return entered

@@ -332,6 +332,14 @@ def _sheet(db: Database, event_id: str, session: int, table: int, group: str | N
         raise HTTPException(404, str(e)) from None
     if not 1 <= session <= len(result.sessions) or not 1 <= table <= len(result.sessions[session - 1].tables):
         raise HTTPException(404, f"event {event_id!r} has no table {table} in session {session}")
+    from majiang.tournament.adapters.online import duplicate_info, session_finished
+
+    if duplicate_info(event, session) is not None and not session_finished(event, session):
+        raise HTTPException(
+            403,
+            f"复式 duplicate walls: the hands of session {session} are sealed until every table has finished "
+            "(a sheet would tell the tables still playing what their walls hold)",
+        )
     return score_sheet(result, session, table, event=event.name or event.id, rules=event.rules)
 
 
@@ -395,6 +403,7 @@ Organiser = Annotated[str | None, Header()]
 
 class OpenRequest(BaseModel):
     room: str | None = None  # a hall room with the event's rules; default: a room event-RULES made on the fly
+    duplicate: bool | None = None  # 复式: the same walls at every table, records sealed until the session ends
 
 
 @router.post(
@@ -415,15 +424,15 @@ async def open_online(
     hall = getattr(request.app.state, "hall", None)
     if hall is None:
         raise HTTPException(503, "online sessions need the hall: run 'majiang serve' and call its URL")
-    linked = sorted(t for _, _, s, t in repo.hall_tables(event_id).values() if s == session)
-    if linked:
-        raise HTTPException(
-            409,
-            f"session {session} is open already (tables {', '.join(map(str, linked))} are in "
-            "the hall); record its hands with POST …/sync",
+    try:  # a session open already is opened again: live tables as they are, a lost one from its next hand
+        tables = await open_session(
+            hall,
+            repo,
+            event_id,
+            session,
+            room_id=body.room if body else None,
+            duplicate=body.duplicate if body else None,
         )
-    try:
-        tables = await open_session(hall, repo, event_id, session, room_id=body.room if body else None)
     except (ValueError, KeyError) as e:  # a session not drawn, an unknown room or one with other rules
         raise HTTPException(400, str(e.args[0] if isinstance(e, KeyError) else e)) from None
     return {"event": event_id, "session": session, "tables": [t.to_dict() for t in tables]}

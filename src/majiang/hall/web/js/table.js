@@ -39,7 +39,7 @@ const HU_EN = {
 };
 
 async function sha256hex(hex) {
-  if (!window.crypto || !crypto.subtle || !/^[0-9a-f]*$/i.test(hex || "")) return null;
+  if (!hex || !window.crypto || !crypto.subtle || !/^[0-9a-f]*$/i.test(hex)) return null; // sealed: no seed
   const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -764,7 +764,8 @@ function renderResult() {
     : session.verified === false ? h("span.verify.bad", "✗ seed does not match its hash!") : null;
   box.append(h("div.seed",
     h("div", h("b", bi("种子哈希", "seed hash (shown at the start):"), " "), h("span#seed-hash", r.seed_hash)),
-    h("div", h("b", bi("种子", "seed (revealed):"), " "), h("span#seed", r.seed)),
+    h("div", h("b", bi("种子", "seed (revealed):"), " "), h("span#seed", r.seed || (r.sealed
+      ? bi("复式：本场比赛结束后公布", "duplicate walls: revealed when the event session ends") : ""))),
     verify));
   box.append(h("div.buttons",
     h("span.next#next-hand-in", ""),
