@@ -17,11 +17,10 @@ from majiang.engine.arrange import layout, swaps_for
 from majiang.engine.hand import Hand
 from majiang.tiles import parse_tiles
 
-RIG = Path(os.environ["MAJIANG_TEST_RIG"])
-
 
 def rigged_hand(rules: Any, seed: bytes, **kw: Any) -> Hand:
-    wanted: dict[str, str] = json.loads(RIG.read_text()) if RIG.exists() else {}
+    rig = Path(os.environ["MAJIANG_TEST_RIG"])
+    wanted: dict[str, str] = json.loads(rig.read_text()) if rig.exists() else {}
     if kw.get("hand_no", 0) == 0 and wanted:
         hands = {0: parse_tiles(wanted["dealer"])}
         if wanted.get("right"):
@@ -31,7 +30,6 @@ def rigged_hand(rules: Any, seed: bytes, **kw: Any) -> Hand:
     return Hand(rules, seed, **kw)
 
 
-session_module.Hand = rigged_hand  # type: ignore[misc,assignment]
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # only in the server's own process: importing this (pytest collects it) patches nothing
+    session_module.Hand = rigged_hand  # type: ignore[misc,assignment]
     sys.exit(main(sys.argv[1:]))
