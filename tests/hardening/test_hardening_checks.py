@@ -286,12 +286,14 @@ def served(tmp_path_factory: Any) -> Any:
     srv.stop()
 
 
-def _http(url: str, body: Any = None, token: str | None = None, raw: bytes | None = None) -> tuple[int, Any]:
+def _http(
+    url: str, body: Any = None, token: str | None = None, raw: bytes | None = None, method: str | None = None
+) -> tuple[int, Any]:
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     req = urllib.request.Request(
         url,
         data=data,
-        method="POST" if data is not None else "GET",
+        method=method or ("POST" if data is not None else "GET"),
         headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
     )
     try:
@@ -337,7 +339,7 @@ def test_every_http_body_is_schema_validated(served: Any) -> None:
     ops = [(p, m) for p, item in spec["paths"].items() for m, op in item.items() if "requestBody" in op]
     assert ("/api/register", "post") in ops and ("/api/tables", "post") in ops
     checked = 0
-    for path, _method in ops:
+    for path, method in ops:
         bad: list[tuple[str, bytes]] = [
             ("not json", b"{not json"),
             ("array", b"[1, 2]"),
@@ -354,10 +356,10 @@ def test_every_http_body_is_schema_validated(served: Any) -> None:
             ("deep", b"[" * 5000 + b"]" * 5000),
         ]
         for name, raw in bad:
-            status, detail = _http(served.base + path, raw=raw, token=token)
-            assert status < 500, f"POST {path} with {name}: {status} {detail}"
+            status, detail = _http(served.base + path, raw=raw, token=token, method=method.upper())
+            assert status < 500, f"{method.upper()} {path} with {name}: {status} {detail}"
             # 422 (validation), or 400 for JSON nested past the parser's depth, 413 for an oversized body
-            assert status in (400, 413, 422), f"POST {path} with {name}: {status} {str(detail)[:200]}"
+            assert status in (400, 413, 422), f"{method.upper()} {path} with {name}: {status} {str(detail)[:200]}"
             assert isinstance(detail, dict) and detail.get("detail"), (path, name, detail)
             if status == 422:
                 assert isinstance(detail, dict) and detail.get("detail"), (path, name, detail)

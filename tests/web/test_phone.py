@@ -154,7 +154,11 @@ def test_phone_lobby_table_result(phone: Any, shots: Path) -> None:
             drawn = page.locator("#my-hand .drawn .tile.playable")
             try_tap(drawn if drawn.count() else playable)
     assert checked_turn, "we never had a turn"
-    page.wait_for_timeout(400)  # the dialog's pop-in animation
+    # the dialog's pop-in animation (a scale: measured mid-way, a 40 px button reads 39) has ended
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.result');"
+        " return r && r.getAnimations().every((a) => a.playState === 'finished'); }"
+    )
     result_fits(page, "result, portrait")
     fingers(page, "result")
     page.screenshot(path=str(shots / "phone-result.png"))

@@ -300,7 +300,9 @@ def test_auto_discard_toggle(rigged: Rigged, make_page: Any, shots: Path) -> Non
         asked = [p for p in prompts(frames) if any(a["type"] == "discard" for a in p["legal"])]
         leaves = ("win", "concealed_kong", "added_kong")  # what 摸切 leaves to the player
         assert all(any(a["type"] in leaves for a in p["legal"]) for p in asked), asked
-        wait_for(page, lambda: len(presets(frames)) >= 3)  # and on every turn after it
+        # and on the next turn (one more, not "every": an unanswered claim prompt of ours can time the
+        # seat into 托管, or the hand end, before a third — both outside what this journey checks)
+        wait_for(page, lambda: len(presets(frames)) >= 2)
         assert {m["toggle"] for m in presets(frames)} == {"auto_discard"}  # the one toggle on
         page.screenshot(path=str(shots / "table-toggles.png"))
     finally:

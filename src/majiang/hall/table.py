@@ -418,7 +418,9 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
-        if self.room.competition:  # an event table keeps the chair for the session: 托管 until he is back
+        if self.room.competition and (self.private or self.state != "waiting"):
+            # an event table (private, opened by the event) or a competition hand under way keeps the
+            # chair: 托管 until he is back; a public competition table not yet started just frees it
             await self.away(seat, "away")
             return
         self.items.left(seat)
