@@ -61,7 +61,7 @@ def report(hand: int, t0: float) -> dict:
 
 
 t0 = time.perf_counter()
-curve = [report(0, t0)]  # before: W = 0, a uniformly random legal action
+curve = [report(0, t0)]  # before: W = 0, so the greedy policy plays the first legal action
 baseline = 0.0
 every = max(args.hands // args.checkpoints, 1)
 for hand in range(1, args.hands + 1):
