@@ -177,16 +177,17 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
 
 
 @contextlib.contextmanager
-def serve(tmp: Path, rooms_text: str) -> Iterator[Hall]:
-    """``majiang serve`` on a free port with these rooms (a scratch SQLite in ``tmp``)."""
+def serve(
+    tmp: Path, rooms_text: str, program: list[str] | None = None, env: dict[str, str] | None = None
+) -> Iterator[Hall]:
+    """``majiang serve`` on a free port with these rooms (a scratch SQLite in ``tmp``); ``program``:
+    what runs the CLI (default ``python -m majiang.cli``), ``env``: extra environment variables."""
     rooms = tmp / "rooms.toml"
     rooms.write_text(rooms_text, encoding="utf-8")
     port = _free_port()
     log = tmp / "server.log"
     cmd = [
-        sys.executable,
-        "-m",
-        "majiang.cli",
+        *(program or [sys.executable, "-m", "majiang.cli"]),
         "serve",
         "--host",
         "127.0.0.1",
@@ -203,14 +204,19 @@ def serve(tmp: Path, rooms_text: str) -> Iterator[Hall]:
         "--logins-per-minute",
         "1000000",
     ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=tmp,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         import httpx
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"majiang serve exited ({proc.returncode}):\n{log.read_text()}")

@@ -10,10 +10,7 @@ dealer); the browser sits at seat 1, its 下家.  The dealer discards 白 (P) fi
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import subprocess
 import sys
 import threading
 import time
@@ -23,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PASSWORD, _free_port
+from .conftest import PASSWORD, serve
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
@@ -64,55 +61,11 @@ class Rigged:
 
 @pytest.fixture(scope="module")
 def rigged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rigged]:
-    import httpx
-
     tmp = tmp_path_factory.mktemp("rigged")
-    (tmp / "rooms.toml").write_text(ROOMS, encoding="utf-8")
     rig_file = tmp / "rig.json"
-    port = _free_port()
-    log = tmp / "server.log"
-    cmd = [
-        sys.executable,
-        str(HERE / "rigged_serve.py"),
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{tmp / 'hall.db'}",
-        "--rooms",
-        str(tmp / "rooms.toml"),
-        "--bot-delay",
-        "0.01,0.04",
-        "--guests-per-hour",
-        "1000000",
-        "--logins-per-minute",
-        "1000000",
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "MAJIANG_TEST_RIG": str(rig_file)}
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, stdout=out, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"rigged_serve exited ({proc.returncode}):\n{log.read_text()}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"rigged_serve did not start:\n{log.read_text()}")
-            time.sleep(0.1)
-        yield Rigged(base, rig_file)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    program = [sys.executable, str(HERE / "rigged_serve.py")]
+    with serve(tmp, ROOMS, program=program, env={"MAJIANG_TEST_RIG": str(rig_file)}) as hall:
+        yield Rigged(hall.base, rig_file)
 
 
 @pytest.fixture
