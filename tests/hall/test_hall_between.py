@@ -26,6 +26,12 @@ def until(ws: Any, kind: str, pred: Any = lambda m: True, limit: int = 5000) -> 
     raise AssertionError(f"no {kind}")
 
 
+def private_code(c: Any, tok: str) -> str:
+    """Open a private table of room ``t`` as ``tok``'s account: its code."""
+    r = c.post("/api/tables", json={"room": "t", "private": True}, headers={"Authorization": f"Bearer {tok}"})
+    return str(r.json()["code"])
+
+
 def bare(m: dict[str, Any]) -> dict[str, Any]:
     """A table message without its envelope (``table_id``, ``hand``: docs/protocol.md)."""
     return {k: v for k, v in m.items() if k not in ("table_id", "hand")}
@@ -197,8 +203,7 @@ def test_a_private_table_waits_for_friends_and_only_its_owner_adds_bots(tmp_path
         with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
             wa.receive_json()
             wb.receive_json()
-            code = c.post("/api/tables", json={"room": "t", "private": True}, headers={"Authorization": f"Bearer {a}"})
-            code = code.json()["code"]
+            code = private_code(c, a)
             wa.send_json({"type": "join", "code": code})
             snap = until(wa, "table")
             assert snap["table"]["owner"] == snap["table"]["seats"][snap["seat"]]["account"]
@@ -224,8 +229,7 @@ def test_a_private_tables_bot_wait_is_visible_and_fills_when_it_ends(tmp_path: A
         a = register(c, "alice")
         with c.websocket_connect(f"/ws?token={a}") as wa:
             wa.receive_json()
-            code = c.post("/api/tables", json={"room": "t", "private": True}, headers={"Authorization": f"Bearer {a}"})
-            wa.send_json({"type": "join", "code": code.json()["code"]})
+            wa.send_json({"type": "join", "code": private_code(c, a)})
             info = until(wa, "table_info", lambda m: m["table"]["bots_in_ms"] is not None)["table"]
             assert 0 < info["bots_in_ms"] <= 1500
             assert until(wa, "table_info", lambda m: m["table"]["state"] == "playing")
@@ -237,8 +241,7 @@ def test_a_bot_gives_its_seat_to_a_friend_who_comes_mid_hand_when_the_hand_ends(
         with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
             wa.receive_json()
             wb.receive_json()
-            code = c.post("/api/tables", json={"room": "t", "private": True}, headers={"Authorization": f"Bearer {a}"})
-            code = code.json()["code"]
+            code = private_code(c, a)
             wa.send_json({"type": "join", "code": code})
             until(wa, "table")
             wa.send_json({"type": "add_bots"})
@@ -260,8 +263,7 @@ def test_between_hands_a_bot_yields_its_seat_at_once(tmp_path: Any) -> None:
         with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
             wa.receive_json()
             wb.receive_json()
-            code = c.post("/api/tables", json={"room": "t", "private": True}, headers={"Authorization": f"Bearer {a}"})
-            code = code.json()["code"]
+            code = private_code(c, a)
             wa.send_json({"type": "join", "code": code})
             until(wa, "table")
             wa.send_json({"type": "add_bots"})
