@@ -45,3 +45,15 @@ def test_workers_give_the_results_of_one_worker(capsys):
     for d in (one, two):
         d.pop("hands_per_s")
     assert one == two and one["hands"] == 200
+
+
+def test_ray_gives_the_results_of_one_worker(capsys):
+    ray = pytest.importorskip("ray", reason="ray is in the dev extra: make setup installs it")
+    one, _ = _json(capsys, "--hands", "200", "--seed", "4")
+    try:
+        on_ray, _ = _json(capsys, "--hands", "200", "--seed", "4", "--ray", "local")
+    finally:
+        ray.shutdown()
+    for d in (one, on_ray):
+        d.pop("hands_per_s")
+    assert one == on_ray and one["hands"] == 200
