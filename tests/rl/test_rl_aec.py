@@ -16,9 +16,19 @@ from pettingzoo.test import (
     state_test,
 )
 
-from majiang.rl import ACTION_SIZE, OBS_SHAPE, MahjongEnv, decode_action, encode_action, mcr_v0, nanchang_v0
+from majiang.rl import (
+    ACTION_SIZE,
+    OBS_SHAPE,
+    MahjongEnv,
+    botzone_v0,
+    decode_action,
+    encode_action,
+    mcr_v0,
+    nanchang_v0,
+)
 
-MODULES = [mcr_v0, nanchang_v0]
+MODULES = [mcr_v0, nanchang_v0, botzone_v0]
+IDS = ["mcr", "nanchang", "botzone"]
 
 
 def _quiet(fn, *args, **kwargs):
@@ -29,30 +39,30 @@ def _quiet(fn, *args, **kwargs):
 
 
 # ---- PettingZoo's own test functions, unmodified --------------------------------------------------
-@pytest.mark.parametrize("mod", MODULES, ids=["mcr", "nanchang"])
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
 def test_pettingzoo_api_test(mod):
     _quiet(api_test, mod.env(), num_cycles=200)
     _quiet(api_test, mod.raw_env(), num_cycles=200)
 
 
-@pytest.mark.parametrize("mod", MODULES, ids=["mcr", "nanchang"])
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
 def test_pettingzoo_seed_tests(mod):
     _quiet(seed_test, mod.env, num_cycles=50)
     _quiet(parallel_seed_test, mod.parallel_env, num_cycles=50)
 
 
-@pytest.mark.parametrize("mod", MODULES, ids=["mcr", "nanchang"])
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
 def test_pettingzoo_parallel_api_test(mod):
     _quiet(parallel_api_test, mod.parallel_env(), num_cycles=200)
 
 
-@pytest.mark.parametrize("mod", MODULES, ids=["mcr", "nanchang"])
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
 def test_pettingzoo_max_cycles_test(mod):
     for _ in range(3):  # reset without a seed: a few different hands
         _quiet(max_cycles_test, mod)
 
 
-@pytest.mark.parametrize("mod", MODULES, ids=["mcr", "nanchang"])
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
 def test_pettingzoo_render_and_state_tests(mod, capsys):
     _quiet(render_test, mod.env)
     _quiet(state_test, mod.env(), mod.parallel_env(), num_cycles=10)

@@ -87,3 +87,45 @@ def test_bad_input_is_refused(tmp_path, capsys):
         (tmp_path / "e").mkdir()
         (tmp_path / "e" / "meta.json").write_text("{}")
         dataset.load(tmp_path / "e")
+
+
+# match records Botzone's own judge wrote (tests/engine/data; benchmarks/botzone_judge.py --judge-records)
+JUDGE = __import__("pathlib").Path(__file__).parents[1] / "engine" / "data"
+JUDGE_SCORES = {"botzone_judge_rob.json": [-8, -37, -8, 53], "botzone_judge_hu.json": [35, -19, -8, -8]}
+
+
+def test_botzone_match_records_become_records(tmp_path, capsys):
+    for name in JUDGE_SCORES:
+        (tmp_path / "logs").mkdir(exist_ok=True)
+        (tmp_path / "logs" / name).write_bytes((JUDGE / name).read_bytes())
+    assert main(["dataset", str(tmp_path / "logs"), "-o", str(tmp_path / "d")]) == 0
+    assert "from 2 hands" in capsys.readouterr().out
+    data = dataset.load(tmp_path / "d")
+    meta = json.loads((tmp_path / "d" / "meta.json").read_text())
+    assert len(data["action"]) == meta["records"] > 50
+    assert all(m[a] for m, a in zip(data["mask"], data["action"], strict=True))  # every choice was legal
+    assert (data["action"] == PASS).sum() > 0  # the claims each player declined
+    for h, log in enumerate(meta["logs"]):
+        ours = data["hand"] == h
+        for seat, score in enumerate(JUDGE_SCORES[__import__("pathlib").Path(log).name]):
+            first = np.flatnonzero(ours & (data["seat"] == seat))[0]
+            assert data["ret"][first] == score  # a seat's return from its first decision: the judge's score
+            assert data["reward"][ours & (data["seat"] == seat)].sum() == score
+
+
+def test_a_botzone_wrong_answer_is_replayed_but_not_recorded(tmp_path):
+    rec = json.loads((JUDGE / "botzone_judge_hu.json").read_text())
+    rec["log"] = rec["log"][:10]  # player 1 draws J3 (entry 8) and answers with a tile it does not hold
+    rec["log"][9] = {str(p): {"verdict": "OK", "response": "PLAY W9" if p == 1 else "PASS"} for p in range(4)}
+    (tmp_path / "wa.json").write_text(json.dumps(rec))
+    events = dataset.hand_events(tmp_path / "wa.json")
+    assert [e["type"] for e in events[-3:]] == ["fault", "payment", "hand_end"] and events[-3]["seat"] == 1
+    assert events[-2]["deltas"] == [10, -30, 10, 10]  # Botzone's WA: −30 for it, +10 each other
+    out = dataset.decisions(events)
+    assert [(d.seat, d.ret) for d in out] == [(0, 10.0)]  # seat 0's discard; the wrong answer is no record
+
+
+def test_a_json_file_that_is_no_match_record_is_refused(tmp_path, capsys):
+    (tmp_path / "x.json").write_text('{"log": []}')
+    assert main(["dataset", str(tmp_path / "x.json"), "-o", str(tmp_path / "d")]) == 2
+    assert "not a Botzone match record" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from majiang.bots.base import RandomBot
 from majiang.engine import Hand
 from majiang.engine.melds import KONG, Meld
 from majiang.engine.view import SeatView
-from majiang.rl import OBS_SHAPE, DiscardLog, discard_order, encode, mcr_v0, nanchang_v0
+from majiang.rl import OBS_SHAPE, DiscardLog, botzone_v0, discard_order, encode, mcr_v0, nanchang_v0
 from majiang.rl import features as F
 from majiang.rulesets import make_ruleset
 from majiang.sim import play_hand
@@ -144,7 +144,7 @@ def test_encode_works_inside_a_bot():
     assert h.over and sum(b.seen for b in bots) > 30
 
 
-@pytest.mark.parametrize("mod", [mcr_v0, nanchang_v0], ids=["mcr", "nanchang"])
+@pytest.mark.parametrize("mod", [mcr_v0, nanchang_v0, botzone_v0], ids=["mcr", "nanchang", "botzone"])
 def test_the_environment_observation_is_the_encoding_of_the_seat_view(mod):
     """The environments rebuild only the seat blocks that changed; every observation is still
     exactly encode(view) built from nothing."""

@@ -11,7 +11,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "dataset",
         help="turn hand logs into (observation, mask, action, reward) records for RL",
-        description="Replay each hand log (as 'majiang simulate --log DIR' writes them) through the engine and "
+        description="Replay each hand log (as 'majiang simulate --log DIR' writes them; or a Botzone match record, "
+        "a .json file as Botzone's judge writes it) through the engine and "
         "record every decision — declined claims included, as 'pass' — with the deciding seat's "
         "observation planes, legal-action mask, action code and reward, into compressed numpy "
         "shards; read them back with majiang.rl.dataset.load(DIR) (docs/rl.md).",
@@ -19,7 +20,12 @@ def register(sub: Any) -> None:
         epilog="example:\n  majiang simulate --hands 50 --bots fan,eff,eff,eff --log logs/\n"
         "  majiang dataset logs/ -o data/",
     )
-    p.add_argument("logs", nargs="+", metavar="LOG", help="hand log files (.jsonl) or directories of them")
+    p.add_argument(
+        "logs",
+        nargs="+",
+        metavar="LOG",
+        help="hand logs (.jsonl), Botzone match records (.json), or directories of them",
+    )
     p.add_argument("-o", "--out", required=True, metavar="DIR", help="where the shards and meta.json go")
     p.add_argument("--shard-size", type=int, default=2048, metavar="N", help="records per shard (default 2048)")
     p.set_defaults(func=run)

@@ -1,7 +1,7 @@
 """Reinforcement learning over the majiang engine (docs/rl.md).
 
-* :mod:`majiang.rl.mcr_v0`, :mod:`majiang.rl.nanchang_v0`: PettingZoo ``env()`` / ``raw_env()`` (AEC)
-  and ``parallel_env()``;
+* :mod:`majiang.rl.mcr_v0`, :mod:`majiang.rl.nanchang_v0`, :mod:`majiang.rl.botzone_v0`: PettingZoo
+  ``env()`` / ``raw_env()`` (AEC) and ``parallel_env()``;
 * ``gymnasium.make("majiang/MCR-v0", opponents=…, seat=…)``: one seat against bots;
 * :func:`vector_env`: many hands in one process, batched arrays;
 * :func:`encode`: the observation planes of any :class:`~majiang.engine.view.SeatView`.

@@ -10,6 +10,10 @@ them), its mask, the action code, ``reward`` (the seat's score change from this 
 next one, or to the end: the AEC environment's reward) and ``ret`` (its score change from this
 decision to the end of the hand).
 
+A Botzone match record (``.json``: the judge's, or ``majiang replay --botzone``'s) is replayed on
+the ``botzone`` ruleset first (:func:`hand_events`); its decisions are then read the same way.  A
+wrong answer or a timeout (a ``fault``) is replayed but is no decision: no action code means it.
+
 Two things a log cannot tell: a claim that lost to a higher one (a pung beaten by a win on the same
 discard) is recorded as *pass*; a false win (a human's, never a bot's) is recorded with the win code
 although its mask bit is off.
@@ -30,7 +34,7 @@ import numpy as np
 
 from majiang.engine import items as _items
 from majiang.engine.hand import Hand, Phase
-from majiang.engine.log import read_log
+from majiang.engine.log import dumps_event, loads_events, read_log
 from majiang.engine.protocol import (
     ADDED_KONG,
     CHOW,
@@ -46,6 +50,7 @@ from majiang.rl.actions import ACTION_SIZE, action_mask, encode_action
 from majiang.rl.features import OBS_SHAPE
 from majiang.rl.incremental import HandEncoder
 from majiang.rulesets import from_header
+from majiang.rulesets.botzone import import_record
 
 #: the arrays of a record set, their dtypes and shapes after the record axis
 FIELDS: dict[str, tuple[Any, tuple[int, ...]]] = {
@@ -101,6 +106,8 @@ def decisions(events: list[dict[str, Any]]) -> list[Decision]:
         et = e["type"]
         if et == "item":  # an item used between decisions (majiang.engine.items): re-applied from the seed
             _items.replay_item(hand, e)
+        elif et == "fault":  # a wrong answer or a timeout (Botzone's WA / TLE): no action code, no record
+            hand.fault(e["seat"], e["kind"])
         elif hand.phase is Phase.TURN:
             decide(hand.current, _turn_action(e, hand.current, len(hand.events)))
         elif et == "false_win":
@@ -140,16 +147,37 @@ def _turn_action(e: dict[str, Any], seat: int, n: int) -> Action:
 
 
 def log_paths(sources: Iterable[str | Path]) -> list[Path]:
-    """Files as given, directories as their ``*.jsonl`` files in name order."""
+    """Files as given, directories as their ``*.jsonl`` (hand logs) and ``*.json`` (Botzone match
+    records) files in name order."""
     out: list[Path] = []
     for src in sources:
         p = Path(src)
-        out.extend(sorted(p.glob("*.jsonl")) if p.is_dir() else [p])
+        out.extend(sorted([*p.glob("*.jsonl"), *p.glob("*.json")]) if p.is_dir() else [p])
     return out
 
 
+def hand_events(path: str | Path) -> list[dict[str, Any]]:
+    """The events of one hand: a majiang hand log (``.jsonl``), or a Botzone match record (a JSON
+    object with ``initdata.walltiles`` and ``log``, as Botzone's judge or ``majiang replay --botzone``
+    writes it), replayed on the ``botzone`` ruleset into the log that game would have written."""
+    p = Path(path)
+    if p.suffix != ".json":
+        return read_log(p)
+    try:
+        record = json.loads(p.read_text(encoding="utf-8"))
+    except ValueError as e:
+        raise ValueError(f"{p}: not JSON ({e}); a hand log is .jsonl, a Botzone match record .json") from None
+    if not (isinstance(record, dict) and "initdata" in record and "log" in record):
+        raise ValueError(f"{p}: not a Botzone match record (a JSON object with 'initdata' and 'log')")
+    try:
+        hand = import_record(record)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{p}: not a replayable Botzone match record: {e}") from None
+    return loads_events(dumps_event(e) for e in hand.events)
+
+
 def build(sources: Iterable[str | Path], out_dir: str | Path, shard_size: int = 2048) -> dict[str, Any]:
-    """Turn the logs ``sources`` (files or directories of ``*.jsonl``) into shards in ``out_dir``;
+    """Turn the logs ``sources`` (files or directories: :func:`log_paths`) into shards in ``out_dir``;
     returns what ``meta.json`` says (hands, records, shards, the log of each hand number)."""
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, got {shard_size}")
@@ -172,7 +200,7 @@ def build(sources: Iterable[str | Path], out_dir: str | Path, shard_size: int = 
         pending = []
 
     for h, path in enumerate(paths):
-        for d in decisions(read_log(path)):
+        for d in decisions(hand_events(path)):
             pending.append((h, d))
             records += 1
             if len(pending) == shard_size:

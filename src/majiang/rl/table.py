@@ -29,7 +29,7 @@ def check_render_mode(render_mode: str | None) -> None:
 
 def env_name(rules: str) -> str:
     """PettingZoo's ``metadata["name"]``: the module a ruleset's environment is served from."""
-    return f"majiang_{'mcr' if rules != 'nanchang' else rules}_v0"
+    return f"majiang_{rules if rules in ('nanchang', 'botzone') else 'mcr'}_v0"
 
 
 def observation_space() -> spaces.Dict:
