@@ -467,3 +467,87 @@ def test_session_seeds_are_kept_in_the_database(tmp_path: Path) -> None:
             store.void_orphans(set())
             assert store.session_seed(rb, "B") is None
             database.dispose()
+
+
+# ---- the per-account limits of the hall's own actions, cluster-wide ----------------------------------------
+async def _two_halls(tmp_path: Path, act: Any) -> Any:
+    """Two Hall instances of one hall (one SQLite database, one Redis prefix, one cluster key), as two
+    ``majiang serve --redis`` processes would be; ``act(a, b)`` runs between their start and close, and
+    the prefix's keys are deleted afterwards."""
+    import redis.asyncio as aioredis
+
+    from majiang.hall.cluster import RedisCluster
+    from majiang.hall.service import Hall
+
+    prefix = f"t{secrets.token_hex(4)}"
+    url = f"{REDIS}?prefix={prefix}"
+    database = Database(f"sqlite:///{tmp_path}/hall.db")
+    database.migrate()
+    halls = [Hall(database, cluster=RedisCluster(url, key=CLUSTER_KEY.encode())) for _ in range(2)]
+    raw = aioredis.Redis.from_url(REDIS, decode_responses=True)
+    try:
+        for h in halls:
+            await h.start()
+        return await act(*halls)
+    finally:
+        for h in halls:
+            await h.close()
+        keys = await raw.keys(f"{prefix}:*")
+        if keys:
+            await raw.delete(*keys)
+        await raw.aclose()
+        database.dispose()
+
+
+def test_the_cluster_counts_private_codes_tried_once(tmp_path: Path) -> None:
+    """Was (issue 14 leftover): each process counted an account's private codes alone, so two processes
+    allowed twice ``CODE_ATTEMPTS`` a minute.  Tried in turn on two halls of one Redis, the first
+    ``CODE_ATTEMPTS`` codes are looked up (no such table) and the next is refused; another account may
+    still try."""
+    import asyncio
+
+    from majiang.hall.service import CODE_ATTEMPTS, HallError
+
+    async def act(a: Any, b: Any) -> tuple[list[str], str]:
+        async def answer(hall: Any, account: int) -> str:
+            try:
+                return str(await hall.find_table(code="ZZZZZZ", by=account))
+            except HallError as e:
+                return str(e)
+
+        tries = [await answer((a, b)[i % 2], 7) for i in range(CODE_ATTEMPTS + 1)]
+        return tries, await answer(b, 8)
+
+    tries, other = asyncio.run(_two_halls(tmp_path, act))
+    assert tries == ["no private table with that code"] * CODE_ATTEMPTS + [
+        "too many private codes tried: wait a minute"
+    ], tries
+    assert other == "no private table with that code"
+
+
+def test_the_cluster_counts_tables_opened_once(tmp_path: Path) -> None:
+    """Was (issue 14 leftover): each process counted the tables an account opened alone, so two processes
+    allowed twice ``CREATE_RATE`` a minute.  Opened in turn on two halls of one Redis (each table ended
+    before the next, so the one-open-table rule does not answer), the first ``CREATE_RATE`` open and the
+    next is refused; another account may still open one."""
+    import asyncio
+
+    from majiang.hall.service import CREATE_RATE, TableLimit
+
+    async def act(a: Any, b: Any) -> tuple[list[str], str]:
+        room = next(iter(a.rooms))
+
+        async def answer(hall: Any, account: int) -> str:
+            try:
+                t = await hall.create_table(room, by=account)
+            except TableLimit as e:
+                return str(e)
+            t.state = "ended"  # as a table left empty ends (TableRunner.on_empty_check)
+            return "opened"
+
+        opened = [await answer((a, b)[i % 2], 7) for i in range(CREATE_RATE + 1)]
+        return opened, await answer(b, 8)
+
+    opened, other = asyncio.run(_two_halls(tmp_path, act))
+    assert opened == ["opened"] * CREATE_RATE + ["too many tables opened: wait a minute"], opened
+    assert other == "opened"

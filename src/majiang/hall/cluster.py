@@ -293,6 +293,18 @@ if rate > 0 then ttl = math.ceil(burst / rate * 1000) + 1000 end
 redis.call('pexpire', KEYS[1], ttl)
 return tostring(wait)
 """
+_TAKE_WINDOW = """
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('zremrangebyscore', KEYS[1], '-inf', now - window)
+if redis.call('zcard', KEYS[1]) >= limit then
+  return 0
+end
+redis.call('zadd', KEYS[1], now, ARGV[3])
+redis.call('pexpire', KEYS[1], window + 1000)
+return 1
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -610,3 +622,17 @@ class RedisCluster:
             _TAKE_TOKEN, 1, f"{self.p}:rl:{bucket}:{self.name_hash(bucket, key)}", repr(per_s), repr(burst)
         )
         return float(got)
+
+    async def take_window(self, window: str, key: str, limit: int, window_s: float) -> bool:
+        """Count an action of ``key`` (an account) in ``window``, shared by every process: True when
+        fewer than ``limit`` were counted in the last ``window_s`` seconds (a refused one is not
+        counted; one atomic script, Redis's own clock in milliseconds)."""
+        got = await self.redis.eval(
+            _TAKE_WINDOW,
+            1,
+            f"{self.p}:qw:{window}:{self.name_hash(window, key)}",
+            str(limit),
+            str(max(1, round(window_s * 1000))),
+            secrets.token_hex(8),
+        )
+        return bool(int(got))

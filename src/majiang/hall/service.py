@@ -24,6 +24,7 @@ from majiang.hall.hub import Hub
 from majiang.hall.items import ItemError, ItemStore
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
+from majiang.hall.quota import Window
 from majiang.hall.rooms import Room, load_rooms
 from majiang.hall.settings import Prefs, SettingsStore
 from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
@@ -82,8 +83,14 @@ class Hall:
         self.where: dict[int, str] = {}  # cache: account → table id, for tables seen here
         self.mutes: dict[int, set[int]] = {}
         self.account_limits: dict[int, Any] = {}  # per-account rate limits (across connections)
-        self.opened: dict[int, tuple[str, list[float]]] = {}  # account → its open table, its recent openings
-        self.code_attempts: dict[int, list[float]] = {}  # private codes tried, per account (the last minute)
+        self.opened: dict[int, str] = {}  # account → the last table it opened
+        # tables opened and private codes tried, per account and minute: one count for the whole cluster
+        self.table_opens = Window(CREATE_RATE, 60.0, "create")
+        self.code_tries = Window(CODE_ATTEMPTS, 60.0, "code")
+        shared = getattr(self.cluster, "take_window", None)
+        if self.cluster.multi and shared is not None:
+            self.table_opens.share(shared)
+            self.code_tries.share(shared)
         self.names: dict[int, str] = {}
         self._bot_accounts: dict[str, int] = {}
         self._bot_delay = bot_delay
@@ -345,18 +352,14 @@ class Hall:
         open table at a time and opens at most ``CREATE_RATE`` a minute (issue 14 #6)."""
         room = self.room(room_id)
         if by is not None:
-            now = time.monotonic()
-            mine, recent = self.opened.get(by, ("", []))
-            recent = [t for t in recent if now - t < 60.0]
-            open_one = self.tables.get(mine)
-            if open_one is not None and open_one.state != "ended":
-                raise TableLimit(f"you have an open table ({mine}): sit there or leave it first")
-            if len(recent) >= CREATE_RATE:
+            self._no_open_table(by)  # before counting: a refused opening is not counted
+            if not await self.table_opens.take(str(by)):
                 raise TableLimit("too many tables opened: wait a minute")
+            self._no_open_table(by)  # again: another opening of this account may have run meanwhile
         t = TableRunner(self, room, private=private)
         t.creator = by  # a private table's owner (between.py)
         if by is not None:
-            self.opened[by] = (t.id, [*recent, now])
+            self.opened[by] = t.id
         if t.code is not None:
             while not await self.cluster.set_code(t.code, t.id):  # unique among live tables
                 t.code = new_code()
@@ -365,6 +368,12 @@ class Hall:
         t.start()
         self.table_changed(t)
         return t
+
+    def _no_open_table(self, account: int) -> None:
+        mine = self.opened.get(account, "")
+        open_one = self.tables.get(mine)
+        if open_one is not None and open_one.state != "ended":
+            raise TableLimit(f"you have an open table ({mine}): sit there or leave it first")
 
     async def quick_join_table(self, room_id: str) -> str:
         room = self.room(room_id)
@@ -394,13 +403,8 @@ class Hall:
         """The table to join or watch: a private one only by its code (tried at most
         ``CODE_ATTEMPTS`` times a minute per account); by id, only a public one."""
         if code:
-            if by is not None:
-                now = time.monotonic()
-                tries = [t for t in self.code_attempts.get(by, []) if now - t < 60.0]
-                if len(tries) >= CODE_ATTEMPTS:
-                    self.code_attempts[by] = tries
-                    raise HallError("too many private codes tried: wait a minute")
-                self.code_attempts[by] = [*tries, now]
+            if by is not None and not await self.code_tries.take(str(by)):
+                raise HallError("too many private codes tried: wait a minute")
             found = await self.cluster.find_code(normal_code(code))
             if found is None:
                 raise HallError("no private table with that code")
