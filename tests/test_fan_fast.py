@@ -460,7 +460,7 @@ def test_unusual_inputs_are_handed_back_or_equal() -> None:
     as_lists = replace(hand, hand=list(hand.hand), melds=list(hand.melds))  # type: ignore[arg-type]
     assert FAST.score(as_lists, None) is None  # mutable fields: the reference answers
     assert scorer.score(as_lists).to_dict() == scorer.score_reference(hand).to_dict()
-    odd_meld = replace(hand, melds=(Meld(MeldKind.CHOW, 0, claimed=0), *hand.melds[1:]))
+    odd_meld = replace(hand, melds=(Meld.of(MeldKind.CHOW, 0, claimed=0), *hand.melds[1:]))
     assert scorer.score(odd_meld).to_dict() == scorer.score_reference(odd_meld).to_dict()
     truthy = replace(hand, self_drawn=1)  # type: ignore[arg-type]
     assert FAST.score(truthy, None) is None and scorer.score(truthy) == scorer.score_reference(truthy)

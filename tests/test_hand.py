@@ -10,9 +10,9 @@ from majiang.tiles import NotationError, parse_tile
 def test_compact_string_parses_melds_and_flags():
     h = WinningHand.from_string("[123m1][EEE2]{9999s}456pC C", self_drawn=True, seat_wind="S")
     assert h.melds == (
-        Meld(MeldKind.CHOW, parse_tile("1m"), claimed=0),
-        Meld(MeldKind.PUNG, parse_tile("E"), source=2),
-        Meld(MeldKind.KONG, parse_tile("9s"), concealed=True),
+        Meld.of(MeldKind.CHOW, parse_tile("1m"), claimed=0),
+        Meld.of(MeldKind.PUNG, parse_tile("E"), source=2),
+        Meld.of(MeldKind.KONG, parse_tile("9s"), concealed=True),
     )
     assert h.win_tile == parse_tile("C") and h.self_drawn and h.seat_wind == 1
     assert h.to_string() == "[123m1][EEE2]{9999s}456pC C"

@@ -100,7 +100,7 @@ def test_wait_fans_equal_pymahjonggb_tile_by_tile(rules):
             continue
         r = analyze_dict(
             {
-                "melds": [m.to_dict() for m in melds],
+                "melds": [m.hand_json() for m in melds],
                 "hand": [tile_str(t) for t in tiles],
                 "visible": [tile_str(t) for t in visible],
                 "seat_wind": "ESWN"[seat],
@@ -139,7 +139,7 @@ def test_discard_rows_equal_pymahjonggb():
         extra = rng.choice([t for t in range(NUM_KINDS) if held[t] < 4])
         r = analyze_dict(
             {
-                "melds": [m.to_dict() for m in melds],
+                "melds": [m.hand_json() for m in melds],
                 "hand": [tile_str(t) for t in [*tiles, extra]],
                 "visible": [tile_str(t) for t in visible],
                 "seat_wind": "ESWN"[seat],

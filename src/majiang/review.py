@@ -37,7 +37,6 @@ from majiang.engine import items as _items
 from majiang.engine.events import HEADER_KEYS
 from majiang.engine.hand import Hand, Phase
 from majiang.engine.log import verify
-from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import (
     ADDED_KONG,
     CHOW,
@@ -52,6 +51,7 @@ from majiang.engine.protocol import (
     Ruleset,
 )
 from majiang.engine.view import SeatView, action_json
+from majiang.melds import Meld, MeldKind
 from majiang.rulesets import from_header
 from majiang.shanten import shanten_of_counts, useful_of_counts
 from majiang.tiles import NUM_KINDS, Tile, tile_str
@@ -130,7 +130,7 @@ class _Position:
         self.elsewhere = elsewhere
         self._memo: dict[tuple[bytes, tuple[Any, ...], bool], tuple[int, int, bool]] = {}
 
-    def hand13(self, counts: Sequence[int], melds: Sequence[TableMeld], claimed: bool) -> tuple[int, int, bool]:
+    def hand13(self, counts: Sequence[int], melds: Sequence[Meld], claimed: bool) -> tuple[int, int, bool]:
         """(fan-aware shanten, unseen useful copies, legally ready) of a 13-tile hand; ``claimed``: the
         pending discard moved from the pond into this seat's melds."""
         key = (bytes(counts), tuple(melds), claimed)
@@ -140,7 +140,7 @@ class _Position:
             self._memo[key] = got
         return got
 
-    def _measure(self, counts: Sequence[int], melds: Sequence[TableMeld], claimed: bool) -> tuple[int, int, bool]:
+    def _measure(self, counts: Sequence[int], melds: Sequence[Meld], claimed: bool) -> tuple[int, int, bool]:
         elsewhere = list(self.elsewhere)
         if claimed and self.pending is not None:
             elsewhere[self.pending[1]] -= 1
@@ -157,11 +157,10 @@ class _Position:
         plain = shanten_of_counts(counts, n)
         if self.min_fan is None:
             return plain, sum(unseen(t) for t in useful_of_counts(counts, n)), plain == 0
-        from majiang.rulesets.mcr import scoring_melds
         from majiang.shanten.legal import FanContext, fan_shanten, wait_fans
 
         ctx = FanContext(
-            melds=scoring_melds(melds),
+            melds=tuple(melds),
             seat_wind=self.view.seat_wind,
             prevalent_wind=self.view.prevalent,
             min_fan=self.min_fan,
@@ -192,14 +191,14 @@ class _Position:
             c[t] -= 1
         return fs, useful, False
 
-    def after_discard(self, counts: list[int], melds: Sequence[TableMeld], tile: Tile, claimed: bool) -> Estimate:
+    def after_discard(self, counts: list[int], melds: Sequence[Meld], tile: Tile, claimed: bool) -> Estimate:
         counts[tile] -= 1
         fs, useful, ready = self.hand13(counts, melds, claimed)
         counts[tile] += 1
         d = danger(self.view, tile)
         return Estimate(-fs + USEFUL_WEIGHT * min(useful, USEFUL_CAP) - d, fs, useful, ready, d)
 
-    def held(self, counts: Sequence[int], melds: Sequence[TableMeld], claimed: bool = False) -> Estimate:
+    def held(self, counts: Sequence[int], melds: Sequence[Meld], claimed: bool = False) -> Estimate:
         fs, useful, ready = self.hand13(counts, melds, claimed)
         return Estimate(-fs + USEFUL_WEIGHT * min(useful, USEFUL_CAP), fs, useful, ready)
 
@@ -236,22 +235,22 @@ def action_estimate(view: SeatView, rules: Ruleset, action: Action, position: _P
         return p.held(counts, melds)
     if t == CONCEALED_KONG:
         counts[action.tile] -= 4
-        return p.held(counts, [*melds, TableMeld("kong", (action.tile,) * 4, concealed=True)])
+        return p.held(counts, [*melds, Meld(MeldKind.KONG, (action.tile,) * 4, concealed=True)])
     if t == ADDED_KONG:
         counts[action.tile] -= 1
         kept = [m for m in melds if not (m.kind == "pung" and m.tile == action.tile)]
-        return p.held(counts, [*kept, TableMeld("kong", (action.tile,) * 4, added=True)])
+        return p.held(counts, [*kept, Meld(MeldKind.KONG, (action.tile,) * 4, added=True)])
     if t == KONG:
         counts[action.tile] -= 3
-        return p.held(counts, [*melds, TableMeld("kong", (action.tile,) * 4, source=1)], claimed=True)
+        return p.held(counts, [*melds, Meld(MeldKind.KONG, (action.tile,) * 4, source=1)], claimed=True)
     if t == PUNG:
         counts[action.tile] -= 2
-        meld = TableMeld("pung", (action.tile,) * 3, source=1)
+        meld = Meld(MeldKind.PUNG, (action.tile,) * 3, source=1)
     elif t == CHOW:
         for x in action.tiles:
             if x != action.tile:
                 counts[x] -= 1
-        meld = TableMeld("chow", action.tiles, claimed=action.tiles.index(action.tile))
+        meld = Meld(MeldKind.CHOW, action.tiles, claimed=action.tiles.index(action.tile))
     else:
         raise ValueError(f"cannot value a {t!r}")
     after = [*melds, meld]

@@ -147,8 +147,8 @@ def test_play_command_runs_a_hand_from_typed_input():
 def test_seat_view_melds_show_other_seats_concealed_kongs_face_down():
     from rig import rig
 
-    from majiang.engine.melds import FACE_DOWN
     from majiang.engine.protocol import Action
+    from majiang.melds import FACE_DOWN
     from majiang.tiles import parse_tile
 
     h = rig(

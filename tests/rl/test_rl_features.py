@@ -7,8 +7,8 @@ import pytest
 
 from majiang.bots.base import RandomBot
 from majiang.engine import Hand
-from majiang.engine.melds import KONG, Meld
 from majiang.engine.view import SeatView
+from majiang.melds import KONG, Meld
 from majiang.rl import OBS_SHAPE, DiscardLog, botzone_v0, discard_order, encode, mcr_v0, nanchang_v0
 from majiang.rl import features as F
 from majiang.rulesets import make_ruleset

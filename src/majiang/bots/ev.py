@@ -31,11 +31,10 @@ import time
 from collections.abc import Sequence
 
 from majiang.bots.fan import FanBot
-from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.mcr.rules import get_rules
-from majiang.rulesets.mcr import scoring_melds
+from majiang.melds import Meld, MeldKind
 from majiang.shanten.efficiency import _fast, _shanten, shanten_of_counts, useful_mask_of_counts
 from majiang.shanten.legal import FanContext, wait_fans
 
@@ -78,7 +77,7 @@ class EVBot(FanBot):
         self._check = 0
         self._over = False
         self._nodes = 0
-        self._ctx: dict[tuple[TableMeld, ...], FanContext] = {}
+        self._ctx: dict[tuple[Meld, ...], FanContext] = {}
         self._memo: dict[tuple[bytes, int, int], float] = {}
 
     # ---- decisions ---------------------------------------------------------------------------
@@ -106,7 +105,7 @@ class EVBot(FanBot):
             if a.type == "concealed_kong":
                 c = list(counts)
                 c[a.tile] -= 4
-                kong = TableMeld("kong", (a.tile,) * 4, concealed=True)
+                kong = Meld(MeldKind.KONG, (a.tile,) * 4, concealed=True)
                 if self._distance(view, c, [*melds, kong]) <= self._distance(view, counts, melds, drawn=True):
                     return a
         found = self._best_discard(view, counts, melds)
@@ -129,10 +128,10 @@ class EVBot(FanBot):
                 for t in a.tiles:
                     if t != a.tile:
                         c[t] -= 1
-                meld = TableMeld("chow", a.tiles, claimed=a.tiles.index(a.tile))
+                meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
             else:
                 c[a.tile] -= 2 if a.type == "pung" else 3
-                meld = TableMeld(a.type, (a.tile,) * (3 if a.type == "pung" else 4), source=1)
+                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == "pung" else 4), source=1)
             after_melds = [*melds, meld]
             if a.type == "kong":
                 value = self._hand_value(view, c, after_melds)
@@ -162,12 +161,12 @@ class EVBot(FanBot):
         self.others_visible = tuple(others)
         self.danger = self._dangers(view) if self.defence else [0.0] * 34
 
-    def _fan_ctx(self, view: SeatView, melds: Sequence[TableMeld]) -> FanContext:
+    def _fan_ctx(self, view: SeatView, melds: Sequence[Meld]) -> FanContext:
         key = tuple(melds)
         ctx = self._ctx.get(key)
         if ctx is None:
             ctx = FanContext(
-                melds=scoring_melds(melds),
+                melds=tuple(melds),
                 seat_wind=view.seat_wind,
                 prevalent_wind=view.prevalent,
                 min_fan=self.min_fan,
@@ -178,9 +177,7 @@ class EVBot(FanBot):
         return ctx
 
     # ---- values ------------------------------------------------------------------------------
-    def _best_discard(
-        self, view: SeatView, counts: Sequence[int], melds: Sequence[TableMeld]
-    ) -> tuple[float, int] | None:
+    def _best_discard(self, view: SeatView, counts: Sequence[int], melds: Sequence[Meld]) -> tuple[float, int] | None:
         """The best discard of a hand with one tile more, by expected value after the deal-in risk,
         among the discards that leave a hand at most one from ready; None when none has a value
         (no legal ready hand within reach)."""
@@ -201,7 +198,7 @@ class EVBot(FanBot):
                 best = (v, t)
         return best
 
-    def _hand_value(self, view: SeatView, c: list[int], melds: Sequence[TableMeld]) -> float:
+    def _hand_value(self, view: SeatView, c: list[int], melds: Sequence[Meld]) -> float:
         """Expected gain of a 13-tile hand (13 − 3·melds concealed tiles) at most one from ready; 0
         when it reaches no legal ready hand, or when the search budget is spent."""
         n = len(melds)

@@ -15,12 +15,11 @@ from collections.abc import Sequence
 
 from majiang.bots.base import TurnOrClaim
 from majiang.bots.efficiency import seen_counts
-from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.mcr.hand import InvalidHandError, WinningHand
 from majiang.mcr.scorer import score
-from majiang.rulesets.mcr import scoring_melds
+from majiang.melds import Meld, MeldKind
 from majiang.shanten import forms_of_counts, shanten_of_counts, useful_of_counts, waits_of_counts
 
 # isolated stand-ins for the off-suit tiles when measuring a flush: far apart, never a pair
@@ -44,7 +43,7 @@ class FanBot(TurnOrClaim):
             if a.type == "concealed_kong":
                 c = list(counts)
                 c[a.tile] -= 4
-                kong = TableMeld("kong", (a.tile,) * 4, concealed=True)
+                kong = Meld(MeldKind.KONG, (a.tile,) * 4, concealed=True)
                 if self._distance(view, c, [*melds, kong]) <= self._distance(view, counts, melds, drawn=True):
                     return a
         seen = seen_counts(view)
@@ -84,10 +83,10 @@ class FanBot(TurnOrClaim):
                 for t in a.tiles:
                     if t != a.tile:
                         c[t] -= 1
-                meld = TableMeld("chow", a.tiles, claimed=a.tiles.index(a.tile))
+                meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
             else:
                 c[a.tile] -= 2 if a.type == "pung" else 3
-                meld = TableMeld(a.type, (a.tile,) * (3 if a.type == "pung" else 4), source=1)
+                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == "pung" else 4), source=1)
             after_melds = [*melds, meld]
             if a.type == "kong":
                 after = self._distance(view, c, after_melds)
@@ -99,9 +98,7 @@ class FanBot(TurnOrClaim):
         return best[1] if best is not None else next(a for a in legal if a.type == "pass")
 
     # ---- measuring ---------------------------------------------------------------------------
-    def _distance(
-        self, view: SeatView, counts: Sequence[int], melds: Sequence[TableMeld], drawn: bool = False
-    ) -> float:
+    def _distance(self, view: SeatView, counts: Sequence[int], melds: Sequence[Meld], drawn: bool = False) -> float:
         """How far a 13-tile hand (or a 14-tile one, ``drawn``) is from a win worth 8 fan."""
         n = len(melds)
         if drawn:
@@ -127,7 +124,7 @@ class FanBot(TurnOrClaim):
             d += 1  # ready, but no wait is worth 8 fan
         return d
 
-    def _flush(self, counts: Sequence[int], melds: Sequence[TableMeld], suit: int) -> int | None:
+    def _flush(self, counts: Sequence[int], melds: Sequence[Meld], suit: int) -> int | None:
         if any(m.tiles[0] < 27 and m.tiles[0] // 9 != suit for m in melds):
             return None
         lo = 9 * suit
@@ -141,10 +138,10 @@ class FanBot(TurnOrClaim):
             c[t] = 1
         return shanten_of_counts(c, len(melds))
 
-    def _ready_worth_eight(self, view: SeatView, counts: Sequence[int], melds: Sequence[TableMeld]) -> bool:
+    def _ready_worth_eight(self, view: SeatView, counts: Sequence[int], melds: Sequence[Meld]) -> bool:
         waits = waits_of_counts(counts, len(melds))
         hand_tiles = tuple(t for t in range(34) for _ in range(counts[t]))
-        scored = scoring_melds(melds)
+        scored = tuple(melds)
         for w in waits:
             if view.unseen(w) <= 0:
                 continue
@@ -185,7 +182,7 @@ def _minus(counts: Sequence[int], t: int) -> list[int]:
     return c
 
 
-def _pungs_shanten(counts: Sequence[int], melds: Sequence[TableMeld]) -> int | None:
+def _pungs_shanten(counts: Sequence[int], melds: Sequence[Meld]) -> int | None:
     """碰碰和: 4 pungs/kongs + a pair; None when a chow is already declared."""
     if any(m.kind == "chow" for m in melds):
         return None

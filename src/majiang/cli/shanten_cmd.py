@@ -137,7 +137,7 @@ def print_analysis(result: Analysis, console: Console | None = None) -> None:
     from majiang.tiles import format_compact, format_tiles, tile_glyph, tile_zh
 
     console = console or Console()
-    melds = "".join(m.compact() for m in result.melds)
+    melds = "".join(m.compact(with_source=True) for m in result.melds)
     glyphs = " ".join(
         ["".join(tile_glyph(t) for t in m.tiles) for m in result.melds]
         + ["".join(tile_glyph(t) for t in sorted(result.hand))]

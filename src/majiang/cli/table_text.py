@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from majiang.engine.melds import Meld
+from majiang.melds import Meld
 
 WINDS_ZH = "东南西北"
 

@@ -21,10 +21,6 @@ from typing import Any
 
 from majiang.engine.events import VERSION
 from majiang.engine.events import check as check_event
-from majiang.engine.melds import CHOW as CHOW_SET
-from majiang.engine.melds import KONG as KONG_SET
-from majiang.engine.melds import PUNG as PUNG_SET
-from majiang.engine.melds import Meld
 from majiang.engine.protocol import (
     ADDED_KONG,
     CHOW,
@@ -46,6 +42,10 @@ from majiang.engine.protocol import (
     WinContext,
 )
 from majiang.engine.wall import seed_hash
+from majiang.melds import CHOW as CHOW_SET
+from majiang.melds import KONG as KONG_SET
+from majiang.melds import PUNG as PUNG_SET
+from majiang.melds import Meld
 from majiang.tiles import NUM_KINDS, Tile, tile_str
 
 

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from majiang.engine.melds import Meld
 from majiang.engine.wall import SeatWalls, Wall
+from majiang.melds import Meld
 from majiang.tiles import Tile
 
 

@@ -20,7 +20,7 @@ from majiang.tiles import NUM_KINDS, Tile, tile_str
 
 if TYPE_CHECKING:
     from majiang.engine.hand import Hand
-    from majiang.engine.melds import Meld
+    from majiang.melds import Meld
 
 
 _CONCEALED = attrgetter("concealed")
@@ -112,7 +112,7 @@ class SeatView:
     @_lazy
     def melds(self) -> list[list[Meld]]:
         """Every seat's declared sets; other seats' concealed kongs face down (their tiles are
-        :data:`~majiang.engine.melds.FACE_DOWN`), as remote players see them."""
+        :data:`~majiang.melds.FACE_DOWN`), as remote players see them."""
         seat = self.seat
         # ``any(map(...))`` runs in C: a seat without a concealed kong costs no bytecode per meld
         return [

@@ -102,14 +102,14 @@ def _try(rng: random.Random, rules: str) -> WinningHand | None:
             if make_kong:
                 counts[t] += 1
                 if rng.random() < 0.4:
-                    melds.append(Meld(MeldKind.KONG, t, concealed=True))
+                    melds.append(Meld.of(MeldKind.KONG, t, concealed=True))
                 else:
-                    melds.append(Meld(MeldKind.KONG, t, source=rng.randint(1, 3)))
+                    melds.append(Meld.of(MeldKind.KONG, t, source=rng.randint(1, 3)))
             elif i < n_melds:
                 if kind == "chow":
-                    melds.append(Meld(MeldKind.CHOW, t, claimed=rng.randint(0, 2)))
+                    melds.append(Meld.of(MeldKind.CHOW, t, claimed=rng.randint(0, 2)))
                 else:
-                    melds.append(Meld(MeldKind.PUNG, t, source=rng.randint(1, 3)))
+                    melds.append(Meld.of(MeldKind.PUNG, t, source=rng.randint(1, 3)))
             else:
                 concealed.extend(_set_tiles(st))
     elif shape < 0.88:
@@ -136,7 +136,9 @@ def _try(rng: random.Random, rules: str) -> WinningHand | None:
         st = sets[0]
         if rng.random() < 0.3:
             kind, t = st
-            melds.append(Meld(MeldKind.CHOW, t, claimed=0) if kind == "chow" else Meld(MeldKind.PUNG, t, source=2))
+            melds.append(
+                Meld.of(MeldKind.CHOW, t, claimed=0) if kind == "chow" else Meld.of(MeldKind.PUNG, t, source=2)
+            )
             concealed = ks + [pair, pair]
         else:
             concealed = ks + _set_tiles(st) + [pair, pair]

@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
+from majiang.melds import FROM_LEFT as FROM_LEFT
+from majiang.melds import FROM_OPPOSITE as FROM_OPPOSITE
+from majiang.melds import FROM_RIGHT as FROM_RIGHT
+from majiang.melds import Meld as Meld
+from majiang.melds import MeldKind as MeldKind
 from majiang.tiles import (
     NUM_KINDS,
     NotationError,
@@ -35,96 +39,52 @@ class InvalidHandError(NotationError):
     malformed input, from a bad tile token to an impossible hand."""
 
 
-class MeldKind(StrEnum):
-    CHOW = "chow"  # 吃 顺子
-    PUNG = "pung"  # 碰 刻子
-    KONG = "kong"  # 杠
+def meld(
+    kind: MeldKind,
+    tile: Tile,
+    concealed: bool = False,
+    claimed: int | None = None,
+    source: int | None = None,
+    added: bool = False,
+) -> Meld:
+    """An MCR meld by its lowest tile, checked: a chow starts at 1–7 of a suit, only a kong is
+    concealed, a chow's ``claimed`` is 0–2 and a pung's or kong's ``source`` 1–3."""
+    if kind is MeldKind.CHOW:
+        if not (0 <= tile < 27 and rank_of(tile) <= 7):
+            raise InvalidHandError(f"a chow starts at 1–7 of a suit, not {tile_str(tile)}")
+        if concealed:
+            raise InvalidHandError("only a kong can be declared concealed; leave concealed chows in the hand")
+        if claimed is not None and claimed not in (0, 1, 2):
+            raise InvalidHandError(f"chow 'claimed' must be 0, 1 or 2, got {claimed!r}")
+    else:
+        if not 0 <= tile < NUM_KINDS:
+            raise InvalidHandError(f"not a meld tile: {tile!r}")
+        if kind is MeldKind.PUNG and concealed:
+            raise InvalidHandError("only a kong can be declared concealed; leave concealed pungs in the hand")
+        if source is not None and source not in (1, 2, 3):
+            raise InvalidHandError(f"'from' must be 1 (上家), 2 (对家) or 3 (下家), got {source!r}")
+    return Meld.of(kind, tile, concealed=concealed, claimed=claimed, source=source, added=added)
 
 
-#: ``from`` values: the seat a claimed tile came from, relative to the claimer.
-FROM_LEFT, FROM_OPPOSITE, FROM_RIGHT = 1, 2, 3  # 上家 对家 下家
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A declared set.  ``tile`` is the lowest tile of a chow, the tile of a pung or kong."""
-
-    kind: MeldKind
-    tile: Tile
-    concealed: bool = False  # only a kong can be concealed (暗杠)
-    claimed: int | None = None  # chow: which of its three tiles was claimed (0–2)
-    source: int | None = None  # pung/kong: 1 上家, 2 对家, 3 下家
-    added: bool = False  # kong: made by adding to an exposed pung (加杠)
-
-    def __post_init__(self) -> None:
-        if self.kind is MeldKind.CHOW:
-            if not (self.tile < 27 and rank_of(self.tile) <= 7):
-                raise InvalidHandError(f"a chow starts at 1–7 of a suit, not {tile_str(self.tile)}")
-            if self.concealed:
-                raise InvalidHandError("only a kong can be declared concealed; leave concealed chows in the hand")
-            if self.claimed is not None and self.claimed not in (0, 1, 2):
-                raise InvalidHandError(f"chow 'claimed' must be 0, 1 or 2, got {self.claimed!r}")
-        else:
-            if not 0 <= self.tile < NUM_KINDS:
-                raise InvalidHandError(f"not a meld tile: {self.tile!r}")
-            if self.kind is MeldKind.PUNG and self.concealed:
-                raise InvalidHandError("only a kong can be declared concealed; leave concealed pungs in the hand")
-            if self.source is not None and self.source not in (1, 2, 3):
-                raise InvalidHandError(f"'from' must be 1 (上家), 2 (对家) or 3 (下家), got {self.source!r}")
-
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        if self.kind is MeldKind.CHOW:
-            return (self.tile, self.tile + 1, self.tile + 2)
-        return (self.tile,) * (4 if self.kind is MeldKind.KONG else 3)
-
-    @property
-    def exposed(self) -> bool:
-        return not self.concealed
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "kind": self.kind.value,
-            "tiles": [tile_str(t) for t in self.tiles],
-            "concealed": self.concealed,
-        }
-        if self.kind is MeldKind.CHOW:
-            if self.claimed is not None:
-                d["claimed"] = self.claimed
-        elif self.source is not None:
-            d["from"] = self.source
-        return d
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Meld:
-        if not isinstance(d, Mapping):
-            raise InvalidHandError(f"a meld must be an object with 'kind' and 'tiles', got {d!r}")
-        try:
-            kind = MeldKind(str(d.get("kind")))
-        except ValueError:
-            raise InvalidHandError(f"unknown meld kind {d.get('kind')!r}: use chow, pung or kong") from None
-        raw = d.get("tiles")
-        if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
-            raise InvalidHandError(f"meld 'tiles' must be a list of tile strings, got {raw!r}")
-        tiles = [parse_tile(t) for t in raw]
-        concealed = _bool(d, "concealed", False)
-        claimed = d.get("claimed")
-        source = d.get("from")
-        for key, val in (("claimed", claimed), ("from", source)):
-            if val is not None and (not isinstance(val, int) or isinstance(val, bool)):
-                raise InvalidHandError(f"meld '{key}' must be an integer, got {val!r}")
-        return meld_from_tiles(tiles, kind=kind, concealed=concealed, claimed=claimed, source=source)
-
-    def compact(self) -> str:
-        body = format_compact(self.tiles)
-        if self.concealed:
-            return "{" + body + "}"
-        info = ""
-        if self.kind is MeldKind.CHOW and self.claimed is not None:
-            info = str(self.claimed + 1)
-        elif self.kind is not MeldKind.CHOW and self.source is not None:
-            info = str(self.source)
-        return f"[{body}{info}]"
+def meld_from_dict(d: Mapping[str, Any]) -> Meld:
+    """The hand-json meld object: ``{"kind": "chow", "tiles": ["1m","2m","3m"], "claimed": 0}``."""
+    if not isinstance(d, Mapping):
+        raise InvalidHandError(f"a meld must be an object with 'kind' and 'tiles', got {d!r}")
+    try:
+        kind = MeldKind(str(d.get("kind")))
+    except ValueError:
+        raise InvalidHandError(f"unknown meld kind {d.get('kind')!r}: use chow, pung or kong") from None
+    raw = d.get("tiles")
+    if not isinstance(raw, list | tuple) or not all(isinstance(t, str) for t in raw):
+        raise InvalidHandError(f"meld 'tiles' must be a list of tile strings, got {raw!r}")
+    tiles = [parse_tile(t) for t in raw]
+    concealed = _bool(d, "concealed", False)
+    claimed = d.get("claimed")
+    source = d.get("from")
+    for key, val in (("claimed", claimed), ("from", source)):
+        if val is not None and (not isinstance(val, int) or isinstance(val, bool)):
+            raise InvalidHandError(f"meld '{key}' must be an integer, got {val!r}")
+    return meld_from_tiles(tiles, kind=kind, concealed=concealed, claimed=claimed, source=source)
 
 
 def meld_from_tiles(
@@ -149,7 +109,7 @@ def meld_from_tiles(
         raise InvalidHandError(f"meld {text!r} is a {found.value}, not a {kind.value}")
     if concealed and found is not MeldKind.KONG:
         raise InvalidHandError(f"meld {text!r}: only a kong can be concealed")
-    return Meld(
+    return meld(
         found,
         ts[0],
         concealed=concealed,
@@ -193,11 +153,11 @@ def parse_melds_and_rest(text: str) -> tuple[list[Meld], str, list[Tile]]:
             if meld.kind is MeldKind.CHOW:
                 if info not in (1, 2, 3):
                     raise NotationError(f"meld {m.group(0)!r}: the digit after a chow is the claimed tile 1–3")
-                meld = Meld(meld.kind, meld.tile, claimed=info - 1)
+                meld = Meld.of(meld.kind, meld.tile, claimed=info - 1)
             else:
                 if info not in (1, 2, 3):
                     raise NotationError(f"meld {m.group(0)!r}: the digit after a pung/kong is its source 1–3")
-                meld = Meld(meld.kind, meld.tile, source=info)
+                meld = Meld.of(meld.kind, meld.tile, source=info)
         melds.append(meld)
     rest.append(text[pos:])
     outside = "".join(rest)
@@ -233,7 +193,7 @@ class WinningHand:
         melds_raw = d.get("melds", [])
         if not isinstance(melds_raw, list):
             raise InvalidHandError("'melds' must be a list")
-        melds = tuple(Meld.from_dict(m) for m in melds_raw)
+        melds = tuple(meld_from_dict(m) for m in melds_raw)
         hand_raw = d.get("hand")
         if not isinstance(hand_raw, list) or not all(isinstance(t, str) for t in hand_raw):
             raise InvalidHandError('\'hand\' must be a list of tile strings such as ["1m", "E"]')
@@ -288,7 +248,7 @@ class WinningHand:
     # ---- output ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "melds": [m.to_dict() for m in self.melds],
+            "melds": [m.hand_json() for m in self.melds],
             "hand": [tile_str(t) for t in self.hand],
             "win_tile": tile_str(self.win_tile),
             "self_drawn": self.self_drawn,
@@ -305,7 +265,7 @@ class WinningHand:
         """The compact form; flowers (only their number is kept) are written as f1, f2, …"""
         flowers = " " + "".join(f"f{i + 1}" for i in range(min(self.flowers, 8))) if self.flowers else ""
         return (
-            "".join(m.compact() for m in self.melds)
+            "".join(m.compact(with_source=True) for m in self.melds)
             + format_compact(sorted(self.hand))
             + " "
             + tile_str(self.win_tile)

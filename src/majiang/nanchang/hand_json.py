@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from majiang.nanchang.melds import InvalidHandError, Meld
+from majiang.nanchang.melds import InvalidHandError, meld_from_dict
 from majiang.nanchang.options import OptionError, Options, options_from_dict
 from majiang.nanchang.settle import HandRecord, SeatHand, Settlement, settle
 from majiang.nanchang.terms import WinMethod
@@ -93,7 +93,7 @@ def _hand(d: Any, seat: int) -> SeatHand:
     if not isinstance(melds_raw, list):
         raise InvalidHandError(f"hands[{seat}]: 'melds' must be a list")
     try:
-        melds = tuple(Meld.from_dict(m) for m in melds_raw)
+        melds = tuple(meld_from_dict(m) for m in melds_raw)
         concealed = _tiles(d["concealed"], "'concealed'")
         discards = _tiles(d.get("discards", []), "'discards'")
         dealt = None if d.get("dealt") is None else _tiles(d["dealt"], "'dealt'")

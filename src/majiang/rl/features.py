@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from majiang.engine.melds import CHOW, KONG
 from majiang.engine.view import SeatView, event_view
+from majiang.melds import CHOW, KONG
 from majiang.tiles import EAST, NUM_KINDS
 
 #: discards of one seat kept in order (random bots make at most 26 in 400 hands)

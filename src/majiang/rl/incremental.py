@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from majiang.engine.hand import Hand
-from majiang.engine.melds import KONG
+from majiang.melds import KONG
 from majiang.rl.features import (
     B_CLAIMED,
     B_INFO,

@@ -8,10 +8,9 @@ from dataclasses import asdict
 from typing import Any
 
 from majiang.engine.events import FLAG, NUMBER, fields, register_fields
-from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.engine.wall import SeatWalls, Wall
-from majiang.mcr.hand import InvalidHandError, Meld, MeldKind, WinningHand
+from majiang.mcr.hand import InvalidHandError, WinningHand
 from majiang.mcr.payment import FalseWin as FalseWinKind
 from majiang.mcr.payment import false_win_deltas, hand_deltas
 from majiang.mcr.result import ScoreResult
@@ -24,17 +23,6 @@ _TILE_SET = tuple(full_set(flowers=True))
 
 # what MCR adds to the event log (majiang.engine.events): the win's summary (MCR.check_win)
 register_fields("win", fields(total=NUMBER, self_drawn=FLAG))
-
-
-def scoring_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
-    out = []
-    for m in melds:
-        kind = MeldKind(m.kind)
-        if kind is MeldKind.CHOW:
-            out.append(Meld(kind, m.tiles[0], claimed=m.claimed))
-        else:
-            out.append(Meld(kind, m.tile, concealed=m.concealed, source=m.source, added=m.added))
-    return tuple(out)
 
 
 class MCR:
@@ -86,7 +74,7 @@ class MCR:
         if ctx.discarder is None:
             concealed.remove(tile)
         return WinningHand(
-            melds=scoring_melds(st.melds),
+            melds=tuple(st.melds),
             hand=tuple(concealed),
             win_tile=tile,
             self_drawn=ctx.discarder is None,

@@ -24,11 +24,10 @@ from majiang.engine.events import (
     register_fields,
     register_public,
 )
-from majiang.engine.melds import Meld as TableMeld
 from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
 from majiang.engine.wall import Wall
+from majiang.melds import Meld, MeldKind
 from majiang.nanchang.jing import JingPair
-from majiang.nanchang.melds import Meld, MeldKind
 from majiang.nanchang.options import Options, options_from_dict
 from majiang.nanchang.payment import SEATS, kong_bonus, kong_deltas
 from majiang.nanchang.settle import HandRecord, SeatHand, settle
@@ -49,13 +48,6 @@ register_event(EventSpec("jing", fields(dice=NUMBER, indicator=TILE, zheng=TILE,
 register_fields("win", fields(hu=TEXT, multiplier=NUMBER, method=TEXT))
 register_fields("hand_end", fields(hu=TEXT, next_dealer=NUMBER))
 register_public("jing", Record(fields(indicator=TILE, zheng=TILE, fu=TILE)))
-
-
-def nanchang_melds(melds: Sequence[TableMeld]) -> tuple[Meld, ...]:
-    return tuple(
-        Meld(MeldKind(m.kind), tuple(sorted(m.tiles)), concealed=m.concealed, claimed=m.claimed, source=m.source)
-        for m in melds
-    )
 
 
 def first_discards(events: Sequence[dict[str, Any]], dealer: int) -> tuple[Tile, ...] | None:
@@ -174,7 +166,7 @@ class Nanchang:
         if self_drawn:
             concealed.remove(tile)
         method = WinMethod.SELF_DRAWN if self_drawn else WinMethod.DISCARD
-        melds = nanchang_melds(st.melds)
+        melds = tuple(st.melds)
         if can_win(concealed, melds, self.jing(hand), win_tile=tile, method=method, options=self.options):
             return True
         # 地胡 may use wilds even where discard wins may not
@@ -201,7 +193,7 @@ class Nanchang:
         )
         return WinSituation(
             concealed=tuple(concealed),
-            melds=nanchang_melds(st.melds),
+            melds=tuple(st.melds),
             win_tile=tile,
             jing=pair,
             method=self._method(hand, seat, ctx),
@@ -263,7 +255,7 @@ class Nanchang:
             seats.append(
                 SeatHand(
                     concealed=tuple(concealed),
-                    melds=nanchang_melds(st.melds),
+                    melds=tuple(st.melds),
                     discards=tuple(t for t, c in zip(st.discards, st.claimed, strict=True) if not c),
                     dealt=tuple(dealt),
                 )

@@ -36,7 +36,7 @@ from majiang.tiles import (
 )
 
 if TYPE_CHECKING:
-    from majiang.mcr.hand import Meld
+    from majiang.melds import Meld
     from majiang.shanten.legal import FanReport
 
 
@@ -223,11 +223,11 @@ def analyze_dict(d: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError("'melds' must be a list")
         melds = []
         if melds_raw:
-            from majiang.mcr.hand import Meld
+            from majiang.mcr.hand import meld_from_dict
 
             for i, m in enumerate(melds_raw):
                 try:
-                    melds.append(Meld.from_dict(m))
+                    melds.append(meld_from_dict(m))
                 except ValueError as e:
                     raise ValueError(f"melds[{i}]: {e}") from None
         options = fan_options(d)
