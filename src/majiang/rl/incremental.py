@@ -13,6 +13,7 @@ at every decision of many hands of both rulesets: ``encode`` stays the readable 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,8 @@ _LEVELS = np.arange(1, 5, dtype=np.int64)[:, None]
 _ROLL = [np.array([(s + k) % 4 for k in range(4)], dtype=np.intp) for s in range(4)]
 _PHASES = {"turn": 2, "claim": 3, "rob": 4, "over": 5}
 _NO_JING = (-1, -1, -1)
+_ALL_SEATS = (0, 1, 2, 3)
+_OWN_EVENTS = frozenset(("draw", "discard", "flower"))
 _JING_NAMES = ("indicator", "zheng", "fu")
 
 
@@ -186,10 +189,17 @@ class HandEncoder:
         h = self.hand
         if len(h.events) == self._events:
             return  # every change to a block comes with an event (a claim window's passes change none)
-        self._events = len(h.events)
-        order = self.log.feed(h.events)
+        events = h.events
+        seen, self._events = self._events, len(events)
+        order = self.log.feed(events)
         keys, tops = self._keys, self._tops
-        for s, st in enumerate(h.seats):
+        seats: Sequence[int] = _ALL_SEATS
+        if seen:  # a draw, discard or flower changes its own seat's block only
+            new = events[seen:]
+            if all(e["type"] in _OWN_EVENTS for e in new):
+                seats = sorted({e["seat"] for e in new})
+        for s in seats:
+            st = h.seats[s]
             melds, discards = st.melds, st.discards
             kongs = sum(m.kind == KONG for m in melds) if melds else 0
             # whatever changes in a block changes one of these (an added kong: the kong count)
