@@ -1,17 +1,37 @@
 """The fast paths: the incremental encoder equals ``encode`` (the reference) at every decision, and
 the vectorised environment plays the same hands as the single ones with batched arrays."""
 
+import importlib.util
+
 import numpy as np
 import pytest
 
 from majiang.engine.view import SeatView
-from majiang.rl import ACTION_SIZE, OBS_SHAPE, DiscardLog, encode, mcr_v0, vector_env
+from majiang.rl import ACTION_SIZE, OBS_SHAPE, DiscardLog, encode, incremental, mcr_v0, vector_env
 from majiang.rl.actions import action_mask
 from majiang.rl.incremental import HandEncoder
 
+# the compiled planes (majiang._speedups.obsenc, when built and MAJIANG_PURE is not 1) and numpy's
+PATHS = ["compiled", "numpy"]
 
+
+def _path(monkeypatch, path):
+    if path == "numpy":
+        monkeypatch.setattr(incremental, "FAST", None)
+
+
+def test_the_compiled_encoder_is_used_when_built_and_not_with_majiang_pure(monkeypatch):
+    built = importlib.util.find_spec("majiang._speedups.obsenc") is not None
+    monkeypatch.delenv("MAJIANG_PURE", raising=False)
+    assert (incremental._compiled() is not None) == built
+    monkeypatch.setenv("MAJIANG_PURE", "1")
+    assert incremental._compiled() is None
+
+
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("rules", ["gb", "nanchang"])
-def test_the_incremental_encoder_equals_the_reference_at_every_decision_of_every_seat(rules):
+def test_the_incremental_encoder_equals_the_reference_at_every_decision_of_every_seat(rules, path, monkeypatch):
+    _path(monkeypatch, path)
     env = mcr_v0.raw_env(rules=rules)
     rng = np.random.default_rng(7)
     seen = {"concealed_kong": 0, "claims": 0, "decisions": 0}
@@ -35,7 +55,9 @@ def test_the_incremental_encoder_equals_the_reference_at_every_decision_of_every
     assert seen["decisions"] > 1000 and seen["concealed_kong"] > 0 and seen["claims"] > 20
 
 
-def test_an_encoder_made_mid_hand_catches_up():
+@pytest.mark.parametrize("path", PATHS)
+def test_an_encoder_made_mid_hand_catches_up(path, monkeypatch):
+    _path(monkeypatch, path)
     env = mcr_v0.raw_env()
     env.reset(seed=3)
     rng = np.random.default_rng(0)

@@ -19,6 +19,8 @@ from pettingzoo.utils import wrappers
 
 from majiang.rl.table import AGENTS, RENDER_MODES, FourAgents
 
+SEATS = {a: s for s, a in enumerate(AGENTS)}
+
 
 class MahjongEnv(FourAgents, AECEnv):
     """The raw AEC environment (``mcr_v0.raw_env()``); ``mcr_v0.env()`` wraps it."""
@@ -46,6 +48,8 @@ class MahjongEnv(FourAgents, AECEnv):
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = AGENTS[0]
         self._decisions: dict[str, int] = {}
+        self._out: list[str] = []  # the agents terminated or truncated, not yet removed
+        self._paid = False  # some reward is not zero (to clear before the next step)
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -60,58 +64,76 @@ class MahjongEnv(FourAgents, AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._decisions = dict.fromkeys(self.agents, 0)
+        self._out = []
+        self._paid = False
         self._advance()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self.table.observe(AGENTS.index(agent))
+        return self.table.observe(SEATS[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if agent in self._out:
             self._dead_step(action)
             return
-        seat = AGENTS.index(agent)
-        choice, illegal = self.table.choose(seat, action)
+        seat = SEATS[agent]
+        t = self.table
+        choice, illegal = t.choose(seat, action)
         self._cumulative_rewards[agent] = 0.0
-        for a in self.rewards:
-            self.rewards[a] = 0.0
-        self.table.act(seat, choice)
-        self._decisions[agent] += 1
+        rewards = self.rewards
+        if self._paid:  # the dicts are updated in place; only non-zero rewards need clearing
+            for a in rewards:
+                rewards[a] = 0.0
+            self._paid = False
+        t.act(seat, choice)
+        n = self._decisions[agent] = self._decisions[agent] + 1
         if illegal:
-            self.rewards[agent] += self.table.illegal_reward
-        self.infos[agent] = {"illegal_action": True} if illegal else {}
-        if self.max_cycles is not None and self._decisions[agent] >= self.max_cycles and not self.table.over:
+            rewards[agent] += t.illegal_reward
+            self._paid = True
+            self.infos[agent] = {"illegal_action": True}
+        elif self.infos[agent]:
+            self.infos[agent] = {}
+        if self.max_cycles is not None and n >= self.max_cycles and not t.over:
             self.truncations[agent] = True
+            self._out.append(agent)
         self._advance()
         if self.render_mode == "human":
             self.render()
-
-    def _active(self, agent: str) -> bool:
-        return agent in self.agents and not (self.terminations[agent] or self.truncations[agent])
 
     def _advance(self) -> None:
         """托管 for seats whose agent is done while some agent still plays, the rewards, the end,
         and the next agent (done agents first, for their ``None`` step)."""
         t = self.table
-        while not t.over and any(self._active(a) for a in self.agents):
-            auto = [s for s in t.prompted() if not self._active(AGENTS[s])]
-            if not auto:
-                break
-            t.autoplay(auto[0])
-        for a, delta in zip(AGENTS, t.score_changes(), strict=True):
-            if a in self.rewards:
-                self.rewards[a] += float(delta)
+        out = self._out
+        if out or len(self.agents) < len(AGENTS):  # some seat plays on 托管 (none while every agent plays)
+            while not t.over and len(out) < len(self.agents):
+                auto = [s for s in t.prompted() if AGENTS[s] in out or AGENTS[s] not in self.rewards]
+                if not auto:
+                    break
+                t.autoplay(auto[0])
+        rewards = self.rewards
+        changes = t.score_changes()
+        if any(changes):
+            for a, delta in zip(AGENTS, changes, strict=True):
+                if a in rewards:
+                    rewards[a] += float(delta)
         if t.over:
             for a in self.agents:
-                self.terminations[a] = True
-        for a in self.rewards:
-            self._cumulative_rewards[a] += self.rewards[a]
+                if not self.terminations[a]:
+                    self.terminations[a] = True
+                    if a not in out:
+                        out.append(a)
+        cumulative = self._cumulative_rewards
+        for a, r in rewards.items():
+            if r:
+                cumulative[a] += r
+                self._paid = True
         self._select()
 
     def _select(self) -> None:
-        done = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
-        if done:
-            self.agent_selection = done[0]
+        out = self._out
+        if out:
+            self.agent_selection = min(out, key=SEATS.__getitem__)
         elif self.agents:
             self.agent_selection = AGENTS[self.table.prompted()[0]]
 
@@ -122,8 +144,10 @@ class MahjongEnv(FourAgents, AECEnv):
         for d in (self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos):
             del d[agent]
         self.agents.remove(agent)
+        self._out.remove(agent)
         for a in self.rewards:
             self.rewards[a] = 0.0
+        self._paid = False
         self._select()
 
 

@@ -13,10 +13,12 @@ at every decision of many hands of both rulesets: ``encode`` stays the readable 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from majiang._speedups import load
 from majiang.engine.hand import Hand
 from majiang.melds import KONG
 from majiang.rl.features import (
@@ -45,6 +47,7 @@ from majiang.rl.features import (
     ORDER_SCALE,
     OWN,
     PREVALENT,
+    ROWS,
     SCALARS,
     SCORE_SCALE,
     SEAT_WIND,
@@ -56,10 +59,42 @@ from majiang.tiles import EAST, NUM_KINDS
 _LEVELS = np.arange(1, 5, dtype=np.int64)[:, None]
 _ROLL = [np.array([(s + k) % 4 for k in range(4)], dtype=np.intp) for s in range(4)]
 _PHASES = {"turn": 2, "claim": 3, "rob": 4, "over": 5}
+_NO_JING = (-1, -1, -1)
+_ALL_SEATS = (0, 1, 2, 3)
+_OWN_EVENTS = frozenset(("draw", "discard", "flower"))
+_JING_NAMES = ("indicator", "zheng", "fu")
+
+
+def _compiled() -> Any:
+    """``majiang._speedups.obsenc`` when built, not disabled (MAJIANG_PURE=1) and compiled for
+    this layout; else None (numpy fills the planes)."""
+    mod = load("obsenc")
+    layout: tuple[int, ...] = (
+        OWN,
+        DRAWN,
+        OFFER,
+        UNSEEN,
+        PREVALENT,
+        SEAT_WIND,
+        SCALARS,
+        JING,
+        GLOBAL_ROWS,
+        B_MELDS,
+        B_INFO,
+    )
+    layout += (BLOCK_ROWS, ROWS, INFO_CURRENT, EAST, NUM_KINDS)  # fmt: skip
+    return mod if mod is not None and tuple(mod.LAYOUT) == layout else None
+
+
+#: the compiled planes (see :func:`_compiled`), read once at import
+FAST = _compiled()
 
 
 def _levels(tiles: list[int], out: np.ndarray) -> None:
     """``out`` (4 × 34) = the count of each kind in ``tiles`` ≥ 1 … ≥ 4."""
+    if FAST is not None:
+        FAST.levels(out, tiles)
+        return
     counts = np.bincount(np.asarray(tiles, dtype=np.intp), minlength=NUM_KINDS) if tiles else np.zeros(NUM_KINDS)
     np.greater_equal(counts, _LEVELS, out=out)
 
@@ -82,6 +117,9 @@ class HandEncoder:
         h = self.hand
         self._sync()
         obs = np.empty(OBS_SHAPE, dtype=np.float32) if out is None else out
+        if FAST is not None:
+            self._fill(seat, obs)
+            return obs
         np.take(self.blocks, _ROLL[seat], axis=0, out=obs[GLOBAL_ROWS:].reshape(4, BLOCK_ROWS, NUM_KINDS))
         g = obs[:GLOBAL_ROWS]
         g.fill(0)
@@ -116,14 +154,52 @@ class HandEncoder:
             obs[GLOBAL_ROWS + ((h.current - seat) % 4) * BLOCK_ROWS + B_INFO, INFO_CURRENT] = 1
         return obs
 
+    def _fill(self, seat: int, obs: np.ndarray) -> None:
+        """What :meth:`encode` does after the sync, in compiled code (the same planes)."""
+        h = self.hand
+        st = h.seats[seat]
+        phase = h.phase.value
+        hidden = [t for m in st.melds if m.concealed for t in m.tiles] if st.melds else []
+        faced = [t for m in st.melds for t in m.tiles] if hidden else None
+        jing = h.rules.public(h).get("jing")
+        jt: tuple[int, ...] = _NO_JING
+        if jing:
+            jt = tuple(t if isinstance(t, int) and 0 <= t < NUM_KINDS else -1 for t in map(jing.get, _JING_NAMES))
+        FAST.fill(
+            obs,
+            self.blocks,
+            seat,
+            st.counts,
+            h.visible,
+            hidden,
+            faced,
+            st.drawn if h.current == seat and st.drawn is not None else -1,
+            h.pending[1] if h.pending is not None and phase in ("claim", "rob") else -1,
+            h.prevalent,
+            h.seat_wind(seat),
+            h.wall.live,
+            h.hand_no,
+            _PHASES[phase],
+            len(self.log.discards),
+            jt,
+            (h.current - seat) % 4 if phase != "over" else -1,
+        )
+
     def _sync(self) -> None:
         h = self.hand
         if len(h.events) == self._events:
             return  # every change to a block comes with an event (a claim window's passes change none)
-        self._events = len(h.events)
-        order = self.log.feed(h.events)
+        events = h.events
+        seen, self._events = self._events, len(events)
+        order = self.log.feed(events)
         keys, tops = self._keys, self._tops
-        for s, st in enumerate(h.seats):
+        seats: Sequence[int] = _ALL_SEATS
+        if seen:  # a draw, discard or flower changes its own seat's block only
+            new = events[seen:]
+            if all(e["type"] in _OWN_EVENTS for e in new):
+                seats = sorted({e["seat"] for e in new})
+        for s in seats:
+            st = h.seats[s]
             melds, discards = st.melds, st.discards
             kongs = sum(m.kind == KONG for m in melds) if melds else 0
             # whatever changes in a block changes one of these (an added kong: the kong count)
