@@ -30,7 +30,7 @@ for path in args.curves:
 ax.axhline(0, color="grey", lw=0.8)
 ax.set_xlabel("training time (minutes, evaluations included)")
 ax.set_ylabel("score per hand, duplicate evaluation (95 % CI)")
-ax.set_title("majiang/MCR-v0: one learning seat against three efficiency bots")
+ax.set_title("majiang/MCR-v0: one learning seat against three bots")
 ax.legend()
 fig.tight_layout()
 fig.savefig(args.out)
