@@ -1,6 +1,7 @@
 """simulate → dataset → load: every decision of the logged hands, declined claims included."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -90,7 +91,7 @@ def test_bad_input_is_refused(tmp_path, capsys):
 
 
 # match records Botzone's own judge wrote (tests/engine/data; benchmarks/botzone_judge.py --judge-records)
-JUDGE = __import__("pathlib").Path(__file__).parents[1] / "engine" / "data"
+JUDGE = Path(__file__).parents[1] / "engine" / "data"
 JUDGE_SCORES = {"botzone_judge_rob.json": [-8, -37, -8, 53], "botzone_judge_hu.json": [35, -19, -8, -8]}
 
 
@@ -107,7 +108,7 @@ def test_botzone_match_records_become_records(tmp_path, capsys):
     assert (data["action"] == PASS).sum() > 0  # the claims each player declined
     for h, log in enumerate(meta["logs"]):
         ours = data["hand"] == h
-        for seat, score in enumerate(JUDGE_SCORES[__import__("pathlib").Path(log).name]):
+        for seat, score in enumerate(JUDGE_SCORES[Path(log).name]):
             first = np.flatnonzero(ours & (data["seat"] == seat))[0]
             assert data["ret"][first] == score  # a seat's return from its first decision: the judge's score
             assert data["reward"][ours & (data["seat"] == seat)].sum() == score

@@ -2,24 +2,12 @@
 ``parallel_env()`` (keyword arguments: ``render_mode``, ``max_cycles``, ``illegal``,
 ``illegal_reward``)."""
 
-from __future__ import annotations
-
-from typing import Any
+from functools import partial
 
 from majiang.rl import aec, parallel
-from majiang.rl.aec import MahjongEnv
-from majiang.rl.parallel import MahjongParallelEnv
 
 RULES = "nanchang"
 
-
-def raw_env(**kwargs: Any) -> MahjongEnv:
-    return aec.raw_env(**{"rules": RULES, **kwargs})
-
-
-def env(**kwargs: Any) -> Any:
-    return aec.env(**{"rules": RULES, **kwargs})
-
-
-def parallel_env(**kwargs: Any) -> MahjongParallelEnv:
-    return parallel.parallel_env(**{"rules": RULES, **kwargs})
+raw_env = partial(aec.raw_env, rules=RULES)
+env = partial(aec.env, rules=RULES)
+parallel_env = partial(parallel.parallel_env, rules=RULES)
