@@ -63,14 +63,19 @@ def on_screen(page: Any, selector: str) -> None:
 
 
 def own_tiles(page: Any, where: str) -> None:
-    tiles = page.locator("#my-hand .concealed .tile")
-    expect(tiles.first).to_be_visible()
-    widths = [tiles.nth(i).bounding_box()["width"] for i in range(tiles.count())]
-    assert min(widths) >= 36, f"{where}: own tiles {min(widths):.0f} px wide"
+    """Every own concealed tile wide enough and inside the screen, measured in one snapshot (the hand
+    re-renders as tiles are drawn and discarded, so measuring tile by tile can find one gone)."""
+    expect(page.locator("#my-hand .concealed .tile").first).to_be_visible()
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('#my-hand .concealed .tile')]
+          .map((t) => { const r = t.getBoundingClientRect(); return [r.x, r.width]; })"""
+    )
+    assert boxes, f"{where}: no own tiles"
+    narrowest = min(w for _, w in boxes)
+    assert narrowest >= 36, f"{where}: own tiles {narrowest:.0f} px wide"
     iw = screen_width(page)
-    for i in range(tiles.count()):
-        box = tiles.nth(i).bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= iw, f"{where}: tile {i} cut off"
+    for i, (x, w) in enumerate(boxes):
+        assert x >= 0 and x + w <= iw + 0.5, f"{where}: tile {i} cut off ({x:.0f}+{w:.0f} > {iw})"
 
 
 def result_fits(page: Any, where: str) -> None:
