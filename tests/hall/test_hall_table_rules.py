@@ -81,6 +81,7 @@ def test_a_table_whose_human_left_between_hands_ends(tmp_path):
             ws.send_json({"type": "quick_join", "room": "t"})
             _until(ws, "prompt")
         hall = c.app.state.hall
+        hall.auto_delay_s = 0.01  # 托管's pause per decision (0.5 s by default) is not what this tests
         t0 = time.time()
         while hall.tables and time.time() - t0 < 60:
             time.sleep(0.2)
