@@ -32,7 +32,9 @@ lint: setup
 test: lint services
 	$(VENV)/bin/pytest
 
+# the benchmarks of BENCHMARKS.md, with their yardsticks (PyMahjongGB from dev, rlcard from the bench extra)
 bench: setup
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
 	$(PY) benchmarks/fan_bench.py
 	$(PY) benchmarks/shanten_bench.py
 	$(PY) benchmarks/waits_bench.py

@@ -1,5 +1,5 @@
 """Steps per second of the RL environments with an observation at every decision, random legal
-actions, one core, in one run: rlcard's mahjong env (``pip install rlcard``; skipped with a message
+actions, one core, in one run: rlcard's mahjong env (``pip install -e '.[bench]'`` brings it; skipped with a message
 when missing) — the yardstick —, the AEC env (``mcr_v0.raw_env``), the parallel env, the
 vectorised env (``vector_env``), and, for a before/after, the pre-PettingZoo ``MahjongEnv`` (18 × 34
 planes) read from git (``--baseline REV``).  Rates are decisions (agent steps) per CPU second of
@@ -185,7 +185,7 @@ def main() -> None:
     yardstick = None
     for name, obs, fn in rows:
         if fn() is None:  # warm-up: lazily built tables
-            print(f"| {name} | {obs} | — | skipped: pip install rlcard | | |")
+            print(f"| {name} | {obs} | — | skipped: pip install -e '.[bench]' (rlcard) | | |")
             continue
         runs = [fn() for _ in range(args.repeat)]
         steps, cpu, wall = runs[0][0], min(r[1] for r in runs), min(r[2] for r in runs)
