@@ -364,3 +364,70 @@ def test_check_ins_and_phases_in_the_database(db):
     assert phases_of(repo.load("both"))[1] == Phase("final", 1, draw="seeded", cut=4, carry=False)
     repo.save(repo.load("both"))  # a re-saved event keeps both
     assert list(repo.checkins("both", 1)) == ["P01"] and len(phases_of(repo.load("both"))) == 2
+
+
+def test_team_standings_move_too(run, tmp_path):
+    """Was: the teams' 升降 column was blank everywhere.  A team's movement is the place it moved up in
+    the team standings since the session before, in the JSON, the terminal table, HTML, PDF and the
+    web page alike."""
+    import re
+    import shutil
+    import subprocess
+
+    run("new", "Cup", "--count", "16", "--teams", "4", "--sessions", "3", "--scheme", "4210", "--seed", "5")
+    patterns = [(61, 17, -29, -49), (53, 11, -23, -41), (47, 19, -31, -35), (70, 3, -21, -52)]
+    for s in range(3):
+        _, out, _ = run("draw", "cup", "--json")
+        for t in range(1, len(json.loads(out)["tables"]) + 1):
+            pat = patterns[(s * 3 + t) % 4]
+            shift = (s + 3 * t) % 4
+            tot = pat[shift:] + pat[:shift]
+            run("enter", "cup", "--session", str(s + 1), "--table", str(t), f"--totals={','.join(map(str, tot))}")
+    ranks: dict[int, dict[str, int]] = {}
+    arrows: dict[int, dict[str, str]] = {}
+    for k in (1, 2, 3):
+        _, out, _ = run("standings", "cup", "--after", str(k), "--json")
+        teams = json.loads(out)["groups"][0]["teams"]
+        assert len(teams) == 4
+        ranks[k] = {t["team"]: t["rank"] for t in teams}
+        arrows[k] = {t["team"]: t["movement"] for t in teams}
+        for t in teams:
+            if k == 1:
+                assert t["movement"] == "" and t["previous_rank"] is None, t
+                continue
+            d = ranks[k - 1][t["team"]] - t["rank"]
+            assert t["previous_rank"] == ranks[k - 1][t["team"]]
+            assert t["movement"] == (f"▲{d}" if d > 0 else f"▼{-d}" if d < 0 else "–"), t
+    moved = [m for k in (2, 3) for m in arrows[k].values()]
+    assert any(m.startswith("▲") for m in moved) and any(m.startswith("▼") for m in moved), arrows
+
+    k = next(k for k in (2, 3) if any(m != "–" for m in arrows[k].values()))
+    shown = sorted(arrows[k].values())
+    _, out, _ = run("standings", "cup", "--after", str(k))
+    teams_table = out[out.index("团体名次") :]
+    assert "升降" in teams_table and sorted(re.findall(r"[▲▼]\d|–", teams_table)) == shown, teams_table
+    run("export", "cup", "--after", str(k), "-o", "teams.html")
+    page = (tmp_path / "teams.html").read_text(encoding="utf-8")
+    team_part = page[page.index("团体名次") :]
+    assert "<th>升降</th>" in team_part and sorted(re.findall(r"<td>([▲▼]\d|–)</td>", team_part)) == shown
+    if shutil.which("pdftotext"):
+        run("export", "cup", "--after", str(k), "-o", "teams.pdf")
+        text = subprocess.run(
+            ["pdftotext", "-layout", str(tmp_path / "teams.pdf"), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        team_text = text[text.index("团体名次") :]
+        assert "升降" in team_text and sorted(re.findall(r"[▲▼]\d|–", team_text)) == shown, team_text
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from majiang.tournament.adapters.web import get_db, router
+
+    db = Database(run.url)
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    web = TestClient(app).get(f"/tournaments/cup?after={k}").text
+    web_teams = web[web.index("团体名次") :]
+    assert "升降" in web_teams
+    assert sorted(re.findall(r'<td class="(?:up|down|same)">([▲▼]\d|–)</td>', web_teams)) == shown
+    db.dispose()

@@ -1,9 +1,11 @@
-"""Standings as of any session, and each player's rank movement since the session before (pure).
+"""Standings as of any session, and each player's and team's rank movement since the session before
+(pure).
 
 ``standings_as_of(event, group, after=K)`` ranks the group on sessions 1…K as the event ranks it (its
 phases included, :func:`.phases.overall`; or one phase's standings with ``phase``) and, beside it, on
-sessions 1…K−1; :func:`movement` compares the two: ``▲2`` two places up, ``▼1`` one down, ``–`` the
-same place, ``新 new`` not ranked before, and nothing after session 1 (no standings before it).
+sessions 1…K−1; :func:`movement` compares the two for the players, :func:`team_movement` for the
+teams: ``▲2`` two places up, ``▼1`` one down, ``–`` the same place, ``新 new`` not ranked before, and
+nothing after session 1 (no standings before it).
 
 >>> arrow(2), arrow(-1), arrow(0), arrow(None), arrow(None, first=True)
 ('▲2', '▼1', '–', '新 new', '')
@@ -49,10 +51,21 @@ def standings_as_of(
     return now, before
 
 
+def _moved(now: dict[str, int], before: dict[str, int] | None) -> dict[str, int | None]:
+    prev = before or {}
+    return {k: (prev[k] - rank) if k in prev else None for k, rank in now.items()}
+
+
 def movement(now: GroupResult, before: GroupResult | None) -> dict[str, int | None]:
     """Player → places moved up since ``before`` (negative: down; None: not ranked before)."""
-    prev = {s.player: s.rank for s in before.standings} if before is not None else {}
-    return {s.player: (prev[s.player] - s.rank) if s.player in prev else None for s in now.standings}
+    prev = {s.player: s.rank for s in before.standings} if before is not None else None
+    return _moved({s.player: s.rank for s in now.standings}, prev)
+
+
+def team_movement(now: GroupResult, before: GroupResult | None) -> dict[str, int | None]:
+    """Team → places moved up since ``before`` in the team standings (as :func:`movement`)."""
+    prev = {t.team: t.rank for t in before.teams} if before is not None else None
+    return _moved({t.team: t.rank for t in now.teams}, prev)
 
 
 def arrow(delta: int | None, *, first: bool = False) -> str:
@@ -71,3 +84,8 @@ def arrow(delta: int | None, *, first: bool = False) -> str:
 def arrows(now: GroupResult, before: GroupResult | None) -> dict[str, str]:
     """Player → :func:`arrow` of his movement."""
     return {p: arrow(d, first=before is None) for p, d in movement(now, before).items()}
+
+
+def team_arrows(now: GroupResult, before: GroupResult | None) -> dict[str, str]:
+    """Team → :func:`arrow` of its movement in the team standings."""
+    return {t: arrow(d, first=before is None) for t, d in team_movement(now, before).items()}

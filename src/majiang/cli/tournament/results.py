@@ -130,6 +130,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if g["teams"]:
             tt = Table(title="团体名次 Team standings")
             tt.add_column("名次\nRank", justify="right")
+            tt.add_column("升降\nMove", justify="center")
             tt.add_column("队\nTeam")
             tt.add_column("队员\nMembers")
             tt.add_column("标准分\nStd total", justify="right", style="bold")
@@ -137,6 +138,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             for r in g["teams"]:
                 tt.add_row(
                     str(r["rank"]),
+                    r["movement"],
                     r["name"] or r["team"],
                     ", ".join(r["members"]),
                     fmt_score(r["standard_total"]),
@@ -262,11 +264,12 @@ def render_export(
         sheet = score_sheet(full, session, table, event=event.name, rules=event.rules)
         return html.score_sheet_html(sheet) if fmt == "html" else pdf.score_sheet_pdf(sheet)
     if fmt in ("csv", "html", "pdf"):
-        from majiang.tournament.history import arrows
+        from majiang.tournament.history import arrows, team_arrows
 
         _, history = repo.history(event_id, after, phase=phase)
         now, before = history[group.id]
         moves = arrows(now, before) if after is not None else None
+        team_moves = team_arrows(now, before) if after is not None else None
         if after is not None:
             title += f" · 第{after}局后 after session {after}"
         if phase:
@@ -274,8 +277,8 @@ def render_export(
         if fmt == "csv":
             return exports.standings_csv(now, movement=moves)
         if fmt == "html":
-            return html.standings_html(now, title, movement=moves)
-        return pdf.standings_pdf(now, title, movement=moves)
+            return html.standings_html(now, title, movement=moves, team_movement=team_moves)
+        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves)
     if fmt == "hands":
         return exports.hands_csv(result)
     if fmt == "ema":

@@ -68,7 +68,7 @@
     head.replaceChildren(); rows.replaceChildren();
     const hr = document.createElement("tr");
     const cols = p.kind === "players" ? ["名次 Rank", "升降", "选手 Player", "队 Team", "标准分 Std", "比赛分 Score"]
-                                      : ["名次 Rank", "", "队 Team", "队员 Members", "标准分 Std", "比赛分 Score"];
+                                      : ["名次 Rank", "升降", "队 Team", "队员 Members", "标准分 Std", "比赛分 Score"];
     cols.forEach((c) => hr.append(cell("th", c)));
     head.append(hr);
     for (const r of p.rows) {
@@ -79,7 +79,8 @@
                   cell("td", r.name || r.player, "name"),
                   cell("td", r.team || ""), cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       } else {
-        tr.append(cell("td", String(r.rank), "n"), cell("td", "", "m"), cell("td", r.name || r.team, "name"),
+        const m = r.movement || "";
+        tr.append(cell("td", String(r.rank), "n"), cell("td", m.replace(" new", ""), move(m)), cell("td", r.name || r.team, "name"),
                   cell("td", r.members.join(", "), "members"),
                   cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       }

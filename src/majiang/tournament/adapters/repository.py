@@ -44,7 +44,7 @@ from majiang.store.tournament_models import (
 from majiang.tournament.checkin import records as checkin_records
 from majiang.tournament.checkin import required as checkin_required
 from majiang.tournament.draw import has_entries
-from majiang.tournament.history import HistoryError, arrows, standings_as_of
+from majiang.tournament.history import HistoryError, arrows, standings_as_of, team_arrows
 from majiang.tournament.model import (
     HANDS_PER_SESSION,
     Event,
@@ -1119,13 +1119,16 @@ def standings_json(
     sessions have results (what ``after`` may be); ``pending``: session → the tables with
     nothing entered yet; each standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
     after session 1; with ``previous``), player, name, team, standard_total, match_total, per-session
-    standard scores and session scores."""
+    standard scores and session scores; each team likewise with rank, ``previous_rank``, ``movement``,
+    team, name, standard_total, match_total and members."""
     groups = []
     for g in event.groups:
         r = results[g.id]
         before = (previous or {}).get(g.id)
         prev_rank = {s.player: s.rank for s in before.standings} if before is not None else {}
         moved = arrows(r, before) if previous is not None else {}
+        prev_team = {t.team: t.rank for t in before.teams} if before is not None else {}
+        team_moved = team_arrows(r, before) if previous is not None else {}
         names = {p.id: p.name for p in g.players}
         team_names = {t.id: t.name for t in g.teams}
         groups.append(
@@ -1156,6 +1159,8 @@ def standings_json(
                 "teams": [
                     {
                         "rank": t.rank,
+                        "previous_rank": prev_team.get(t.team),
+                        "movement": team_moved.get(t.team, ""),
                         "team": t.team,
                         "name": team_names.get(t.team, t.team),
                         "standard_total": _num(t.standard_total),

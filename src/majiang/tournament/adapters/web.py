@@ -174,7 +174,7 @@ def standings_script() -> Response:
 def page_event(event_id: str, db: DB, after: int | None = None) -> HTMLResponse:
     """``?after=K``: the standings after session K; every table shows each player's movement (▲ ▼ –)
     since the session before."""
-    from majiang.tournament.history import arrows
+    from majiang.tournament.history import arrows, team_arrows
 
     event, results = _event_results(db, event_id)
     try:
@@ -203,6 +203,7 @@ def page_event(event_id: str, db: DB, after: int | None = None) -> HTMLResponse:
             now,
             titled=len(event.groups) > 1,
             movement=arrows(now, before),
+            team_movement=team_arrows(now, before),
             after=after,
             scored=len(results[group.id].sessions),
         )
@@ -216,6 +217,7 @@ def _group_section(
     *,
     titled: bool,
     movement: dict[str, str] | None = None,
+    team_movement: dict[str, str] | None = None,
     after: int | None = None,
     scored: int | None = None,
 ) -> list[str]:
@@ -240,15 +242,19 @@ def _group_section(
         f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names, movement)
     )
     if result.teams:
+        tm = team_movement
         trs = "".join(
-            f'<tr><td>{t.rank}</td><td class="l">{escape(team_names.get(t.team, t.team))}</td>'
+            f"<tr><td>{t.rank}</td>"
+            + (_move_cell(tm.get(t.team, "")) if tm is not None else "")
+            + f'<td class="l">{escape(team_names.get(t.team, t.team))}</td>'
             f'<td class="l">{escape(", ".join(names.get(m, m) for m in t.members))}</td>'
             f'<td class="b">{_std(t.standard_total)}</td><td>{t.match_total}</td></tr>'
             for t in result.teams
         )
+        tm_head = "<th>升降<br><small>Move</small></th>" if tm is not None else ""
         body.append(
             f"<h2>{escape(label)}团体名次 Team standings</h2><table><thead><tr><th>名次<br><small>Rank</small>"
-            "</th><th>队<br><small>Team</small></th><th>队员<br><small>Members</small></th><th>标准分<br><small>"
+            f"</th>{tm_head}<th>队<br><small>Team</small></th><th>队员<br><small>Members</small></th><th>标准分<br><small>"
             "Std total</small></th><th>比赛分<br><small>Score total</small></th></tr></thead>"
             f"<tbody>{trs}</tbody></table>"
         )
@@ -266,6 +272,10 @@ def _move_class(move: str) -> str:
     return "up" if move.startswith("▲") else "down" if move.startswith("▼") else "same"
 
 
+def _move_cell(move: str) -> str:
+    return f'<td class="{_move_class(move)}">{escape(move)}</td>'
+
+
 def _standings_table(
     result: GroupResult, names: dict[str, str], team_names: dict[str, str], movement: dict[str, str] | None = None
 ) -> str:
@@ -281,7 +291,7 @@ def _standings_table(
             f" <small>{escape(s.player)}</small>" if names.get(s.player) != s.player else ""
         )
         move = movement.get(s.player, "") if movement is not None else None
-        m_cell = "" if move is None else f'<td class="{_move_class(move)}">{escape(move)}</td>'
+        m_cell = "" if move is None else _move_cell(move)
         rows.append(
             f'<tr><td>{s.rank}{" DQ" if s.disqualified else ""}</td>{m_cell}<td class="l">{label}</td>'
             f"<td>{escape(team_names.get(s.team or '', s.team or ''))}</td>{per}"

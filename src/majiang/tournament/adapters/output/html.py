@@ -77,8 +77,14 @@ def score_sheet_html(sheet: ScoreSheet) -> str:
     return _page(f"比赛成绩记录表 {sheet.session}-{sheet.table}", body)
 
 
-def standings_html(result: GroupResult, title: str = "", movement: Mapping[str, str] | None = None) -> str:
-    """Individual and team standings of a group as a printable HTML page (with ``movement``: a 升降 column)."""
+def standings_html(
+    result: GroupResult,
+    title: str = "",
+    movement: Mapping[str, str] | None = None,
+    team_movement: Mapping[str, str] | None = None,
+) -> str:
+    """Individual and team standings of a group as a printable HTML page (with ``movement``, player →
+    ▲2 ▼1 – 新 new, and ``team_movement``, team → the same: a 升降 column in each table)."""
     s_head = "".join(f"<th>第{sr.no}局</th>" for sr in result.sessions)
     m_head = "<th>升降</th>" if movement is not None else ""
     rows = []
@@ -101,13 +107,17 @@ def standings_html(result: GroupResult, title: str = "", movement: Mapping[str, 
         f"</thead><tbody>{''.join(rows)}</tbody></table>"
     )
     if result.teams:
+        tm = team_movement
         trs = "".join(
-            f"<tr><td>{t.rank}</td><td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
+            f"<tr><td>{t.rank}</td>"
+            + (f"<td>{escape(tm.get(t.team, ''))}</td>" if tm is not None else "")
+            + f"<td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
             f"<td><b>{fmt(t.standard_total)}</b></td><td>{t.match_total}</td></tr>"
             for t in result.teams
         )
+        tm_head = "<th>升降</th>" if tm is not None else ""
         body += (
-            '<h1 style="margin-top:12pt">团体名次</h1><table><thead><tr><th>名次</th><th>队</th><th>队员</th>'
+            f'<h1 style="margin-top:12pt">团体名次</h1><table><thead><tr><th>名次</th>{tm_head}<th>队</th><th>队员</th>'
             f"<th>标准分</th><th>比赛分</th></tr></thead><tbody>{trs}</tbody></table>"
         )
     return _page(title or "standings", body)

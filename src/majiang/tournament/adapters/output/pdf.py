@@ -353,8 +353,14 @@ def seating_pdf(
     return buf.getvalue()
 
 
-def standings_pdf(result: GroupResult, title: str = "个人名次", movement: Mapping[str, str] | None = None) -> bytes:
-    """Individual (and team) standings (with ``movement``: a 升降 column after the rank)."""
+def standings_pdf(
+    result: GroupResult,
+    title: str = "个人名次",
+    movement: Mapping[str, str] | None = None,
+    team_movement: Mapping[str, str] | None = None,
+) -> bytes:
+    """Individual (and team) standings (with ``movement`` and ``team_movement``: a 升降 column after the
+    rank of each table)."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
 
@@ -394,9 +400,19 @@ def standings_pdf(result: GroupResult, title: str = "个人名次", movement: Ma
         _table(data),
     ]
     if result.teams:
-        tdata = [["名次\nRank", "队\nTeam", "队员\nMembers", "标准分\nStd total", "比赛分\nScore total"]]
+        tm = team_movement
+        tmove = ["升降\nMove"] if tm is not None else []
+        tdata = [["名次\nRank", *tmove, "队\nTeam", "队员\nMembers", "标准分\nStd total", "比赛分\nScore total"]]
         tdata += [
-            [str(x.rank), x.team, ", ".join(x.members), fmt(x.standard_total), str(x.match_total)] for x in result.teams
+            [
+                str(x.rank),
+                *([tm.get(x.team, "")] if tm is not None else []),
+                x.team,
+                ", ".join(x.members),
+                fmt(x.standard_total),
+                str(x.match_total),
+            ]
+            for x in result.teams
         ]
         story += [Spacer(1, 6 * mm), _para("团体名次 Team standings", heading), Spacer(1, 3 * mm), _table(tdata)]
     buf = io.BytesIO()
