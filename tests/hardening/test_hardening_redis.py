@@ -525,6 +525,57 @@ def test_the_cluster_counts_private_codes_tried_once(tmp_path: Path) -> None:
     assert other == "no private table with that code"
 
 
+async def _close(hall: Any, table: Any) -> None:
+    """End ``table`` as a table left empty ends (TableRunner.on_empty_check), and wait until ``hall`` has
+    dropped it (its registry entry and its owner's open-table mark go with tasks of their own)."""
+    import asyncio
+
+    table.put("empty_check")
+    for _ in range(200):
+        if table.id not in hall.tables:
+            break
+        await asyncio.sleep(0.01)
+    assert table.id not in hall.tables, "the empty table did not end"
+    await asyncio.sleep(0.05)
+
+
+def test_one_open_table_per_account_in_the_whole_cluster(tmp_path: Path) -> None:
+    """Was (issue 14 leftover): "one open table per account" was counted per process, so an account
+    with a table open on one process of a Redis hall opened another on the next.  Now: refused on the
+    other process while the first is open, naming it; allowed once it has ended; another account is
+    not affected; and two openings at once on two processes give one table."""
+    import asyncio
+
+    from majiang.hall.service import TableLimit
+
+    async def act(a: Any, b: Any) -> dict[str, Any]:
+        room = next(iter(a.rooms))
+
+        async def answer(hall: Any, account: int) -> Any:
+            try:
+                return await hall.create_table(room, by=account)
+            except TableLimit as e:
+                return str(e)
+
+        out: dict[str, Any] = {}
+        first = await answer(a, 7)
+        await asyncio.sleep(0.05)  # its registry entry written (a spawned task)
+        out["first"] = first.id
+        out["elsewhere"] = await answer(b, 7)
+        out["another account"] = await answer(b, 8)
+        await _close(a, first)
+        out["after it ended"] = await answer(b, 7)
+        both = await asyncio.gather(answer(a, 9), answer(b, 9))
+        out["at once"] = sorted("opened" if not isinstance(x, str) else x.split(" (")[0] for x in both)
+        return out
+
+    out = asyncio.run(_two_halls(tmp_path, act))
+    assert out["elsewhere"] == f"you have an open table ({out['first']}): sit there or leave it first", out
+    assert not isinstance(out["another account"], str), out
+    assert not isinstance(out["after it ended"], str), out
+    assert out["at once"] == ["opened", "you have an open table"], out
+
+
 def test_the_cluster_counts_tables_opened_once(tmp_path: Path) -> None:
     """Was (issue 14 leftover): each process counted the tables an account opened alone, so two processes
     allowed twice ``CREATE_RATE`` a minute.  Opened in turn on two halls of one Redis (each table ended
@@ -542,7 +593,7 @@ def test_the_cluster_counts_tables_opened_once(tmp_path: Path) -> None:
                 t = await hall.create_table(room, by=account)
             except TableLimit as e:
                 return str(e)
-            t.state = "ended"  # as a table left empty ends (TableRunner.on_empty_check)
+            await _close(hall, t)  # each table ended before the next
             return "opened"
 
         opened = [await answer((a, b)[i % 2], 7) for i in range(CREATE_RATE + 1)]

@@ -14,6 +14,9 @@ memory.  :class:`RedisCluster` shares it through Redis:
 * **where people sit** — hash ``mj:where`` (account → table);
 * **one seat per account** — ``mj:seat:<account>`` holds the one table the account has a seat at (or
   is on its way to), set atomically (a compare-and-set script): a burst of joins gets one seat;
+* **one open table per account** — ``mj:opened:<account>`` names the last table the account opened and
+  when; a new one is refused while that table is in the registry (or was opened less than
+  ``OPEN_GRACE_MS`` ago: its first registry write may not have landed yet);
 * **shared rate limits** — ``mj:rl:<bucket>:<keyed hash>``: the HTTP token buckets of every process
   (an atomic script), so N processes give one budget, not N.
 
@@ -146,6 +149,10 @@ class Cluster(Protocol):
     async def free_seat(self, account: int, table_id: str) -> None: ...
     async def seat(self, account: int) -> str | None: ...
 
+    # one open table per account, hall-wide (issue 14 #6)
+    async def open_table(self, account: int, table_id: str = "", ended: str = "") -> str | None: ...
+    async def table_closed(self, account: int, table_id: str) -> None: ...
+
     # lobby chat, seen by every process
     async def lobby_publish(self, msg: dict[str, Any]) -> None: ...
 
@@ -247,6 +254,13 @@ class LocalCluster:
     async def seat(self, account: int) -> str | None:
         return self._seats.get(account)
 
+    async def open_table(self, account: int, table_id: str = "", ended: str = "") -> str | None:
+        """Always None: one process is the whole hall, and the Hall's own tables answer."""
+        return None
+
+    async def table_closed(self, account: int, table_id: str) -> None:
+        return None
+
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
         if self._on_lobby is not None:
             r = self._on_lobby(msg)
@@ -304,6 +318,34 @@ end
 redis.call('zadd', KEYS[1], now, ARGV[3])
 redis.call('pexpire', KEYS[1], window + 1000)
 return 1
+"""
+#: a table opened this recently counts as open though it is not in the registry yet (its first write is spawned)
+OPEN_GRACE_MS = 2_000
+#: how long ``mj:opened:<account>`` is kept (a stale entry only ever names a table that is gone)
+OPEN_TTL_MS = 24 * 3600 * 1000
+_OPEN_TABLE = """
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local cur = redis.call('get', KEYS[1])
+if cur then
+  local id, at = string.match(cur, '^(.*)|(%d+)$')
+  if id and id ~= ARGV[1] and id ~= ARGV[2] then
+    if redis.call('hexists', KEYS[2], id) == 1 or now - tonumber(at) < tonumber(ARGV[3]) then
+      return id
+    end
+  end
+end
+if ARGV[1] ~= '' then
+  redis.call('set', KEYS[1], ARGV[1] .. '|' .. now, 'px', ARGV[4])
+end
+return ''
+"""
+_CLOSE_TABLE = """
+local cur = redis.call('get', KEYS[1])
+if cur and string.sub(cur, 1, string.len(ARGV[1]) + 1) == ARGV[1] .. '|' then
+  return redis.call('del', KEYS[1])
+end
+return 0
 """
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -612,6 +654,27 @@ class RedisCluster:
     async def seat(self, account: int) -> str | None:
         got = await self.redis.get(f"{self.p}:seat:{account}")
         return str(got) if got is not None else None
+
+    async def open_table(self, account: int, table_id: str = "", ended: str = "") -> str | None:
+        """The id of another table ``account`` opened that is still open anywhere in the hall, or None;
+        with ``table_id`` (and None), ``table_id`` is recorded as its open table — check and record in one
+        atomic script.  ``ended``: a table this process saw end (its registry entry may still be on its
+        way out)."""
+        got = await self.redis.eval(
+            _OPEN_TABLE,
+            2,
+            f"{self.p}:opened:{account}",
+            f"{self.p}:tables",
+            table_id,
+            ended,
+            str(OPEN_GRACE_MS),
+            str(OPEN_TTL_MS),
+        )
+        return str(got) if got else None
+
+    async def table_closed(self, account: int, table_id: str) -> None:
+        """``table_id``, which ``account`` opened, has ended: it is no longer the account's open table."""
+        await self.redis.eval(_CLOSE_TABLE, 1, f"{self.p}:opened:{account}", table_id)
 
     # ---- rate limits shared by the processes (issue 14 #2/#9) --------------------------------------
     async def take_token(self, bucket: str, key: str, per_s: float, burst: float) -> float:

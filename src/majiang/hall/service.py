@@ -351,12 +351,12 @@ class Hall:
         """Open a table; ``by`` the account asking (None: the hall itself, an event), which has one
         open table at a time and opens at most ``CREATE_RATE`` a minute (issue 14 #6)."""
         room = self.room(room_id)
+        t = TableRunner(self, room, private=private)
         if by is not None:
-            self._no_open_table(by)  # before counting: a refused opening is not counted
+            await self._no_open_table(by)  # before counting: a refused opening is not counted
             if not await self.table_opens.take(str(by)):
                 raise TableLimit("too many tables opened: wait a minute")
-            self._no_open_table(by)  # again: another opening of this account may have run meanwhile
-        t = TableRunner(self, room, private=private)
+            await self._no_open_table(by, t.id)  # again, and t recorded: another opening may have run meanwhile
         t.creator = by  # a private table's owner (between.py)
         if by is not None:
             self.opened[by] = t.id
@@ -369,11 +369,18 @@ class Hall:
         self.table_changed(t)
         return t
 
-    def _no_open_table(self, account: int) -> None:
+    async def _no_open_table(self, account: int, record: str = "") -> None:
+        """Refuse while ``account`` has a table open here or, with Redis, in any process of the hall;
+        ``record``: the table about to open, recorded as the account's open one when none is."""
         mine = self.opened.get(account, "")
         open_one = self.tables.get(mine)
-        if open_one is not None and open_one.state != "ended":
-            raise TableLimit(f"you have an open table ({mine}): sit there or leave it first")
+        if open_one is None or open_one.state == "ended":
+            # the last table it opened here has ended, whatever the registry still says
+            other = await self.cluster.open_table(account, record, ended=mine)
+            if other is None:
+                return
+            mine = other
+        raise TableLimit(f"you have an open table ({mine}): sit there or leave it first")
 
     async def quick_join_table(self, room_id: str) -> str:
         room = self.room(room_id)
@@ -533,6 +540,8 @@ class Hall:
         for s in table.seats:
             if s is not None and s.human:
                 self.spawn(self.cluster.free_seat(s.account_id, table.id))
+        if table.creator is not None:
+            self.spawn(self.cluster.table_closed(table.creator, table.id))
         self.spawn(self.cluster.drop_table(table.id, table.code))
         if table.session_row is not None and not self.closing:  # closing: the next start clears them
             self.spawn(self.run_db(self.store.drop_sessions, table.id))
