@@ -6,7 +6,7 @@ And the language switch (中/EN → 中文 → English), remembered across a rel
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,8 @@ def fingers(page: Any, where: str) -> None:
 
 
 def on_screen(page: Any, selector: str) -> None:
+    # the header fills in as the account arrives (the balance after the room cards, sometimes)
+    expect(page.locator(selector)).to_be_visible()
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
     assert box["x"] >= 0 and box["x"] + box["width"] <= screen_width(page), f"{selector} is off-screen: {box}"
@@ -89,6 +91,21 @@ def result_fits(page: Any, where: str) -> None:
     )
     assert inside, f"{where}: the result dialog {box} is not within the {vw}×{vh} screen"
     no_hscroll(page, where)
+
+
+def settled(page: Any, check: Callable[[], None], timeout: float = 5.0) -> None:
+    """``check`` until it passes, failing with its own message after ``timeout`` s: a viewport change
+    re-lays the page out and re-renders the table, which on a loaded machine takes longer than any
+    fixed pause."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            check()
+            return
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(100)
 
 
 def try_tap(locator: Any) -> bool:
@@ -147,10 +164,9 @@ def test_phone_lobby_table_result(phone: Any, shots: Path) -> None:
                 expect(page.locator("#dock #your-turn")).to_be_visible()
                 page.screenshot(path=str(shots / "phone-table.png"))
                 page.set_viewport_size(LANDSCAPE)
-                page.wait_for_timeout(300)
-                no_hscroll(page, "table, landscape")
-                own_tiles(page, "table, landscape")
-                fingers(page, "table, landscape")
+                settled(page, lambda: no_hscroll(page, "table, landscape"))
+                settled(page, lambda: own_tiles(page, "table, landscape"))
+                settled(page, lambda: fingers(page, "table, landscape"))
                 page.screenshot(path=str(shots / "phone-table-landscape.png"))
                 page.set_viewport_size(PORTRAIT)
                 page.wait_for_timeout(300)
@@ -170,7 +186,7 @@ def test_phone_lobby_table_result(phone: Any, shots: Path) -> None:
     page.set_viewport_size(LANDSCAPE)
     page.wait_for_timeout(300)
     if page.locator("#result").is_visible():  # (unless the next hand started meanwhile)
-        result_fits(page, "result, landscape")
+        settled(page, lambda: result_fits(page, "result, landscape"))
     page.set_viewport_size(PORTRAIT)
 
     page.goto("/#calc")
@@ -181,7 +197,7 @@ def test_phone_lobby_table_result(phone: Any, shots: Path) -> None:
     expect(page.locator("#recent-hands tbody tr").first).to_be_visible()
     no_hscroll(page, "player page")
     page.set_viewport_size(LANDSCAPE)
-    no_hscroll(page, "player page, landscape")
+    settled(page, lambda: no_hscroll(page, "player page, landscape"))
     # leave the table so it ends with its last human
     page.once("dialog", lambda d: d.accept())
     page.goto("/#table")
