@@ -351,14 +351,14 @@ class Hall:
         """Open a table; ``by`` the account asking (None: the hall itself, an event), which has one
         open table at a time and opens at most ``CREATE_RATE`` a minute (issue 14 #6)."""
         room = self.room(room_id)
-        t = TableRunner(self, room, private=private)
         if by is not None:
             await self._no_open_table(by)  # before counting: a refused opening is not counted
             if not await self.table_opens.take(str(by)):
                 raise TableLimit("too many tables opened: wait a minute")
-            await self._no_open_table(by, t.id)  # again, and t recorded: another opening may have run meanwhile
+        t = TableRunner(self, room, private=private)
         t.creator = by  # a private table's owner (between.py)
         if by is not None:
+            await self._no_open_table(by, t.id)  # again, and t recorded: another opening may have run meanwhile
             self.opened[by] = t.id
         if t.code is not None:
             while not await self.cluster.set_code(t.code, t.id):  # unique among live tables
