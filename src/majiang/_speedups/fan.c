@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "fan_core.h"
+#include "fan_api.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* the Python side's objects (set by configure())                                               */
@@ -921,6 +922,20 @@ static PyObject *fan_configure(PyObject *mod, PyObject *cfg) {
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* the C API for other compiled modules (fan_api.h)                                             */
+
+static int api_configured(void) { return configured; }
+
+static int api_rules(PyObject *rules, rules_t *r) {
+    if (!configured || rules == Py_None) return 0;
+    return resolve_rules(rules, rules, r) != NULL && r->min_fan_ok;
+}
+
+static int api_fan_points(const fantab_t *t) { return points_of(t) - POINTS[F_FLOWER_TILES] * t->c[F_FLOWER_TILES]; }
+
+static fan_api_t fan_api = {FAN_API_VERSION, api_configured, api_rules, compute, points_of, api_fan_points};
+
 static PyMethodDef fan_methods[] = {
     {"configure", (PyCFunction)fan_configure, METH_O, configure_doc},
     {"score", (PyCFunction)(void (*)(void))fan_score, METH_FASTCALL, score_doc},
@@ -980,5 +995,12 @@ PyMODINIT_FUNC PyInit_fan(void) {
     for (int i = 0; i < 8; i++) INTERN(wind_names[i], winds_utf8[i]);
     PyObject *m = PyModule_Create(&fan_module);
     if (m && PyModule_AddIntConstant(m, "TABLE_BYTES", (long)(POW6[9] / 8 + 1)) < 0) Py_CLEAR(m);
+    if (m) {
+        PyObject *api = PyCapsule_New(&fan_api, FAN_API_CAPSULE, NULL);
+        if (!api || PyModule_AddObject(m, "_C_API", api) < 0) {
+            Py_XDECREF(api);
+            Py_CLEAR(m);
+        }
+    }
     return m;
 }

@@ -1,100 +1,10 @@
-/* Fast MCR winning-shape test: the C twin of majiang.mcr.shapes.is_win_shape
- * (tested equal to it in tests/mcr/test_winshape_fast.py).  counts: a sequence of 34 ints (concealed tiles incl. the winning one). */
+/* majiang._speedups.winshape — the MCR winning-shape test, compiled: the CPython glue of
+ * winshape_core.h (the C twin of majiang.mcr.shapes.is_win_shape, tested equal to it in
+ * tests/mcr/test_winshape_fast.py).  counts: a sequence of 34 ints (concealed tiles incl. the winning one). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
-static int KNITTED[6][9];
-
-static int sets_only(int *c, int i) {
-    while (i < 9 && c[i] == 0) i++;
-    if (i == 9) return 1;
-    if (c[i] >= 3) {
-        c[i] -= 3;
-        int ok = sets_only(c, i);
-        c[i] += 3;
-        if (ok) return 1;
-    }
-    if (i <= 6 && c[i + 1] && c[i + 2]) {
-        c[i]--; c[i + 1]--; c[i + 2]--;
-        int ok = sets_only(c, i);
-        c[i]++; c[i + 1]++; c[i + 2]++;
-        return ok;
-    }
-    return 0;
-}
-
-static int suit_splits(int *c) {
-    int n = 0;
-    for (int i = 0; i < 9; i++) n += c[i];
-    if (n % 3 == 1) return 0;
-    if (n % 3 == 0) return sets_only(c, 0);
-    for (int i = 0; i < 9; i++) {
-        if (c[i] >= 2) {
-            c[i] -= 2;
-            int ok = sets_only(c, 0);
-            c[i] += 2;
-            if (ok) return 1;
-        }
-    }
-    return 0;
-}
-
-static int regular(int *c) {
-    int pairs = 0;
-    for (int base = 0; base < 27; base += 9) {
-        int n = 0;
-        for (int i = 0; i < 9; i++) n += c[base + i];
-        if (n == 0) continue;
-        if (n % 3 == 1 || !suit_splits(c + base)) return 0;
-        if (n % 3 == 2) pairs++;
-    }
-    for (int t = 27; t < 34; t++) {
-        if (c[t] == 2) pairs++;
-        else if (c[t] == 1 || c[t] == 4) return 0;
-    }
-    return pairs == 1;
-}
-
-static int win_shape(int *c, int n_melds) {
-    if (regular(c)) return 1;
-    int kinds = 0;
-    for (int t = 0; t < 34; t++) if (c[t]) kinds++;
-    if (n_melds == 0) {
-        int even = 1;
-        for (int t = 0; t < 34; t++) if (c[t] & 1) { even = 0; break; }
-        if (even) return 1;
-        if (kinds == 13) {
-            int ok = 1;
-            for (int k = 0; k < 13; k++) if (!c[ORPHANS[k]]) { ok = 0; break; }
-            if (ok) return 1;
-        }
-        if (kinds == 14) {
-            int numbered = 0;
-            for (int t = 0; t < 27; t++) if (c[t]) numbered++;
-            if (numbered >= 7 && numbered <= 9) {
-                for (int k = 0; k < 6; k++) {
-                    int in = 0;
-                    for (int j = 0; j < 9; j++) if (c[KNITTED[k][j]]) in++;
-                    if (in == numbered) return 1;
-                }
-            }
-        }
-    }
-    if (n_melds <= 1 && kinds >= 9) {
-        for (int k = 0; k < 6; k++) {
-            int all = 1;
-            for (int j = 0; j < 9; j++) if (!c[KNITTED[k][j]]) { all = 0; break; }
-            if (all) {
-                int rest[34];
-                memcpy(rest, c, sizeof(rest));
-                for (int j = 0; j < 9; j++) rest[KNITTED[k][j]]--;
-                return regular(rest);
-            }
-        }
-    }
-    return 0;
-}
+#include "winshape_core.h"
 
 static int read_counts(PyObject *seq, int *c) {
     PyObject *fast = PySequence_Fast(seq, "counts must be a sequence of 34 ints");
@@ -167,15 +77,4 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "winshape", "Fast MCR winning-shape tests.", -1, methods};
 
-PyMODINIT_FUNC PyInit_winshape(void) {
-    /* the six knitted straights: 147/258/369 over m, p, s (tiles 0-8 m, 9-17 p, 18-26 s) */
-    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    for (int k = 0; k < 6; k++) {
-        int j = 0;
-        for (int s = 0; s < 3; s++) {
-            int offset = perms[k][s];
-            for (int r = 0; r < 3; r++) KNITTED[k][j++] = s * 9 + offset + 3 * r;
-        }
-    }
-    return PyModule_Create(&module);
-}
+PyMODINIT_FUNC PyInit_winshape(void) { return PyModule_Create(&module); }

@@ -1,0 +1,406 @@
+/* shanten_core.h — 向听数 and tile efficiency on count vectors: plain C99, no CPython.
+ *
+ * The computation behind majiang._speedups.shanten (its CPython glue is shanten.c) and the compiled
+ * hand core's efficiency bot (core.c); the readable definitions are in src/majiang/shanten/forms.py
+ * and the pure-Python table-driven path in _tables.py, and the tests hold all of them equal.
+ *
+ * Regular form: a group (a suit or the honours) is summed up in a *profile*: best[pair][k], the most
+ * 2*sets + partners + pair the group is worth using at most k blocks (k = 0..4), without (pair 0) or
+ * with (pair 1) the hand's pair cut from it.  Profiles are memoised per group count vector (base-5
+ * key) in tables filled on first use; the groups of a hand are combined by a small max-plus
+ * convolution.  Shanten after f finished sets = 8 - 2f - best value using at most 4 - f blocks.
+ *
+ * Entry points (c = 34 copies-per-tile of the concealed hand, 0..4; melds = declared sets):
+ *   shanten_tables()                 allocate the memo tables once (0, or -1 out of memory)
+ *   overall(c, melds)                lowest shanten over the forms
+ *   form_value(c, melds, form)       one form's shanten (NA where it does not apply)
+ *   useful_mask(c, melds, form)      bit mask of useful tiles (form -1 = overall), 13-tile hands
+ *   best_discard_rows(c, melds, unseen, rows)  the bots' discard choice: the discards keeping the
+ *                                    lowest shanten, with their unseen useful copies
+ * Trying each tile in turn (useful tiles, discards) changes one group only: the other three groups'
+ * profile and the special forms' counts are tallied once (tally_t) and updated per tile.
+ */
+#ifndef MAJIANG_SHANTEN_CORE_H
+#define MAJIANG_SHANTEN_CORE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NK 34
+#define NEG (-99)      /* "impossible"; sums with it stay far below any real value */
+#define NA 1000        /* the form does not apply */
+#define SUIT_KEYS 1953125 /* 5^9 */
+#define HONOR_KEYS 78125  /* 5^7 */
+
+typedef struct { signed char v[10]; } prof_t; /* v[k] without the pair, v[5 + k] with it */
+
+static prof_t *suit_tab, *honor_tab; /* calloc'd: pages become resident only when touched */
+
+static const prof_t EMPTY = {{0, 0, 0, 0, 0, NEG, NEG, NEG, NEG, NEG}};
+
+/* the six 组合龙: residue (rank-1 mod 3) of the 147/258/369 run given to m, p, s */
+static const int PATTERNS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static inline void add_block(prof_t *best, const prof_t *rest, int value) {
+    for (int k = 1; k <= 4; k++) {
+        int a = rest->v[k - 1] + value, b = rest->v[4 + k] + value;
+        if (a > best->v[k]) best->v[k] = (signed char)a;
+        if (b > best->v[5 + k]) best->v[5 + k] = (signed char)b;
+    }
+}
+
+static inline void add_pair(prof_t *best, const prof_t *rest) {
+    for (int k = 0; k <= 4; k++) {
+        int a = rest->v[k] + 1;
+        if (a > best->v[5 + k]) best->v[5 + k] = (signed char)a;
+    }
+}
+
+static void group_profile(unsigned char *c, int n, int suited, prof_t *out);
+
+/* The lowest tile present stays isolated or starts a block; nothing else can hold it. */
+static void compute_profile(unsigned char *c, int n, int suited, prof_t *out) {
+    int i = 0;
+    while (i < n && !c[i]) i++;
+    if (i == n) {
+        *out = EMPTY;
+        return;
+    }
+    prof_t best, rest;
+    c[i] -= 1;
+    group_profile(c, n, suited, &best);
+    c[i] += 1;
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        group_profile(c, n, suited, &rest);
+        c[i] += 3;
+        add_block(&best, &rest, 2);
+    }
+    if (c[i] >= 2) {
+        c[i] -= 2;
+        group_profile(c, n, suited, &rest);
+        c[i] += 2;
+        add_block(&best, &rest, 1);
+        add_pair(&best, &rest);
+    }
+    if (suited) {
+        int n1 = i + 1 < n ? c[i + 1] : 0, n2 = i + 2 < n ? c[i + 2] : 0;
+        if (n1 && n2) {
+            c[i]--; c[i + 1]--; c[i + 2]--;
+            group_profile(c, n, suited, &rest);
+            c[i]++; c[i + 1]++; c[i + 2]++;
+            add_block(&best, &rest, 2);
+        }
+        if (n1) {
+            c[i]--; c[i + 1]--;
+            group_profile(c, n, suited, &rest);
+            c[i]++; c[i + 1]++;
+            add_block(&best, &rest, 1);
+        }
+        if (n2) {
+            c[i]--; c[i + 2]--;
+            group_profile(c, n, suited, &rest);
+            c[i]++; c[i + 2]++;
+            add_block(&best, &rest, 1);
+        }
+    }
+    *out = best;
+}
+
+/* Memoised profile; a fifth copy (only tried when looking for waits) bypasses the tables.  v[0] (the
+ * worth with no block) is always 0, so the tables keep 1 there to mark an entry as filled. */
+static void group_profile(unsigned char *c, int n, int suited, prof_t *out) {
+    int key = 0, big = 0;
+    for (int i = 0; i < n; i++) {
+        big |= c[i] > 4;
+        key = key * 5 + c[i];
+    }
+    prof_t *tab = suited ? suit_tab : honor_tab;
+    if (!big && tab[key].v[0]) {
+        *out = tab[key];
+        out->v[0] = 0;
+        return;
+    }
+    compute_profile(c, n, suited, out);
+    if (!big) {
+        tab[key] = *out;
+        tab[key].v[0] = 1;
+    }
+}
+
+static inline void combine(const prof_t *a, const prof_t *b, prof_t *out) {
+    for (int k = 0; k <= 4; k++) {
+        int o0 = NEG, o1 = NEG;
+        for (int i = 0; i <= k; i++) {
+            int j = k - i;
+            int x = a->v[i] + b->v[j];
+            int y = a->v[i] + b->v[5 + j];
+            int z = a->v[5 + i] + b->v[j];
+            if (x > o0) o0 = x;
+            if (y > o1) o1 = y;
+            if (z > o1) o1 = z;
+        }
+        out->v[k] = (signed char)o0;
+        out->v[5 + k] = (signed char)(o1 < NEG ? NEG : o1);
+    }
+}
+
+static inline int shanten_after(const prof_t *p, int sets) {
+    int k = 4 - sets, a = p->v[k], b = p->v[5 + k];
+    return 8 - 2 * sets - (a > b ? a : b);
+}
+
+/* the whole hand's profile */
+static void hand_profile(unsigned char *c, prof_t *out) {
+    prof_t m, p, s, h, mp, sh;
+    group_profile(c, 9, 1, &m);
+    group_profile(c + 9, 9, 1, &p);
+    group_profile(c + 18, 9, 1, &s);
+    group_profile(c + 27, 7, 0, &h);
+    combine(&m, &p, &mp);
+    combine(&s, &h, &sh);
+    combine(&mp, &sh, out);
+}
+
+static int seven_pairs(const unsigned char *c) {
+    int pairs = 0;
+    for (int t = 0; t < NK; t++) pairs += c[t] / 2;
+    return 6 - pairs;
+}
+
+static int thirteen_orphans(const unsigned char *c) {
+    int kinds = 0, pair = 0;
+    for (int i = 0; i < 13; i++) {
+        kinds += c[ORPHANS[i]] > 0;
+        pair |= c[ORPHANS[i]] >= 2;
+    }
+    return 13 - kinds - pair;
+}
+
+static int knitted_held(const unsigned char *c, int pattern) {
+    int held = 0;
+    for (int suit = 0; suit < 3; suit++)
+        for (int r = PATTERNS[pattern][suit]; r < 9; r += 3) held += c[9 * suit + r] > 0;
+    return held;
+}
+
+static int honors_knitted(const unsigned char *c) {
+    int honors = 0, most = 0;
+    for (int t = 27; t < NK; t++) honors += c[t] > 0;
+    for (int i = 0; i < 6; i++) {
+        int held = knitted_held(c, i);
+        if (held > most) most = held;
+    }
+    return 13 - honors - most;
+}
+
+/* one 组合龙: its missing tiles plus the regular shanten of the rest after three more sets */
+static int knitted_one(const unsigned char *c, int melds, int pattern) {
+    unsigned char rest[NK];
+    memcpy(rest, c, NK);
+    int missing = 0;
+    for (int suit = 0; suit < 3; suit++)
+        for (int r = PATTERNS[pattern][suit]; r < 9; r += 3) {
+            int t = 9 * suit + r;
+            if (rest[t]) rest[t]--;
+            else missing++;
+        }
+    prof_t all;
+    hand_profile(rest, &all);
+    return missing + shanten_after(&all, melds + 3);
+}
+
+/* 组合龙 shanten, or `best` when no straight beats it.  The whole hand's regular shanten after three
+ * more sets is a floor for the rest of any straight, so most straights need no closer look. */
+static int knitted(const unsigned char *c, int melds, const prof_t *all, int best) {
+    int floor = shanten_after(all, melds + 3);
+    for (int i = 0; i < 6; i++) {
+        int held = knitted_held(c, i);
+        if (9 - held + floor < best) {
+            int v = knitted_one(c, melds, i);
+            if (v < best) best = v;
+        }
+    }
+    return best;
+}
+
+/* lowest shanten over the forms; c is modified and restored */
+static int overall(unsigned char *c, int melds) {
+    prof_t all;
+    hand_profile(c, &all);
+    int best = shanten_after(&all, melds);
+    if (melds > 1 || best < 0) return best;
+    if (!melds) {
+        int v = seven_pairs(c);
+        if (v < best) best = v;
+        v = thirteen_orphans(c);
+        if (v < best) best = v;
+        v = honors_knitted(c);
+        if (v < best) best = v;
+    }
+    return knitted(c, melds, &all, best);
+}
+
+/* one form's shanten (form 0..4 in forms.FORMS order), -1 for the overall one; NA if it does not apply */
+static int form_value(unsigned char *c, int melds, int form) {
+    prof_t all;
+    switch (form) {
+    case -1:
+        return overall(c, melds);
+    case 0:
+        hand_profile(c, &all);
+        return shanten_after(&all, melds);
+    case 1:
+        return melds ? NA : seven_pairs(c);
+    case 2:
+        return melds ? NA : thirteen_orphans(c);
+    case 3:
+        if (melds > 1) return NA;
+        hand_profile(c, &all);
+        return knitted(c, melds, &all, NA);
+    case 4:
+        return melds ? NA : honors_knitted(c);
+    }
+    return NA;
+}
+
+static const int GROUP_AT[4] = {0, 9, 18, 27}, GROUP_LEN[4] = {9, 9, 9, 7};
+
+/* What the special forms count, kept so that changing one tile updates them in O(1). */
+typedef struct {
+    prof_t rest[4]; /* the other three groups' combined profile, per group */
+    int pairs, orphan_kinds, orphan_pairs, honors, held[6];
+} tally_t;
+
+static int is_orphan(int t) { return t >= 27 || t % 9 == 0 || t % 9 == 8; }
+
+static void tally(unsigned char *c, tally_t *s) {
+    prof_t g[4], ab, cd;
+    for (int i = 0; i < 4; i++) group_profile(c + GROUP_AT[i], GROUP_LEN[i], i < 3, &g[i]);
+    combine(&g[0], &g[1], &ab);
+    combine(&g[2], &g[3], &cd);
+    combine(&g[1], &cd, &s->rest[0]);
+    combine(&g[0], &cd, &s->rest[1]);
+    combine(&ab, &g[3], &s->rest[2]);
+    combine(&ab, &g[2], &s->rest[3]);
+    s->pairs = 6 - seven_pairs(c);
+    s->orphan_kinds = s->orphan_pairs = s->honors = 0;
+    for (int i = 0; i < 13; i++) {
+        s->orphan_kinds += c[ORPHANS[i]] > 0;
+        s->orphan_pairs += c[ORPHANS[i]] >= 2;
+    }
+    for (int t = 27; t < NK; t++) s->honors += c[t] > 0;
+    for (int i = 0; i < 6; i++) s->held[i] = knitted_held(c, i);
+}
+
+/* overall() of c, where c differs from the tallied hand only in tile t (which had `old` copies).
+ * Stops at the first form below `bound` (pass NEG for the exact value). */
+static int overall_changed(unsigned char *c, int melds, const tally_t *s, int t, int old, int bound) {
+    int g = t < 27 ? t / 9 : 3, had = old > 0, has = c[t] > 0;
+    prof_t mine, all;
+    group_profile(c + GROUP_AT[g], GROUP_LEN[g], g < 3, &mine);
+    combine(&mine, &s->rest[g], &all);
+    int best = shanten_after(&all, melds);
+    if (best < bound || melds > 1 || best < 0) return best;
+    int held[6], most = 0;
+    for (int i = 0; i < 6; i++) {
+        held[i] = s->held[i] + ((t < 27 && t % 9 % 3 == PATTERNS[i][t / 9]) ? has - had : 0);
+        if (held[i] > most) most = held[i];
+    }
+    if (!melds) {
+        int kinds = s->orphan_kinds, opairs = s->orphan_pairs;
+        if (is_orphan(t)) {
+            kinds += has - had;
+            opairs += (c[t] >= 2) - (old >= 2);
+        }
+        int forms[3] = {6 - (s->pairs - old / 2 + c[t] / 2), 13 - kinds - (opairs > 0),
+                        13 - (s->honors + (t >= 27 ? has - had : 0)) - most};
+        for (int i = 0; i < 3; i++) {
+            if (forms[i] < best) best = forms[i];
+            if (best < bound) return best;
+        }
+    }
+    int floor = shanten_after(&all, melds + 3);
+    for (int i = 0; i < 6; i++)
+        if (9 - held[i] + floor < best) {
+            int v = knitted_one(c, melds, i);
+            if (v < best) best = v;
+            if (best < bound) return best;
+        }
+    return best;
+}
+
+/* Tiles whose draw lowers the shanten; a fifth copy only as the wait of a ready hand. */
+static unsigned long long useful_mask(unsigned char *c, int melds, int form) {
+    int now = form_value(c, melds, form);
+    if (now == NA) return 0;
+    if (form == -1) {
+        tally_t s;
+        tally(c, &s);
+        unsigned long long mask = 0;
+        for (int t = 0; t < NK; t++) {
+            if (c[t] >= 4 && now > 0) continue;
+            c[t]++;
+            if (overall_changed(c, melds, &s, t, c[t] - 1, now) < now) mask |= 1ULL << t;
+            c[t]--;
+        }
+        return mask;
+    }
+    unsigned long long mask = 0;
+    for (int t = 0; t < NK; t++) {
+        if (c[t] >= 4 && now > 0) continue;
+        c[t]++;
+        int after = form_value(c, melds, form);
+        c[t]--;
+        if (after < now) mask |= 1ULL << t;
+    }
+    return mask;
+}
+
+/* The memo tables, allocated on first use (calloc: pages become resident only when touched). */
+static int shanten_tables(void) {
+    if (suit_tab) return 0;
+    suit_tab = calloc(SUIT_KEYS, sizeof(prof_t));
+    honor_tab = calloc(HONOR_KEYS, sizeof(prof_t));
+    if (!suit_tab || !honor_tab) {
+        free(suit_tab);
+        free(honor_tab);
+        suit_tab = honor_tab = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The bots' discard choice for a 14-tile hand: the discards that keep the lowest shanten, each with
+ * how many copies of its useful tiles are unseen (unseen[t] per tile), in tile order.  Writes rows
+ * (shanten, unseen useful copies, tile) and returns their number. */
+static int best_discard_rows(unsigned char *c, int melds, const long *unseen, long rows[][3]) {
+    int after[NK], low = 99, n = 0;
+    tally_t whole;
+    tally(c, &whole);
+    for (int t = 0; t < NK; t++) {
+        after[t] = 99;
+        if (!c[t]) continue;
+        c[t]--;
+        after[t] = overall_changed(c, melds, &whole, t, c[t] + 1, NEG);
+        c[t]++;
+        if (after[t] < low) low = after[t];
+    }
+    for (int t = 0; t < NK; t++) {
+        if (after[t] != low) continue;
+        c[t]--;
+        unsigned long long mask = useful_mask(c, melds, -1);
+        c[t]++;
+        long u = 0;
+        for (int x = 0; x < NK; x++)
+            if (mask & (1ULL << x)) u += unseen[x];
+        rows[n][0] = low;
+        rows[n][1] = u;
+        rows[n][2] = t;
+        n++;
+    }
+    return n;
+}
+
+#endif /* MAJIANG_SHANTEN_CORE_H */
