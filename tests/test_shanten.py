@@ -207,6 +207,55 @@ def test_compiled_equals_python_tables():
         assert COMPILED.discards(counts, melds) == _tables.discards(counts, melds), (counts, melds)
 
 
+KNITTED_RUNS = [[9 * s + o[s] + 3 * r for s in range(3) for r in range(3)] for o in permutations(range(3))]
+
+
+def _special_minded_hand(rng: random.Random, size: int) -> list[int]:
+    """A 14 − 3·melds-tile hand drawn towards a special form (pairs, knitted tiles and honours,
+    orphans) or at random: where the discard choice's shortcuts must still give exact numbers."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        tiles = [t for k in rng.sample(range(34), 9) for t in [k] * rng.choice([1, 2, 2, 3])]
+    elif kind == 1:
+        pool = rng.choice(KNITTED_RUNS) + list(HONORS) + rng.sample(range(27), 6)
+        tiles = [rng.choice(pool) for _ in range(size)]
+    elif kind == 2:
+        pool = list(THIRTEEN_ORPHANS) + rng.sample(range(34), 5)
+        tiles = [rng.choice(pool) for _ in range(size)]
+    else:
+        tiles = rng.sample([t for t in range(34) for _ in range(4)], size)
+    counts = [min(tiles.count(t), 4) for t in range(34)]
+    while sum(counts) > size:
+        counts[rng.choice([t for t in range(34) if counts[t]])] -= 1
+    while sum(counts) < size:
+        t = rng.randrange(34)
+        counts[t] += counts[t] < 4
+    return counts
+
+
+@pytest.mark.skipif(COMPILED is None, reason="compiled fast path not built")
+def test_compiled_best_discards_equal_the_definition():
+    """The bots' discard choice (shanten_core.h best_discard_rows, whose shortcuts skip forms and tiles
+    that cannot matter) gives what the definition gives: each discard's shanten by the tables, the
+    lowest kept, each with the unseen copies of the useful tiles of what is left."""
+    rng = random.Random(7)
+    for _ in range(3000):
+        melds = rng.choice([0, 0, 0, 1, 1, 2, 3])
+        counts = _special_minded_hand(rng, 14 - 3 * melds)
+        unseen = [rng.randint(0, 4) for _ in range(34)]
+        after = {
+            t: _tables.shanten([c - (u == t) for u, c in enumerate(counts)], melds) for t in range(34) if counts[t]
+        }
+        low = min(after.values())
+        want = []
+        for t in sorted(after):
+            if after[t] == low:
+                rest = [c - (u == t) for u, c in enumerate(counts)]
+                mask = _tables.useful(rest, melds, -1)
+                want.append((low, sum(unseen[u] for u in range(34) if mask >> u & 1), t))
+        assert sorted(COMPILED.best_discards(counts, melds, unseen)) == sorted(want), (counts, melds)
+
+
 # ---- agreement with PyMahjongGB 1.4 -----------------------------------------------------------------------
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
+from majiang.bots.incore import CoreSeats
+from majiang.engine.compiled import CompiledHand, new_hand
 from majiang.engine.hand import OVER, Hand, IllegalAction
 from majiang.engine.log import write_log
 from majiang.engine.protocol import DISCARD, PASS_ACTION, Action, Ruleset
@@ -91,10 +93,17 @@ class SimResult:
         }
 
 
-def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | None = None) -> None:
+def play_hand(hand: Hand | CompiledHand, bots: list[Bot], on_illegal: Callable[[int], None] | None = None) -> None:
     """Run a hand to its end, asking ``bots[seat]``; an illegal choice is counted and penalised by
     the ruleset (:meth:`~majiang.engine.hand.Hand.fault`, ``WA``), or where it has no such rule
-    replaced by the default (托管) action."""
+    replaced by the default (托管) action.  On the compiled core the ``rand`` and ``eff`` bots decide
+    in C (:mod:`majiang.bots.incore`), with the same choices."""
+    if isinstance(hand, CompiledHand):
+        seats = CoreSeats(bots)
+        seats.play(hand, on_illegal=on_illegal)
+        seats.sync()
+        hand_over(hand, bots)
+        return
     while hand.phase is not OVER:
         for s in hand.prompted():
             view = SeatView(hand, s)
@@ -116,13 +125,13 @@ def play_hand(hand: Hand, bots: list[Bot], on_illegal: Callable[[int], None] | N
     hand_over(hand, bots)
 
 
-def hand_over(hand: Hand, bots: Sequence[Bot]) -> None:
+def hand_over(hand: Hand | CompiledHand, bots: Sequence[Bot]) -> None:
     """Show each bot that has the optional ``hand_over`` hook (:class:`~majiang.bots.base.Bot`) its
     view of the finished hand: the result and the seed."""
     for s, bot in enumerate(bots):
         hook = getattr(bot, "hand_over", None)
         if hook is not None:
-            hook(SeatView(hand, s))
+            hook(SeatView(hand, s))  # type: ignore[arg-type]
 
 
 def close_bots(bots: Sequence[Bot]) -> None:
@@ -383,12 +392,18 @@ def _run(
     def illegal(_s: int) -> None:
         res.illegal_actions += 1
 
+    core: CoreSeats | None = None  # the players as the compiled core plays them, for the whole chunk
     for h in indices:
         wall_no, seating = divmod(h, len(seatings))
         wall_seed = hashlib.sha256(master + wall_no.to_bytes(8, "big")).digest()
-        hand = Hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=h)
+        hand = new_hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=h)
         order = seatings[seating]  # order[seat] = the bot entry sitting there
-        play_hand(hand, [players[order[s]] for s in range(4)], illegal)
+        if isinstance(hand, CompiledHand):
+            core = core or CoreSeats(players)
+            core.play(hand, order, illegal)
+            hand_over(hand, [players[order[s]] for s in range(4)])
+        else:
+            play_hand(hand, [players[order[s]] for s in range(4)], illegal)
         _tally(res, hand, order)
         if verify:
             from majiang.engine.log import verify as verify_log
@@ -401,22 +416,30 @@ def _run(
         res.hands += 1
         if progress:
             progress(h + 1)
+    if core is not None:
+        core.sync()
     res.seconds = time.perf_counter() - t0
     return res
 
 
-def _tally(res: SimResult, hand: Hand, seating: tuple[int, ...]) -> None:
-    if sum(hand.deltas) != 0:
+def _tally(res: SimResult, hand: Hand | CompiledHand, seating: tuple[int, ...]) -> None:
+    deltas = hand.deltas
+    if sum(deltas) != 0:
         res.zero_sum_violations += 1
-    res.false_wins += list(map(_TYPE, hand.events)).count("false_win")  # in C: every hand passes here
+    if isinstance(hand, CompiledHand):
+        res.false_wins += hand.count("false_win")
+        w = hand.win_facts()
+    else:
+        res.false_wins += list(map(_TYPE, hand.events)).count("false_win")  # in C: every hand passes here
+        w = None if hand.win is None else (hand.win.seat, hand.win.discarder, hand.win.points)
     for s in range(4):
-        res.seats[seating[s]].add(hand.deltas[s])
-    w = hand.win
+        res.seats[seating[s]].add(deltas[s])
     if w is None:
         res.draws += 1
         return
-    st = res.seats[seating[w.seat]]
+    seat, discarder, points = w
+    st = res.seats[seating[seat]]
     st.wins += 1
-    st.fan_on_wins += w.points
-    if w.discarder is not None:
-        res.seats[seating[w.discarder]].deal_ins += 1
+    st.fan_on_wins += points
+    if discarder is not None:
+        res.seats[seating[discarder]].deal_ins += 1

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from majiang.engine.arrange import layout, parts_layout, swaps_for
+from majiang.engine.compiled import CompiledHand
 from majiang.engine.hand import Hand
 from majiang.engine.wall import SeatWalls
 from majiang.rulesets import make_ruleset
 from majiang.tiles import parse_tiles
 
 SEED = bytes(range(32))
+#: which engine rig() builds on: "python" (the reference) or "core" (the compiled core; a test module
+#: sets it to run its scenarios on both)
+ENGINE = "python"
 
 
 def rig(
@@ -22,7 +27,7 @@ def rig(
     seed: bytes = SEED,
     prevalent: int = 0,
     parts: dict[int, str] | None = None,
-) -> Hand:
+) -> Any:
     """``hands[k]``: the tiles of the seat k places after the dealer (the dealer holds 14).  On a wall
     in one part per seat (botzone), ``parts[k]``: what that seat draws after the deal, in order
     (kong replacements included); ``draws``/``tail`` are for the shared wall."""
@@ -38,7 +43,8 @@ def rig(
         assert not parts, "parts= is for a wall in one part per seat"
         wanted = layout(dealt, parse_tiles(draws), parse_tiles(tail), n_tiles=len(ruleset.tile_set()))
     swaps = swaps_for(wall.tiles, wanted)
-    return Hand(ruleset, seed, dealer=dealer, prevalent=prevalent, arrange=swaps)
+    make = CompiledHand if ENGINE == "core" else Hand
+    return make(ruleset, seed, dealer=dealer, prevalent=prevalent, arrange=swaps)
 
 
 def tiles(text: str) -> Sequence[int]:

@@ -6,6 +6,7 @@ import random
 from argparse import Namespace
 
 import pytest
+import rig as rigging
 from rig import rig
 
 from majiang.bots.base import RandomBot
@@ -31,6 +32,13 @@ WIN_CLEAR = "123456789m 11s 46p"  # waits on 5p (嵌张, 清龙)
 WIN_FLUSH = "123p 46p 789p 22p 999p"  # waits on 5p, 清一色
 PUNG_5P = "55p 13579s 2468m EN"
 ROB = {0: "3s 5p SWNCFP SS WW NC", 1: "33s 123456789p E N", 2: "13579m 2468s CFP S", 3: "123456789m 12s EE"}
+
+
+@pytest.fixture(autouse=True, params=["python", "core"])
+def engine(request, monkeypatch):
+    """The rigged scenarios on the Python engine and on the compiled core (tests/engine/test_core_equal.py)."""
+    monkeypatch.setattr(rigging, "ENGINE", request.param)
+    return request.param
 
 
 def _pass_all(h):

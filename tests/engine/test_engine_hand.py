@@ -1,6 +1,7 @@
 import copy
 
 import pytest
+import rig as rigging
 from rig import rig
 
 from majiang.engine.hand import IllegalAction, Phase
@@ -13,6 +14,13 @@ DEALER_JUNK = "5p ESWNCFP EE SS WW"  # 14 tiles, discards 5p first
 WIN_CLEAR = "123456789m 11s 46p"  # waits on 5p (嵌张, 清龙)
 WIN_FLUSH = "123p 46p 789p 22p 999p"  # waits on 5p, 清一色
 PUNG_5P = "55p 13579s 2468m EN"
+
+
+@pytest.fixture(autouse=True, params=["python", "core"])
+def engine(request, monkeypatch):
+    """Every scenario on the Python engine and on the compiled core (tests/engine/test_core_equal.py)."""
+    monkeypatch.setattr(rigging, "ENGINE", request.param)
+    return request.param
 
 
 def _pass_all(h):

@@ -1,5 +1,7 @@
 """The MCR table rules of mcr.md §2–§3 on the engine: the deal with 跳牌, 补花, kongs, robbing, 荒牌."""
 
+import pytest
+import rig as rigging
 from rig import rig
 
 from majiang.engine import Hand
@@ -16,6 +18,13 @@ DEALER = "5p 2468m 99s SWNCFP S"  # discards 5p first; the 14th tile (the last) 
 KONG_5P = "5555p 2468m SWNC SS"
 N_TILES = 144
 LAST_STACK_TOP = N_TILES - 2  # the first replacement tile: the top of the last stack
+
+
+@pytest.fixture(autouse=True, params=["python", "core"])
+def engine(request, monkeypatch):
+    """The rigged scenarios on the Python engine and on the compiled core (tests/engine/test_core_equal.py)."""
+    monkeypatch.setattr(rigging, "ENGINE", request.param)
+    return request.param
 
 
 def _wall(seed: bytes) -> Wall:

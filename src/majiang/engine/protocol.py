@@ -86,6 +86,24 @@ class FalseWin:
     barred: bool  # the offender may not win again this hand
 
 
+@dataclass(frozen=True)
+class CoreSpec:
+    """How the compiled hand core (:mod:`majiang.engine.compiled`) plays a ruleset: what a ruleset that
+    opts in returns from :meth:`Ruleset.core`.  The core plays MCR's table: 136 tiles in quarters
+    (Botzone's wall, no dice) or 144 with the 8 flowers in walls of ``stacks`` stacks broken by the
+    dice; no dead wall, no kong bonus, base-8 settlement; wins scored by the fan calculator with
+    ``fan_rules`` (a :class:`majiang.mcr.rules.Rules`)."""
+
+    quarters: bool
+    flowers: bool
+    stacks: int
+    #: a false win ends the hand (offender −30, others +10); otherwise 错和 10 / 诈和 20 each, play on
+    false_win_ends: bool
+    #: a wrong answer or a timeout: (the offender's delta, each other seat's), ending the hand; None = no such rule
+    fault: tuple[int, int] | None
+    fan_rules: Any
+
+
 @dataclass
 class Settlement:
     deltas: list[int]
@@ -275,4 +293,9 @@ class Ruleset(Protocol):
 
     def public(self, hand: HandState) -> dict[str, Any]:
         """Ruleset state every seat may see (e.g. Nanchang's jing indicator)."""
+        ...
+
+    def core(self) -> CoreSpec | None:
+        """How the compiled hand core plays this ruleset, or None: the Python engine plays it (the
+        engine picks by this answer, never by a name: :func:`majiang.engine.compiled.new_hand`)."""
         ...

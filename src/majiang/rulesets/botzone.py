@@ -42,6 +42,7 @@ from majiang.engine.protocol import (
     PUNG,
     WIN,
     Action,
+    CoreSpec,
     FalseWin,
     HandState,
 )
@@ -79,6 +80,18 @@ class Botzone(MCR):
 
     def summary(self) -> dict[str, Any]:
         return {**super().summary(), "wall": "quarters"}
+
+    def core(self) -> CoreSpec | None:
+        if type(self) is not Botzone:
+            return None
+        return CoreSpec(
+            quarters=True,
+            flowers=False,
+            stacks=self.stacks_per_wall,
+            false_win_ends=True,
+            fault=(PENALTY, REWARD),
+            fan_rules=self.rules,
+        )
 
 
 def _penalty(seat: int) -> list[int]:

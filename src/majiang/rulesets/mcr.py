@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from majiang.engine.events import FLAG, NUMBER, fields, register_fields
-from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
+from majiang.engine.protocol import CoreSpec, FalseWin, HandState, Settlement, Win, WinContext
 from majiang.engine.wall import SeatWalls, Wall
 from majiang.mcr.hand import InvalidHandError, WinningHand
 from majiang.mcr.payment import FalseWin as FalseWinKind
@@ -155,3 +155,17 @@ class MCR:
 
     def public(self, hand: HandState) -> dict[str, Any]:
         return {}
+
+    def core(self) -> CoreSpec | None:
+        """The compiled core plays MCR itself; a subclass changes hooks the core does not call, so it
+        opts in on its own (as :class:`~majiang.rulesets.botzone.Botzone` does)."""
+        if type(self) is not MCR:
+            return None
+        return CoreSpec(
+            quarters=False,
+            flowers=True,
+            stacks=self.stacks_per_wall,
+            false_win_ends=self.rules.false_win == "end_hand",
+            fault=None,
+            fan_rules=self.rules,
+        )

@@ -24,7 +24,7 @@ from majiang.engine.events import (
     register_fields,
     register_public,
 )
-from majiang.engine.protocol import FalseWin, HandState, Settlement, Win, WinContext
+from majiang.engine.protocol import CoreSpec, FalseWin, HandState, Settlement, Win, WinContext
 from majiang.engine.wall import Wall
 from majiang.melds import Meld, MeldKind
 from majiang.nanchang.jing import JingPair
@@ -134,6 +134,9 @@ class Nanchang:
             return {}
         pair = self.jing(hand)
         return {"jing": {"indicator": hand.ruleset_state["indicator"], "zheng": pair.zheng, "fu": pair.fu}}
+
+    def core(self) -> CoreSpec | None:
+        return None  # wild jing tiles, honour chows, a dead wall: the Python engine plays Nanchang
 
     # ---- claims and kongs ----------------------------------------------------------------------
     def chows(self, counts: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile, Tile]]:

@@ -1,0 +1,76 @@
+"""The bots the compiled hand core plays itself, and a hand played with them.
+
+:meth:`CompiledHand.play <majiang.engine.compiled.CompiledHand.play>` decides for a seat in C when its
+bot is a plain :class:`~majiang.bots.base.RandomBot` (``rand``: the same draws from the same
+``random.Random`` stream) or :class:`~majiang.bots.efficiency.EfficiencyBot` (``eff``: the same
+shanten tables and tie-breaks); any other bot or policy is asked in Python at its own seat's
+decisions only, through a :class:`~majiang.engine.view.SeatView`.  The choices are the same either
+way, which the equality tests check hand log by hand log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from majiang.bots.base import Bot, RandomBot
+from majiang.bots.efficiency import EfficiencyBot
+from majiang.engine.compiled import BOT_EFF, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
+from majiang.engine.hand import IllegalAction
+from majiang.engine.view import SeatView
+
+
+def core_kind(bot: object) -> int:
+    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF`` or ``BOT_PYTHON`` (asked in Python).  Only
+    the classes themselves, not subclasses, which may decide otherwise."""
+    if type(bot) is RandomBot:
+        return BOT_RAND
+    if type(bot) is EfficiencyBot:
+        return BOT_EFF
+    return BOT_PYTHON
+
+
+class CoreSeats:
+    """The players of a run as the core plays them: their kinds, and the ``rand`` bots' generators,
+    kept in the core for as many hands as are played and handed back to the Python bots by
+    :meth:`sync` (so a bot goes on with the same stream wherever it plays next)."""
+
+    def __init__(self, bots: Sequence[Bot]) -> None:
+        self.bots = list(bots)
+        self.kinds = [core_kind(b) for b in self.bots]
+        self.rngs: list[Any] = [
+            core_random(b.rng.getstate()) if k == BOT_RAND else None  # type: ignore[attr-defined]
+            for b, k in zip(self.bots, self.kinds, strict=True)
+        ]
+
+    def play(
+        self,
+        hand: CompiledHand,
+        order: Sequence[int] = (0, 1, 2, 3),
+        on_illegal: Callable[[int], None] | None = None,
+    ) -> None:
+        """Play ``hand`` to its end with player ``order[seat]`` at each seat, as
+        :func:`majiang.sim.play_hand` does (an illegal choice is counted by ``on_illegal`` and
+        penalised by the ruleset, or replaced by the 托管 default)."""
+        bots = [self.bots[i] for i in order]
+
+        def decide(seat: int) -> None:
+            view = SeatView(hand, seat)  # type: ignore[arg-type]
+            action = bots[seat].choose(view, view.legal)
+            try:
+                hand.act(seat, action)
+            except IllegalAction:
+                if on_illegal:
+                    on_illegal(seat)
+                try:
+                    hand.fault(seat, "WA")
+                except IllegalAction:
+                    hand.act(seat, hand.default_action(seat))
+
+        hand.play([self.kinds[i] for i in order], [self.rngs[i] for i in order], decide)
+
+    def sync(self) -> None:
+        """Hand the ``rand`` bots' generators back to their Python ``random.Random``."""
+        for bot, rng in zip(self.bots, self.rngs, strict=True):
+            if rng is not None:
+                bot.rng.setstate(rng.getstate())  # type: ignore[attr-defined]
