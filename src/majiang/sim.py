@@ -131,7 +131,7 @@ def hand_over(hand: Hand | CompiledHand, bots: Sequence[Bot]) -> None:
     for s, bot in enumerate(bots):
         hook = getattr(bot, "hand_over", None)
         if hook is not None:
-            hook(SeatView(hand, s))  # type: ignore[arg-type]
+            hook(SeatView(hand, s))
 
 
 def close_bots(bots: Sequence[Bot]) -> None:

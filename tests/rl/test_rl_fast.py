@@ -8,16 +8,25 @@ import pytest
 
 from majiang.engine.view import SeatView
 from majiang.rl import ACTION_SIZE, OBS_SHAPE, DiscardLog, encode, incremental, mcr_v0, vector_env
-from majiang.rl.actions import action_mask
+from majiang.rl.actions import action_mask, decode_action
 from majiang.rl.incremental import HandEncoder
 
-# the compiled planes (majiang._speedups.obsenc, when built and MAJIANG_PURE is not 1) and numpy's
+# the compiled planes (majiang._speedups.obsenc, when built and MAJIANG_PURE is not 1) and numpy's, both
+# on the Python engine; and the compiled core's own (rl_core.h), where it plays the ruleset
 PATHS = ["compiled", "numpy"]
 
 
 def _path(monkeypatch, path):
     if path == "numpy":
         monkeypatch.setattr(incremental, "FAST", None)
+    if path != "core":
+        monkeypatch.setenv("MAJIANG_ENGINE", "python")
+
+
+def _planes(env, seat):
+    """The seat's planes as the environment makes them: the incremental encoder's, or the core's."""
+    table = env.table
+    return table.encoder.encode(seat) if table.encoder is not None else table.observe(seat)["observation"]
 
 
 def test_the_compiled_encoder_is_used_when_built_and_not_with_majiang_pure(monkeypatch):
@@ -28,8 +37,17 @@ def test_the_compiled_encoder_is_used_when_built_and_not_with_majiang_pure(monke
     assert incremental._compiled() is None
 
 
-@pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("rules", ["gb", "nanchang"])
+@pytest.mark.parametrize(
+    ("rules", "path"),
+    [
+        ("gb", "core"),
+        ("botzone", "core"),
+        ("gb", "compiled"),
+        ("gb", "numpy"),
+        ("nanchang", "compiled"),
+        ("nanchang", "numpy"),
+    ],
+)
 def test_the_incremental_encoder_equals_the_reference_at_every_decision_of_every_seat(rules, path, monkeypatch):
     _path(monkeypatch, path)
     env = mcr_v0.raw_env(rules=rules)
@@ -41,7 +59,7 @@ def test_the_incremental_encoder_equals_the_reference_at_every_decision_of_every
             hand = env.hand
             for s in range(4):
                 fresh = encode(SeatView(hand, s), DiscardLog().feed(hand.events))
-                assert np.array_equal(env.table.encoder.encode(s), fresh), (seed, s, hand.events[-1])
+                assert np.array_equal(_planes(env, s), fresh), (seed, s, hand.events[-1])
             if env.table.over:
                 break
             mask = env.observe(env.agent_selection)["action_mask"]
@@ -70,7 +88,8 @@ def test_an_encoder_made_mid_hand_catches_up(path, monkeypatch):
         assert np.array_equal(out, encode(SeatView(env.hand, s), DiscardLog().feed(env.hand.events)))
 
 
-def test_the_vector_env_batches_observations_masks_and_rewards_and_resets_finished_hands():
+def test_the_vector_env_batches_observations_masks_and_rewards_and_resets_finished_hands(monkeypatch):
+    monkeypatch.setenv("MAJIANG_ENGINE", "python")  # the tables in Python, checked against encode (the core: below)
     n = 6
     env = vector_env(n)
     obs, masks, seats = env.reset(seed=11)
@@ -93,6 +112,100 @@ def test_the_vector_env_batches_observations_masks_and_rewards_and_resets_finish
         assert not env.illegal.any()
     assert finished >= n and env.hands_done == finished
     assert np.abs(totals).sum() > 0
+
+
+def _vector_run(n, steps, seed, **kwargs):
+    """Every array a vector env returns over ``steps`` steps of random actions (some of them illegal)."""
+    env = vector_env(n, **kwargs)
+    out = [tuple(a.copy() for a in env.reset(seed=seed, options={"scores": [10, -10, 5, -5], "dealer": 2}))]
+    rng = np.random.default_rng(seed)
+    for k in range(steps):
+        _, masks, *_ = out[-1][:3]
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        if k % 50 == 7:
+            actions[0] = int(np.flatnonzero(masks[0] == 0)[0])  # an illegal code: replaced, and penalised
+        out.append(tuple(a.copy() for a in env.step(actions)) + (env.illegal.copy(),))
+    return out, env.hands_done
+
+
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+def test_the_core_vector_env_equals_the_reference(monkeypatch):
+    """Stepped in one C call (majiang._speedups.core.Batch) or table by table in Python: the same arrays."""
+    core, core_hands = _vector_run(5, 700, seed=21)
+    monkeypatch.setenv("MAJIANG_ENGINE", "python")
+    ref, ref_hands = _vector_run(5, 700, seed=21)
+    assert core_hands == ref_hands > 10
+    for k, (a, b) in enumerate(zip(core, ref, strict=True)):
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y), k
+
+
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+@pytest.mark.parametrize("opponents", ["rand", "eff", ["eff", "rand", "eff"]])
+def test_the_vector_env_against_the_core_s_bots(opponents):
+    """Seat 0 plays; the three opponents decide inside the core, as a Python play of the same hand with
+    the same bots (rand: random.Random(rng_seed + seat)) does."""
+    from majiang.bots.base import RandomBot
+    from majiang.bots.efficiency import EfficiencyBot
+    from majiang.engine.hand import Hand
+    from majiang.rl.table import deal_args
+    from majiang.rulesets import make_ruleset
+
+    specs = [opponents] * 3 if isinstance(opponents, str) else opponents
+    n = 3
+    env = vector_env(n, opponents=opponents)
+    obs, masks, seats = env.reset(seed=5)
+    gens = [np.random.default_rng(5 + i) for i in range(n)]  # as the environment draws its hands
+    ruleset = make_ruleset("gb")
+
+    def deal(i):
+        args = deal_args(gens[i], None)
+        rng_seed = int(gens[i].integers(2**62)) if "rand" in specs else 0  # drawn where a rand bot plays
+        bots = [None] + [
+            RandomBot(rng_seed + s) if spec == "rand" else EfficiencyBot() for s, spec in enumerate(specs, 1)
+        ]
+        hand = Hand(ruleset, args.pop("seed"), **args)
+        return {"hand": hand, "bots": bots, "loop": [], "last": [0, 0, 0, 0]}
+
+    def advance(t):  # majiang.sim.play_hand's order, stopping at seat 0's decisions
+        hand = t["hand"]
+        while not hand.over:
+            if not t["loop"]:
+                t["loop"] = list(hand.prompted())
+            s = t["loop"][0]
+            if not hand.legal(s):
+                t["loop"].pop(0)
+                continue
+            if s == 0:
+                return
+            view = SeatView(hand, s)
+            hand.act(s, t["bots"][s].choose(view, view.legal))
+            t["loop"].pop(0)
+
+    tables = [deal(i) for i in range(n)]
+    for t in tables:
+        advance(t)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        assert (seats == 0).all()
+        for i, t in enumerate(tables):
+            assert np.array_equal(obs[i], encode(SeatView(t["hand"], 0), DiscardLog().feed(t["hand"].events)))
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        obs, masks, seats, rewards, dones = env.step(actions)
+        for i, t in enumerate(tables):
+            hand = t["hand"]
+            hand.act(0, decode_action(int(actions[i]), hand.legal(0)))
+            t["loop"].pop(0)
+            advance(t)
+            assert list(rewards[i]) == [d - b for d, b in zip(hand.deltas, t["last"], strict=True)]
+            t["last"] = list(hand.deltas)
+            assert bool(dones[i]) == hand.over
+            if hand.over:
+                ended += 1
+                tables[i] = deal(i)
+                advance(tables[i])
+    assert ended > 5
 
 
 def test_the_vector_env_plays_the_hands_the_aec_env_plays():

@@ -20,6 +20,7 @@
 
 #include "fan_api.h"
 #include "hand_core.h"
+#include "rl_core.h"
 
 static const fan_api_t *FAN;
 static PyObject *ACTIONS; /* tuple of MJ_ACT_CODES: the Action of each code, or None */
@@ -170,12 +171,12 @@ static int check_mem(HandObject *self) {
 }
 
 static int Hand_init(HandObject *self, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"rules", "seed", "dealer", "prevalent", "arrange", NULL};
+    static char *kw[] = {"rules", "seed", "dealer", "prevalent", "arrange", "hand_no", "scores", NULL};
     PyObject *rules, *arrange = NULL;
     Py_buffer seed;
-    int dealer = 0, prevalent = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!y*|iiO", kw, &RulesType, &rules, &seed, &dealer, &prevalent,
-                                     &arrange))
+    int dealer = 0, prevalent = 0, hand_no = 0, scores[4] = {0, 0, 0, 0};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!y*|iiOi(iiii)", kw, &RulesType, &rules, &seed, &dealer, &prevalent,
+                                     &arrange, &hand_no, &scores[0], &scores[1], &scores[2], &scores[3]))
         return -1;
     int (*swaps)[2] = NULL, nswaps = 0, rc = -1;
     if (!ACTIONS) {
@@ -220,6 +221,8 @@ static int Hand_init(HandObject *self, PyObject *args, PyObject *kwds) {
     }
     Py_XSETREF(self->rules, (RulesObject *)Py_NewRef(rules));
     mj_start(&self->h, r, (const uint8_t *)seed.buf, (int)seed.len, dealer, prevalent, (const int(*)[2])swaps, nswaps);
+    self->h.hand_no = hand_no;
+    memcpy(self->h.scores_before, scores, sizeof scores);
     rc = check_mem(self);
 done:
     PyMem_Free(swaps);
@@ -554,6 +557,49 @@ static PyObject *Hand_events(HandObject *self, PyObject *const *args, Py_ssize_t
     return out;
 }
 
+/* ---- RL: the observation planes, the mask, the 109 action codes (rl_core.h) ---------------------- */
+static int writable(PyObject *o, Py_buffer *b, Py_ssize_t n, const char *format, const char *what) {
+    if (PyObject_GetBuffer(o, b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (b->format == NULL || strcmp(b->format, format) != 0 || b->len != n * b->itemsize) {
+        PyBuffer_Release(b);
+        PyErr_Format(PyExc_ValueError, "%s: a C-contiguous writable buffer of %zd values of type '%s' is needed", what,
+                     n, format);
+        return -1;
+    }
+    return 0;
+}
+
+/* observe(seat, obs, mask): the seat's planes into obs (float32, 204 x 34) and its mask into mask (int8, 109) */
+static PyObject *Hand_observe(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) return PyErr_Format(PyExc_TypeError, "observe(seat, obs, mask)");
+    int seat;
+    if (seat_arg(args[0], &seat) < 0) return NULL;
+    if (seat < 0) return PyErr_Format(PyExc_ValueError, "seats are 0-3");
+    Py_buffer obs, mask;
+    if (writable(args[1], &obs, RL_OBS, "f", "obs") < 0) return NULL;
+    if (writable(args[2], &mask, RL_ACTIONS, "b", "mask") < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    mj_rl_encode(&self->h, seat, self->h.hand_no, self->h.scores_before, (float *)obs.buf);
+    mj_rl_mask(&self->h, seat, (int8_t *)mask.buf);
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    Py_RETURN_NONE;
+}
+
+/* rl_action(seat, code) -> the legal Action with that RL code, or None */
+static PyObject *Hand_rl_action(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "rl_action(seat, code)");
+    int seat;
+    if (seat_arg(args[0], &seat) < 0) return NULL;
+    long code = PyLong_AsLong(args[1]);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    int a = seat < 0 || code < 0 || code >= RL_ACTIONS ? -1 : mj_rl_decode(&self->h, seat, (int)code);
+    if (a < 0) Py_RETURN_NONE;
+    return Py_NewRef(PyTuple_GET_ITEM(ACTIONS, a));
+}
+
 static PyObject *Hand_count(HandObject *self, PyObject *arg) {
     long type = PyLong_AsLong(arg);
     if (type == -1 && PyErr_Occurred()) return NULL;
@@ -564,6 +610,10 @@ static PyObject *Hand_count(HandObject *self, PyObject *arg) {
 
 static PyMethodDef Hand_methods[] = {
     {"count", (PyCFunction)Hand_count, METH_O, "count(event_type_number): events of that type so far"},
+    {"observe", (PyCFunction)(void (*)(void))Hand_observe, METH_FASTCALL,
+     "observe(seat, obs, mask): the RL planes (float32 204x34) and mask (int8 109) of the seat"},
+    {"rl_action", (PyCFunction)(void (*)(void))Hand_rl_action, METH_FASTCALL,
+     "rl_action(seat, code) -> the legal Action with that RL code, or None"},
     {"prompted", (PyCFunction)Hand_prompted, METH_NOARGS, "Hand.prompted()"},
     {"legal", (PyCFunction)Hand_legal, METH_O, "Hand.legal(seat): the shared Action objects"},
     {"act", (PyCFunction)(void (*)(void))Hand_act, METH_FASTCALL, "act(seat, code, type, tile) -> applied"},
@@ -600,6 +650,322 @@ static PyTypeObject HandType = {
     .tp_init = (initproc)Hand_init,
     .tp_methods = Hand_methods,
     .tp_getset = Hand_getset,
+};
+
+
+/* ---- Batch: many hands stepped in one call (the vector environment's core) ------------------------ */
+/* Each hand waits at the decision of a seat its caller plays (kind BOT_PYTHON); the seats of kind
+ * BOT_RAND / BOT_EFF play inside the core until such a decision comes (as Hand.play does, in the
+ * order the engine asks).  step() applies one RL action code per hand, plays on, and writes each
+ * hand's next decision (seat, planes, mask), its score changes and whether it ended. */
+typedef struct {
+    PyObject_HEAD
+    RulesObject *rules;
+    int n;
+    mj_hand_t *h;
+    int *seat;        /* the deciding seat per hand, -1 when the hand is over */
+    int (*last)[4];   /* the deltas when the rewards were last taken */
+    int kinds[4];
+    mt_t *rng;        /* 4 per hand: the rand seats' generators */
+    int (*loop)[4];   /* the seats asked at the last look, per hand, and the next of them */
+    int *nloop, *pos;
+} BatchObject;
+
+static void Batch_dealloc(BatchObject *self) {
+    if (self->h)
+        for (int i = 0; i < self->n; i++) mj_free(&self->h[i]);
+    PyMem_Free(self->h);
+    PyMem_Free(self->seat);
+    PyMem_Free(self->last);
+    PyMem_Free(self->rng);
+    PyMem_Free(self->loop);
+    PyMem_Free(self->nloop);
+    PyMem_Free(self->pos);
+    Py_XDECREF(self->rules);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"rules", "n", "kinds", NULL};
+    PyObject *rules;
+    int n, *k = self->kinds;
+    k[0] = k[1] = k[2] = k[3] = BOT_PYTHON;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!i|(iiii)", kw, &RulesType, &rules, &n, &k[0], &k[1], &k[2], &k[3]))
+        return -1;
+    if (!ACTIONS) {
+        PyErr_SetString(PyExc_RuntimeError, "majiang._speedups.core: configure() was not called");
+        return -1;
+    }
+    if (n < 1 || n > 1 << 20) {
+        PyErr_SetString(PyExc_ValueError, "a batch holds 1 to 2**20 hands");
+        return -1;
+    }
+    int python = 0;
+    for (int s = 0; s < 4; s++) {
+        if (k[s] < BOT_PYTHON || k[s] > BOT_EFF) {
+            PyErr_Format(PyExc_ValueError, "unknown bot kind %d", k[s]);
+            return -1;
+        }
+        python += k[s] == BOT_PYTHON;
+    }
+    if (!python) {
+        PyErr_SetString(PyExc_ValueError, "a batch needs a seat its caller plays (BOT_PYTHON)");
+        return -1;
+    }
+    if (self->h) {
+        PyErr_SetString(PyExc_RuntimeError, "a Batch is made once");
+        return -1;
+    }
+    self->n = n;
+    self->h = PyMem_Calloc((size_t)n, sizeof *self->h);
+    self->seat = PyMem_Calloc((size_t)n, sizeof *self->seat);
+    self->last = PyMem_Calloc((size_t)n, sizeof *self->last);
+    self->rng = PyMem_Calloc((size_t)n * 4, sizeof *self->rng);
+    self->loop = PyMem_Calloc((size_t)n, sizeof *self->loop);
+    self->nloop = PyMem_Calloc((size_t)n, sizeof *self->nloop);
+    self->pos = PyMem_Calloc((size_t)n, sizeof *self->pos);
+    if (!self->h || !self->seat || !self->last || !self->rng || !self->loop || !self->nloop || !self->pos) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < n; i++) self->seat[i] = -1;
+    Py_XSETREF(self->rules, (RulesObject *)Py_NewRef(rules));
+    return 0;
+}
+
+/* play hand i on until a seat of the caller's is asked (seat[i]) or the hand ends (seat[i] = -1) */
+static void batch_advance(BatchObject *self, int i) {
+    mj_hand_t *h = &self->h[i];
+    int *loop = self->loop[i];
+    while (h->phase != PH_OVER) {
+        if (self->pos[i] >= self->nloop[i]) {
+            self->nloop[i] = mj_prompted(h, loop);
+            self->pos[i] = 0;
+        }
+        int s = loop[self->pos[i]], n;
+        const mj_act_t *legal = mj_legal(h, s, &n);
+        if (!n) {
+            self->pos[i]++;
+            continue;
+        }
+        if (self->kinds[s] == BOT_PYTHON) {
+            self->seat[i] = s;
+            return;
+        }
+        mj_act_t a = legal[mj_bot_choose(h, s, self->kinds[s], &self->rng[4 * i + s], legal, n)];
+        mj_act(h, s, a, MJ_ACT_TYPE(a), MJ_ACT_TILE(a));
+        self->pos[i]++;
+    }
+    self->seat[i] = -1;
+}
+
+/* deal(i, seed, dealer, prevalent, hand_no, scores, rng_seed): a new hand at i, played on to its first
+ * decision of the caller's seats (its rand seats' generators: random.Random(rng_seed + seat)) */
+static PyObject *Batch_deal(BatchObject *self, PyObject *args) {
+    int i, dealer, prevalent, hand_no, scores[4];
+    unsigned long long rng_seed;
+    Py_buffer seed;
+    if (!PyArg_ParseTuple(args, "iy*iii(iiii)K", &i, &seed, &dealer, &prevalent, &hand_no, &scores[0], &scores[1],
+                          &scores[2], &scores[3], &rng_seed))
+        return NULL;
+    PyObject *rc = NULL;
+    if (i < 0 || i >= self->n || seed.len < 1 || seed.len > 64 || dealer < 0 || dealer > 3 || prevalent < 0 ||
+        prevalent > 3) {
+        PyErr_SetString(PyExc_ValueError, "deal: hand index, seed (1-64 bytes), dealer and prevalent (0-3)");
+        goto done;
+    }
+    mj_hand_t *h = &self->h[i];
+    mj_start(h, &self->rules->r, (const uint8_t *)seed.buf, (int)seed.len, dealer, prevalent, NULL, 0);
+    h->hand_no = hand_no;
+    memcpy(h->scores_before, scores, sizeof scores);
+    memset(self->last[i], 0, sizeof self->last[i]);
+    for (int s = 0; s < 4; s++)
+        if (self->kinds[s] == BOT_RAND) mt_seed_u64(&self->rng[4 * i + s], rng_seed + (unsigned long long)s);
+    self->nloop[i] = self->pos[i] = 0;
+    batch_advance(self, i);
+    if (h->nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    rc = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&seed);
+    return rc;
+}
+
+typedef struct {
+    Py_buffer obs, masks, seats, rewards, dones, illegal;
+} batch_bufs;
+
+static void release_bufs(batch_bufs *b) {
+    Py_buffer *all[6] = {&b->obs, &b->masks, &b->seats, &b->rewards, &b->dones, &b->illegal};
+    for (int k = 0; k < 6; k++)
+        if (all[k]->obj) PyBuffer_Release(all[k]);
+}
+
+static int int64_buffer(PyObject *o, Py_buffer *b, Py_ssize_t n, const char *what, int write) {
+    if (PyObject_GetBuffer(o, b, (write ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (b->itemsize != 8 || !b->format || (strcmp(b->format, "l") && strcmp(b->format, "q")) || b->len != n * 8) {
+        PyBuffer_Release(b);
+        PyErr_Format(PyExc_ValueError, "%s: a C-contiguous int64 buffer of %zd values is needed", what, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* the writable output buffers (obs, masks, seats[, rewards, dones, illegal]) from args[k...] */
+static int get_bufs(BatchObject *self, PyObject *const *args, int with_step, batch_bufs *b) {
+    memset(b, 0, sizeof *b);
+    Py_ssize_t n = self->n;
+    if (writable(args[0], &b->obs, n * RL_OBS, "f", "obs") < 0 || writable(args[1], &b->masks, n * RL_ACTIONS, "b", "masks") < 0 ||
+        int64_buffer(args[2], &b->seats, n, "seats", 1) < 0)
+        goto fail;
+    if (with_step && (writable(args[3], &b->rewards, n * 4, "f", "rewards") < 0 ||
+                      writable(args[4], &b->dones, n, "?", "dones") < 0 || writable(args[5], &b->illegal, n, "?", "illegal") < 0))
+        goto fail;
+    return 0;
+fail:
+    release_bufs(b);
+    return -1;
+}
+
+static void batch_fill(BatchObject *self, int i, batch_bufs *b) {
+    int s = self->seat[i];
+    mj_hand_t *h = &self->h[i];
+    ((int64_t *)b->seats.buf)[i] = s;
+    if (s < 0) s = 0; /* an ended hand (never asked of: the caller deals it again) */
+    mj_rl_encode(h, s, h->hand_no, h->scores_before, (float *)b->obs.buf + (size_t)i * RL_OBS);
+    mj_rl_mask(h, s, (int8_t *)b->masks.buf + (size_t)i * RL_ACTIONS);
+}
+
+/* fill(indices, obs, masks, seats): the decisions of the hands at `indices` (after deal) */
+static PyObject *Batch_fill(BatchObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) return PyErr_Format(PyExc_TypeError, "fill(indices, obs, masks, seats)");
+    batch_bufs b;
+    if (get_bufs(self, args + 1, 0, &b) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(args[0], "indices: a sequence of ints");
+    if (!seq) {
+        release_bufs(&b);
+        return NULL;
+    }
+    PyObject *rc = Py_None;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
+        long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (i == -1 && PyErr_Occurred()) {
+            rc = NULL;
+            break;
+        }
+        if (i < 0 || i >= self->n) {
+            PyErr_SetString(PyExc_IndexError, "hand index out of range");
+            rc = NULL;
+            break;
+        }
+        batch_fill(self, (int)i, &b);
+    }
+    Py_DECREF(seq);
+    release_bufs(&b);
+    return Py_XNewRef(rc);
+}
+
+/* step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward) -> the indices of the
+ * hands that ended (their obs, masks and seats are left for the caller to deal and fill).  An action that
+ * is not legal is replaced by the 托管 default and flagged (penalty), or raises ValueError (at that hand;
+ * the hands before it have stepped). */
+static PyObject *Batch_step(BatchObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) return PyErr_Format(PyExc_TypeError, "step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward)");
+    int penalty = PyObject_IsTrue(args[7]);
+    double illegal_reward = PyFloat_AsDouble(args[8]);
+    if (penalty < 0 || (illegal_reward == -1.0 && PyErr_Occurred())) return NULL;
+    Py_buffer acts;
+    if (int64_buffer(args[0], &acts, self->n, "actions", 0) < 0) return NULL;
+    batch_bufs b;
+    if (get_bufs(self, args + 1, 1, &b) < 0) {
+        PyBuffer_Release(&acts);
+        return NULL;
+    }
+    PyObject *ended = PyList_New(0);
+    const int64_t *action = acts.buf;
+    float *rewards = b.rewards.buf;
+    char *dones = b.dones.buf, *illegal = b.illegal.buf;
+    for (int i = 0; ended && i < self->n; i++) {
+        mj_hand_t *h = &self->h[i];
+        int s = self->seat[i];
+        if (s < 0) {
+            PyErr_Format(PyExc_RuntimeError, "hand %d is over: deal it again before stepping", i);
+            Py_CLEAR(ended);
+            break;
+        }
+        int64_t code = action[i];
+        int a = code >= 0 && code < RL_ACTIONS ? mj_rl_decode(h, s, (int)code) : -1;
+        illegal[i] = a < 0;
+        if (a < 0) {
+            if (!penalty) {
+                PyErr_Format(PyExc_ValueError,
+                             "action %lld is not legal for seat %d of hand %d now (mask it with 'action_mask')",
+                             (long long)code, s, i);
+                Py_CLEAR(ended);
+                break;
+            }
+            a = mj_default_action(h, s);
+        }
+        mj_act(h, s, (mj_act_t)a, MJ_ACT_TYPE(a), MJ_ACT_TILE(a));
+        self->pos[i]++;
+        batch_advance(self, i);
+        if (h->nomem) {
+            PyErr_NoMemory();
+            Py_CLEAR(ended);
+            break;
+        }
+        for (int x = 0; x < 4; x++) {
+            rewards[4 * i + x] = (float)(h->deltas[x] - self->last[i][x]);
+            self->last[i][x] = h->deltas[x];
+        }
+        if (illegal[i]) rewards[4 * i + s] += (float)illegal_reward;
+        dones[i] = h->phase == PH_OVER;
+        if (dones[i]) {
+            PyObject *x = PyLong_FromLong(i);
+            if (!x || PyList_Append(ended, x) < 0) {
+                Py_XDECREF(x);
+                Py_CLEAR(ended);
+                break;
+            }
+            Py_DECREF(x);
+        } else {
+            batch_fill(self, i, &b);
+        }
+    }
+    PyBuffer_Release(&acts);
+    release_bufs(&b);
+    return ended;
+}
+
+/* deltas(i) -> the score changes of hand i so far; phase(i) */
+static PyObject *Batch_deltas(BatchObject *self, PyObject *arg) {
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->n) return PyErr_Format(PyExc_IndexError, "hand index out of range");
+    return int_list(self->h[i].deltas, 4);
+}
+
+static PyMethodDef Batch_methods[] = {
+    {"deal", (PyCFunction)Batch_deal, METH_VARARGS,
+     "deal(i, seed, dealer, prevalent, hand_no, scores, rng_seed): a new hand at i, played to its first decision"},
+    {"fill", (PyCFunction)(void (*)(void))Batch_fill, METH_FASTCALL, "fill(indices, obs, masks, seats)"},
+    {"step", (PyCFunction)(void (*)(void))Batch_step, METH_FASTCALL,
+     "step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward) -> ended hands"},
+    {"deltas", (PyCFunction)Batch_deltas, METH_O, "deltas(i): hand i's score changes so far"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "majiang._speedups.core.Batch",
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Many hands stepped in one call: Batch(rules, n, kinds=(0, 0, 0, 0)).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Batch_init,
+    .tp_methods = Batch_methods,
 };
 
 /* ---- the module --------------------------------------------------------------------------------- */
@@ -685,14 +1051,24 @@ PyMODINIT_FUNC PyInit_core(void) {
     INTERN(RESULTS[R_DRAW], "draw");
     INTERN(RESULTS[R_FALSE_WIN], "false_win");
     INTERN(RESULTS[R_FAULT], "fault");
-    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&RandomType) < 0 || PyType_Ready(&HandType) < 0) return NULL;
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&RandomType) < 0 || PyType_Ready(&HandType) < 0 ||
+        PyType_Ready(&BatchType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     if (PyModule_AddObjectRef(m, "Rules", (PyObject *)&RulesType) < 0 ||
         PyModule_AddObjectRef(m, "Random", (PyObject *)&RandomType) < 0 ||
         PyModule_AddObjectRef(m, "Hand", (PyObject *)&HandType) < 0 ||
+        PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0 ||
         PyModule_AddIntConstant(m, "CODES", MJ_ACT_CODES) < 0 || PyModule_AddIntConstant(m, "BOT_PYTHON", BOT_PYTHON) < 0 ||
-        PyModule_AddIntConstant(m, "BOT_RAND", BOT_RAND) < 0 || PyModule_AddIntConstant(m, "BOT_EFF", BOT_EFF) < 0) {
+        PyModule_AddIntConstant(m, "BOT_RAND", BOT_RAND) < 0 || PyModule_AddIntConstant(m, "BOT_EFF", BOT_EFF) < 0 ||
+        PyModule_AddObject(m, "RL_LAYOUT", Py_BuildValue("(iiiiiiiiiiiiiiiiiiiiiiiii)", RL_OWN, RL_DRAWN, RL_OFFER,
+                                                         RL_UNSEEN, RL_PREVALENT, RL_SEAT_WIND, RL_SCALARS, RL_JING,
+                                                         RL_GLOBAL_ROWS, RL_B_MELDS, RL_B_POND, RL_B_INFO, RL_B_ORDER,
+                                                         RL_B_CLAIMED, RL_B_SEQ, RL_BLOCK_ROWS, RL_ROWS,
+                                                         RL_INFO_CONCEALED, RL_INFO_SCORE, RL_INFO_WIND, RL_INFO_DEALER,
+                                                         RL_INFO_CURRENT, RL_INFO_DISCARDS, RL_MAX_DISCARDS,
+                                                         RL_ACTIONS)) < 0) {
         Py_DECREF(m);
         return NULL;
     }

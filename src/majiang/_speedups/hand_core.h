@@ -126,6 +126,7 @@ typedef struct {
     uint8_t seed[64];
     int seedlen;
     int dealer, prevalent;
+    int hand_no, scores_before[4]; /* the header's: what the RL observation shows, not the game's */
     int deltas[4];
     mj_seat_t seats[4];
     mj_wall_t wall;

@@ -55,7 +55,7 @@ class CoreSeats:
         bots = [self.bots[i] for i in order]
 
         def decide(seat: int) -> None:
-            view = SeatView(hand, seat)  # type: ignore[arg-type]
+            view = SeatView(hand, seat)
             action = bots[seat].choose(view, view.legal)
             try:
                 hand.act(seat, action)

@@ -259,7 +259,7 @@ class CompiledHand:
         self.hand_no = hand_no
         self.scores_before = list(scores) if scores is not None else [0, 0, 0, 0]
         self.ruleset_state: dict[str, Any] = {}
-        self._c = _core.Hand(made, seed, dealer, prevalent, arrange)
+        self._c = _core.Hand(made, seed, dealer, prevalent, arrange, hand_no, tuple(self.scores_before))
         head: dict[str, Any] = {
             "type": "hand_start",
             "version": VERSION,
@@ -436,6 +436,17 @@ class CompiledHand:
             raise IllegalAction(f"seat {seat} has nothing to decide")
         return action
 
+    # ---- RL: the observation planes and the 109 action codes, in C ---------------------------------
+    def observe(self, seat: int, obs: Any, mask: Any) -> None:
+        """``majiang.rl.features.encode(SeatView(self, seat))`` into ``obs`` (a C-contiguous float32
+        buffer of 204 × 34) and the action mask into ``mask`` (int8, 109): the same planes."""
+        self._c.observe(seat, obs, mask)
+
+    def rl_action(self, seat: int, code: int) -> Action | None:
+        """The legal action of ``seat`` with RL action code ``code`` (:mod:`majiang.rl.actions`), or None."""
+        action: Action | None = self._c.rl_action(seat, code)
+        return action
+
     def intervene(self, seat: int, event: dict[str, Any], exchange: tuple[Tile, int] | None = None) -> None:
         raise IllegalAction("items act on the Python engine (majiang.engine.hand.Hand)")
 
@@ -465,6 +476,14 @@ def _tile_text(t: Any) -> str:
 
 #: the core's bot kinds (``majiang._speedups.core``): Python, ``rand``, ``eff``
 BOT_PYTHON, BOT_RAND, BOT_EFF = 0, 1, 2
+
+
+def core_batch(rules: Ruleset, n: int, kinds: tuple[int, int, int, int] = (BOT_PYTHON,) * 4) -> Any:
+    """``n`` hands of ``rules`` stepped together in C (``majiang._speedups.core.Batch``: the vector
+    environment's core), the seats of kind ``BOT_RAND`` / ``BOT_EFF`` played by the core's bots, or
+    None where the core does not play ``rules``."""
+    made = core_rules(rules)
+    return None if made is None else _core.Batch(made, n, kinds)
 
 
 def core_random(state: Any) -> Any:

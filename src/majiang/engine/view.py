@@ -10,17 +10,21 @@ whole, the others learn who used which item; an undeclared event type raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from majiang.engine import events as _events
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import Action, SeatState
 from majiang.tiles import NUM_KINDS, Tile, tile_str
 
 if TYPE_CHECKING:
+    from majiang.engine.compiled import CompiledHand
     from majiang.engine.hand import Hand
     from majiang.melds import Meld
+
+    #: a hand on either engine: the Python reference or the compiled core (the same interface)
+    AnyHand = Hand | CompiledHand
 
 
 _CONCEALED = attrgetter("concealed")
@@ -57,7 +61,7 @@ class SeatView:
     view is cheap to make; it describes the moment it was made and is meant to be used before the
     next action is applied."""
 
-    def __init__(self, hand: Hand, seat: int) -> None:
+    def __init__(self, hand: AnyHand, seat: int) -> None:
         self._hand = hand
         self.seat = seat
         self.legal: list[Action] = list(hand.legal(seat))
@@ -114,10 +118,11 @@ class SeatView:
         """Every seat's declared sets; other seats' concealed kongs face down (their tiles are
         :data:`~majiang.melds.FACE_DOWN`), as remote players see them."""
         seat = self.seat
+        seats: Sequence[SeatState] = self._hand.seats
         # ``any(map(...))`` runs in C: a seat without a concealed kong costs no bytecode per meld
         return [
             list(st.melds) if s == seat or not any(map(_CONCEALED, st.melds)) else [m.face_down() for m in st.melds]
-            for s, st in enumerate(self._hand.seats)
+            for s, st in enumerate(seats)
         ]
 
     @_lazy
@@ -215,7 +220,7 @@ class SeatView:
         return d
 
 
-def public_view(hand: Hand) -> dict[str, Any]:
+def public_view(hand: AnyHand) -> dict[str, Any]:
     """The table as a spectator may see it (``SeatView.to_dict`` without a seat): every seat's
     concealed tile count, melds (concealed kongs face down for everyone), ponds in discard order,
     flowers, the wall's live count, the scores, whose turn, the winds and the dice — never a
@@ -260,7 +265,7 @@ def public_view(hand: Hand) -> dict[str, Any]:
     return d
 
 
-def seat_view(hand: Hand, seat: int) -> SeatView:
+def seat_view(hand: AnyHand, seat: int) -> SeatView:
     return SeatView(hand, seat)
 
 
@@ -270,7 +275,7 @@ def _meld_json(m: Meld, hide: bool) -> dict[str, Any]:
     return d
 
 
-def _result(hand: Hand) -> dict[str, Any]:
+def _result(hand: AnyHand) -> dict[str, Any]:
     """The result screen: winner, the winner's revealed hand, fans, deltas.  Losers' concealed
     tiles stay hidden."""
     out: dict[str, Any] = {"deltas": list(hand.deltas), "win": None}

@@ -8,11 +8,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from majiang.engine.compiled import CompiledHand, new_hand
 from majiang.engine.hand import Hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
-from majiang.rl.features import OBS_HIGH, OBS_LOW
+from majiang.rl.features import OBS_HIGH, OBS_LOW, OBS_SHAPE
 from majiang.rl.incremental import HandEncoder
 from majiang.rulesets import make_ruleset
 from majiang.tiles import format_tiles, tile_str
@@ -46,6 +47,25 @@ def state_space() -> spaces.Box:
     return spaces.Box(np.stack([OBS_LOW] * 4), np.stack([OBS_HIGH] * 4), dtype=np.float32)
 
 
+def deal_args(rng: np.random.Generator, options: dict[str, Any] | None) -> dict[str, Any]:
+    """A new hand's arguments (:class:`~majiang.engine.hand.Hand`'s keywords and ``seed``) from the
+    environment's generator: ``options`` may fix ``dealer``, ``prevalent`` (0–3, random by default),
+    ``hand_no`` and ``scores`` (the four seats' scores before the hand); the generator is drawn alike
+    whatever they fix, so a seed gives the same walls with or without them."""
+    opts = options or {}
+    dealer = int(opts.get("dealer", rng.integers(4)))
+    prevalent = int(opts.get("prevalent", rng.integers(4)))
+    hand_no = int(opts.get("hand_no", 4 * prevalent + dealer))
+    scores = opts.get("scores")
+    return {
+        "seed": rng.bytes(32),
+        "dealer": dealer,
+        "prevalent": prevalent,
+        "hand_no": hand_no,
+        "scores": list(scores) if scores is not None else None,
+    }
+
+
 class Table:
     """One hand, its seeding and the bookkeeping every environment needs.
 
@@ -61,8 +81,9 @@ class Table:
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.np_random = np.random.default_rng()
-        self.hand: Hand | None = None
+        self.hand: Hand | CompiledHand | None = None
         self.encoder: HandEncoder | None = None  # the planes kept in step with the hand (encode's fast path)
+        self._core: CompiledHand | None = None  # the hand when the compiled core plays it (planes in C)
         self._scores = [0, 0, 0, 0]
         self._cache: dict[int, dict[str, np.ndarray]] = {}  # this decision's observations
 
@@ -72,21 +93,13 @@ class Table:
         by default), ``hand_no``, ``scores`` (the four seats' scores before the hand)."""
         if seed is not None:
             self.np_random = np.random.default_rng(seed)
-        opts = options or {}
-        rng = self.np_random
-        dealer = int(opts.get("dealer", rng.integers(4)))
-        prevalent = int(opts.get("prevalent", rng.integers(4)))
-        hand_no = int(opts.get("hand_no", 4 * prevalent + dealer))
-        scores = opts.get("scores")
-        self.hand = Hand(
-            self.ruleset,
-            rng.bytes(32),
-            dealer=dealer,
-            prevalent=prevalent,
-            hand_no=hand_no,
-            scores=list(scores) if scores is not None else None,
-        )
-        self.encoder = HandEncoder(self.hand)
+        args = deal_args(self.np_random, options)
+        hand = new_hand(self.ruleset, args.pop("seed"), **args)
+        self.hand = hand
+        if isinstance(hand, CompiledHand):
+            self._core, self.encoder = hand, None
+        else:
+            self._core, self.encoder = None, HandEncoder(hand)
         self._scores = self.scores()
         self._cache = {}
 
@@ -103,8 +116,13 @@ class Table:
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         obs = self._cache.get(seat)
         if obs is None:
-            assert self.hand is not None and self.encoder is not None
-            obs = {"observation": self.encoder.encode(seat), "action_mask": action_mask(self.hand.legal(seat))}
+            if self._core is not None:
+                planes, mask = np.empty(OBS_SHAPE, dtype=np.float32), np.empty(ACTION_SIZE, dtype=np.int8)
+                self._core.observe(seat, planes, mask)
+                obs = {"observation": planes, "action_mask": mask}
+            else:
+                assert self.hand is not None and self.encoder is not None
+                obs = {"observation": self.encoder.encode(seat), "action_mask": action_mask(self.hand.legal(seat))}
             self._cache[seat] = obs
         return obs
 
@@ -123,11 +141,14 @@ class Table:
     def choose(self, seat: int, action: Any) -> tuple[Action, bool]:
         """The engine action for ``action`` (a code) and whether it was illegal (then replaced)."""
         assert self.hand is not None
-        legal = self.hand.legal(seat)
         ok = isinstance(action, int | np.integer) and not isinstance(action, bool) and 0 <= int(action) < ACTION_SIZE
-        if ok:
+        if ok and self._core is not None:
+            chosen = self._core.rl_action(seat, int(action))
+            if chosen is not None:
+                return chosen, False
+        elif ok:
             try:
-                return decode_action(int(action), legal), False
+                return decode_action(int(action), self.hand.legal(seat)), False
             except ValueError:
                 pass
         if self.illegal == "raise":
@@ -215,7 +236,7 @@ class FourAgents:
         self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
 
     @property
-    def hand(self) -> Hand | None:
+    def hand(self) -> Hand | CompiledHand | None:
         return self.table.hand
 
     def observation_space(self, agent: str) -> spaces.Dict:
