@@ -72,10 +72,11 @@ def parallel_run(hands: int, seed: int) -> Run:
     return (steps, *_since(t))
 
 
-def vector_run(hands: int, seed: int, n: int) -> Run:
+def vector_run(hands: int, seed: int, n: int, opponents: str | None = None) -> Run:
     """About as many decisions as ``hands`` hands, ``n`` hands at a time, random legal actions drawn
-    for the whole batch at once."""
-    env = vector_env(n)
+    for the whole batch at once (``opponents``: the core's bots at seats 1–3, so every decision
+    returned is seat 0's)."""
+    env = vector_env(n, opponents=opponents)
     rng = np.random.default_rng(seed)
     _, masks, _ = env.reset(seed=seed)
     want = hands * 105  # decisions in a hand of random play
@@ -88,23 +89,61 @@ def vector_run(hands: int, seed: int, n: int) -> Run:
     return (steps, *_since(t))
 
 
-def engine_run(hands: int, seed: int) -> Run:
-    """The floor under every environment: the engine alone, random legal actions, no observation."""
+def engine_run(hands: int, seed: int, core: bool) -> Run:
+    """The floor under every environment: the engine alone (the compiled core, or the Python
+    reference), random legal actions through its Python interface, no observation."""
+    from majiang.engine.compiled import CompiledHand
     from majiang.engine.hand import Hand
     from majiang.rulesets import make_ruleset
 
     rules = make_ruleset("gb")
+    make = CompiledHand if core else Hand
     rng = np.random.default_rng(seed)
     steps = 0
     t = _clock()
     for h in range(hands):
-        hand = Hand(rules, (seed + h).to_bytes(32, "big"))
+        hand = make(rules, (seed + h).to_bytes(32, "big"))
         while not hand.over:
             s = hand.prompted()[0]
             legal = hand.legal(s)
             hand.act(s, legal[int(rng.integers(len(legal)))])
             steps += 1
     return (steps, *_since(t))
+
+
+def observation_us(seed: int, n: int = 200_000) -> float:
+    """CPU µs per observation and mask of one seat, mid-hand (``CompiledHand.observe``, the call the
+    environments make, Python call included)."""
+    from majiang.engine.compiled import CompiledHand
+    from majiang.rulesets import make_ruleset
+
+    hand = CompiledHand(make_ruleset("gb"), seed.to_bytes(32, "big"))
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        s = hand.prompted()[0]
+        legal = hand.legal(s)
+        hand.act(s, legal[int(rng.integers(len(legal)))])
+    obs, mask = np.empty((204, 34), dtype=np.float32), np.empty(109, dtype=np.int8)
+    t = time.process_time()
+    for i in range(n):
+        hand.observe(i & 3, obs, mask)
+    return (time.process_time() - t) / n * 1e6
+
+
+def vector_memory(n: int) -> float:
+    """MB a vector env of ``n`` hands adds to a process (its buffers and hands, after 200 steps):
+    the growth of the resident set in a fresh process."""
+    code = f"""
+import resource, numpy as np
+from majiang.rl import vector_env
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+env = vector_env({n}); _, masks, _ = env.reset(seed=0); rng = np.random.default_rng(0)
+for _ in range(200):
+    _, masks, *_ = env.step(np.argmax(masks * rng.random(masks.shape), axis=1))
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
 
 
 def rlcard_run(hands: int, seed: int) -> Run | None:
@@ -150,6 +189,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="timed runs, the best is shown")
     ap.add_argument("--vector", type=int, default=64, help="hands side by side in the vectorised env")
+    ap.add_argument("--memory", type=int, default=1024, help="hands of the vector env whose memory is measured")
     ap.add_argument(
         "--baseline",
         default="ac85c46",
@@ -170,12 +210,20 @@ def main() -> None:
     new = mcr_v0.raw_env()
     rows.append(("mcr_v0.raw_env() AEC", "204 × 34", lambda: aec_run(new, args.hands, args.seed)))
     rows.append(("mcr_v0.parallel_env()", "204 × 34 × 4 agents", lambda: parallel_run(args.hands, args.seed)))
-    rows.append(("engine alone, no observation (the floor)", "—", lambda: engine_run(args.hands, args.seed)))
+    rows.append(("engine alone, the core (the floor)", "—", lambda: engine_run(args.hands, args.seed, True)))
+    rows.append(("engine alone, the Python reference", "—", lambda: engine_run(args.hands, args.seed, False)))
     rows.append(
         (
             f"vector_env({args.vector})",
             f"{args.vector} × 204 × 34",
             lambda: vector_run(args.hands, args.seed, args.vector),
+        )
+    )
+    rows.append(
+        (
+            f"vector_env({args.vector}, opponents='eff'): seat 0's decisions",
+            f"{args.vector} × 204 × 34",
+            lambda: vector_run(args.hands, args.seed, args.vector, "eff"),
         )
     )
     print(
@@ -191,7 +239,9 @@ def main() -> None:
         steps, cpu, wall = runs[0][0], min(r[1] for r in runs), min(r[2] for r in runs)
         rate = steps / cpu
         yardstick = yardstick or rate
-        print(f"| {name} | {obs} | {steps} | {rate:,.0f} | {steps / wall:,.0f} | {rate / yardstick:.2f} |")
+        print(f"| {name} | {obs} | {steps} | {rate:,.0f} | {steps / wall:,.0f} | {rate / yardstick:.2f} |", flush=True)
+    print(f"\none observation (planes and mask, one seat, mid-hand): {observation_us(args.seed):.2f} µs CPU")
+    print(f"memory of vector_env({args.memory}) after 200 steps: {vector_memory(args.memory):.0f} MB")
 
 
 if __name__ == "__main__":

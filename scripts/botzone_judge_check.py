@@ -56,8 +56,11 @@ def botzone_wall(hand: Hand) -> list[str] | None:
     size = len(hand.rules.tile_set()) // 4
     if any(len(q) > size for q in quarters.values()):
         return None
-    rest = list((Counter(bz_tile(t) for t in hand.rules.tile_set()) - Counter(t for q in quarters.values()
-                                                                             for t in q)).elements())
+    rest = list(
+        (
+            Counter(bz_tile(t) for t in hand.rules.tile_set()) - Counter(t for q in quarters.values() for t in q)
+        ).elements()
+    )
     wall: list[str] = []
     for p in range(4):
         q = quarters[p] + [rest.pop() for _ in range(size - len(quarters[p]))]
@@ -90,8 +93,9 @@ def answers(hand: Hand) -> list[dict[str, str]]:
 
 
 def judge(path: str, log: list[Any], init: dict[str, Any]) -> dict[str, Any]:
-    run = subprocess.run([path], input=json.dumps({"log": log, "initdata": init}), capture_output=True, text=True,
-                         check=True)
+    run = subprocess.run(
+        [path], input=json.dumps({"log": log, "initdata": init}), capture_output=True, text=True, check=True
+    )
     out: dict[str, Any] = json.loads(run.stdout)
     return out
 
@@ -122,8 +126,10 @@ def check(path: str, hand: Hand) -> str:
     w = hand.win
     ours = f"win by player {(w.seat - d) % 4}, {w.points} fan" if w else "exhausted"
     scores = [hand.deltas[(p + d) % 4] for p in range(4)]
-    return (f"ok, {len(reqs[0])} turns; majiang: {ours}, scores {scores}; judge: {end.get('action')} "
-            f"player {end.get('player')} {end.get('fanCnt')} fan, scores {end.get('score')}")
+    return (
+        f"ok, {len(reqs[0])} turns; majiang: {ours}, scores {scores}; judge: {end.get('action')} "
+        f"player {end.get('player')} {end.get('fanCnt')} fan, scores {end.get('score')}"
+    )
 
 
 def main() -> None:

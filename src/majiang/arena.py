@@ -29,7 +29,7 @@ from itertools import combinations, permutations
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
-from majiang.engine.hand import Hand
+from majiang.engine.compiled import new_hand
 from majiang.engine.protocol import Action, Ruleset
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
@@ -411,7 +411,7 @@ def _play(league: League, m: Match, ruleset: Ruleset, board: bytes, wall: int, s
     """One hand of match ``m``: ``seating[seat]`` is the index in ``m.bots`` of the bot there."""
     who = [m.bots[seating[s]] for s in range(4)]
     records = [league.records[b] for b in who]
-    hand = Hand(ruleset, board, dealer=0, prevalent=wall, hand_no=m.hands)
+    hand = new_hand(ruleset, board, dealer=0, prevalent=wall, hand_no=m.hands)
 
     def illegal(seat: int) -> None:
         records[seat].illegal += 1

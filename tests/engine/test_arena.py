@@ -22,7 +22,7 @@ from majiang.arena import (
 )
 from majiang.bots.base import make_bot
 from majiang.cli import main
-from majiang.engine.hand import Hand
+from majiang.engine.compiled import new_hand
 from majiang.engine.protocol import DISCARD, Action
 
 FIVE = ["rand", "eff", "fan", "eff", "fan"]  # three fillers make it eight: two tables
@@ -176,9 +176,9 @@ def test_a_match_is_four_walls_in_24_seatings_by_default(monkeypatch):
 
     def spy(rules, seed, **kw):
         dealt.append((seed, kw["prevalent"], kw["dealer"]))
-        return Hand(rules, seed, **kw)
+        return new_hand(rules, seed, **kw)
 
-    monkeypatch.setattr(arena, "Hand", spy)
+    monkeypatch.setattr(arena, "new_hand", spy)
     league = run_league(["rand"] * 4, 1, seed=3)
     d = league.to_dict()
     assert (IJCAI_WALLS, IJCAI_SEATINGS) == (4, 24)
