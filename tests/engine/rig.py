@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from majiang.engine.arrange import layout, parts_layout, swaps_for
-from majiang.engine.compiled import CompiledHand
+from majiang.engine.compiled import CompiledHand, core_rules
 from majiang.engine.hand import Hand
 from majiang.engine.wall import SeatWalls
 from majiang.rulesets import make_ruleset
@@ -16,6 +16,8 @@ SEED = bytes(range(32))
 #: which engine rig() builds on: "python" (the reference) or "core" (the compiled core; a test module
 #: sets it to run its scenarios on both)
 ENGINE = "python"
+#: whether the compiled core is there to run them on
+CORE = core_rules(make_ruleset("gb")) is not None
 
 
 def rig(

@@ -23,6 +23,7 @@
 #ifndef MAJIANG_SHANTEN_CORE_H
 #define MAJIANG_SHANTEN_CORE_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,6 +293,11 @@ static inline int form_value(unsigned char *c, int melds, int form) {
 
 static const int GROUP_AT[4] = {0, 9, 18, 27}, GROUP_LEN[4] = {9, 9, 9, 7};
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+/* NEAR[t]: the suited tiles within two of t in its suit, a bit each (none for an honour) */
+#define NEAR3(r) ((0x1Fu << (r)) >> 2 & 0x1FFu)
+#define NEAR_SUIT(s) NEAR3(0) << (s), NEAR3(1) << (s), NEAR3(2) << (s), NEAR3(3) << (s), NEAR3(4) << (s), \
+    NEAR3(5) << (s), NEAR3(6) << (s), NEAR3(7) << (s), NEAR3(8) << (s)
+static const uint32_t NEAR[NK] = {NEAR_SUIT(0), NEAR_SUIT(9), NEAR_SUIT(18), 0, 0, 0, 0, 0, 0, 0};
 
 /* What the special forms count, kept so that changing one tile updates them in O(1). */
 typedef struct {
@@ -491,6 +497,8 @@ static inline unsigned long long useful_at_low(unsigned char *c, int melds, int 
             needp[x][i] = T - a;
         }
     }
+    uint32_t held_bits = 0; /* the suited tiles held, a bit each */
+    for (int t = 0; t < 27; t++) held_bits |= (uint32_t)(c[t] > 0) << t;
     int keys[4]; /* each group's base-5 key (group_profile's), a drawn tile adding its digit */
     for (int x = 0; x < 4; x++) {
         keys[x] = 0;
@@ -500,14 +508,9 @@ static inline unsigned long long useful_at_low(unsigned char *c, int melds, int 
     for (int u = 0; u < NK; u++) {
         if (skip >> u & 1) continue;
         int gu = u < 27 ? u / 9 : 3;
-        if (!c[u]) { /* a tile with no tile of its suit within two adds nothing to its group's profile */
-            int r = u % 9, near = 0;
-            if (u < 27)
-                for (int d = -2; d <= 2 && !near; d++) near = r + d >= 0 && r + d <= 8 && c[u + d];
-            if (!near) {
-                mine[u] = g[gu];
-                continue;
-            }
+        if (!c[u] && !(held_bits & NEAR[u])) { /* no tile of its suit within two: adds nothing to its group */
+            mine[u] = g[gu];
+            continue;
         }
         int n = GROUP_LEN[gu], key = keys[gu] + POW5[n - 1 - (u - GROUP_AT[gu])], big = c[u] >= 4;
         c[u]++;
