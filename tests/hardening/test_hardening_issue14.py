@@ -62,10 +62,9 @@ def test_a_burst_of_joins_takes_one_seat(tmp_path: Any) -> None:
         ws.send({"type": "add_bots"})
         await ws.until(lambda m: m["type"] == "prompt")
         await ws.close()
-        for _ in range(200):  # the grace, then the hand plays out in 托管 and the table ends
+        # the grace, then the hand plays out in 托管 and the table ends (run_live's timeout is the backstop)
+        while any(t.humans() for t in live.hall.tables.values()):
             await asyncio.sleep(0.05)
-            if not any(t.humans() for t in live.hall.tables.values()):
-                break
         playing = [t.id for t in live.hall.tables.values() if t.humans()]
         return seated, playing, len(live.hall.tables)
 
@@ -470,3 +469,29 @@ def test_forged_and_replayed_redis_messages_are_dropped() -> None:
 
 
 __all__ = ["WSClosed"]
+
+
+def test_closing_the_hall_lets_a_table_finish_its_write(tmp_path: Any) -> None:
+    """Was (CI, a busy machine): the hall shut its database worker one loop turn after telling the
+    tables to close; a table in the middle of a message that writes (a grace expiring into 托管)
+    failed with 'cannot schedule new futures after shutdown'."""
+    wrote: list[bool] = []
+
+    async def body(live: Live) -> None:
+        table = await live.hall.create_table("i14")
+        entered = asyncio.Event()
+
+        async def on_slow_write(_m: Any) -> None:  # stands for any handler that awaits, then writes
+            entered.set()
+            await asyncio.sleep(0.05)
+            await live.hall.run_db(lambda: None)
+            wrote.append(True)
+
+        table.on_slow_write = on_slow_write
+        table.put("slow_write")
+        await entered.wait()
+        await live.hall.close()
+
+    _, errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert wrote == [True]

@@ -40,6 +40,7 @@ CREATE_RATE = 5  # tables an account may open a minute (and one open at a time)
 CODE_ATTEMPTS = 10  # private codes an account may try a minute
 PENDING = "?"  # a seat reserved, its table not yet picked (the marker holds the time)
 PENDING_S = 30.0  # a reservation left pending this long was abandoned (its process died)
+CLOSE_GRACE_S = 10.0  # how long a closing hall waits for a table owner to finish the message in hand
 
 
 class HallError(ValueError):
@@ -116,9 +117,19 @@ class Hall:
             log.warning("voided %d hand(s) left unfinished by a stopped server: %s", len(voided), voided)
 
     async def close(self) -> None:
+        """Stop every table, then the cluster, then the database worker.  A table's owner may be in
+        the middle of a message that writes (a grace expiring, a bot's move): it finishes that message
+        and sees 'close' next, so the executor is shut only once no owner can still submit to it."""
         self.closing = True
+        owners = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
         for t in list(self.tables.values()):
             t.put("close")
+        if owners:
+            _done, stuck = await asyncio.wait(owners, timeout=CLOSE_GRACE_S)
+            for task in stuck:  # an owner waiting on something that never answers: stop it
+                task.cancel()
+            if stuck:
+                await asyncio.wait(stuck)
         await asyncio.sleep(0)
         await self.cluster.stop()
         self.executor.shutdown(wait=False, cancel_futures=True)
