@@ -64,15 +64,23 @@ def register(sub: Any) -> None:
         type=float,
         default=20.0,
         metavar="N",
-        help="guest accounts one client address may create an hour (default 20, bursts of 5)",
+        help="guest accounts one client network (IPv4 /24, IPv6 /64) may create an hour (default 20, bursts of 5)",
     )
     p.add_argument(
         "--logins-per-minute",
         type=float,
         default=20.0,
         metavar="N",
-        help="logins and sign-ups one client address may make a minute (default 20, bursts of 10; "
+        help="logins and sign-ups one client network may make a minute (default 20, bursts of 10; "
         "one username: 5 a minute from anywhere)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="NETWORK",
+        help="a reverse proxy in front of the hall (10.0.0.1, 10.0.0.0/8, fd00::/8; repeatable): only from "
+        "these peers is X-Forwarded-For believed, for the per-network limits (IPv4 /24, IPv6 /64)",
     )
     p.add_argument(
         "--header-timeout",
@@ -134,7 +142,11 @@ def run(args: argparse.Namespace) -> int:
             return 2
     from majiang.hall.limits import Limits
 
-    limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour)
+    try:
+        limits = Limits.from_flags(args.logins_per_minute, args.guests_per_hour, tuple(args.trusted_proxy))
+    except ValueError as e:
+        print(f"error: --trusted-proxy: {e}", file=sys.stderr)
+        return 2
     hosts = (
         default_hosts(args.host)
         if args.allowed_hosts is None

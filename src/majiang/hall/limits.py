@@ -1,5 +1,10 @@
-"""HTTP rate limits: token buckets keyed by client address or account name (login, register,
+"""HTTP rate limits: token buckets keyed by the client's network or an account name (login, register,
 guests), answered with 429 and ``Retry-After``; the hall's settings for them (:class:`Limits`).
+
+An address limit keys on the client's network, not its full address: an IPv4 /24 and an IPv6 /64 by
+default (one home or one cloud host holds a whole /64, so a per-address limit there is no limit).
+Behind a reverse proxy the peer is the proxy; its ``X-Forwarded-For`` is believed only when the peer
+is one of ``Limits.trusted_proxies`` (``majiang serve --trusted-proxy``).
 
 One process keeps its buckets in memory; the processes of a cluster share theirs through Redis
 (:meth:`HttpLimiter.share` with :meth:`majiang.hall.cluster.RedisCluster.take_token`), so N processes
@@ -7,6 +12,7 @@ give one budget, not N (issue 14 #2/#9)."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import time
@@ -61,9 +67,14 @@ class Limits:
     guest_burst: float = 5.0
     hash_workers: int = 2  # argon2 threads (never the database worker)
     hash_queue: int = 32  # hashes waiting or running before new ones are refused (503)
+    v4_prefix: int = 24  # the network an IPv4 client is counted with
+    v6_prefix: int = 64  # the network an IPv6 client is counted with
+    trusted_proxies: tuple[str, ...] = ()  # networks whose X-Forwarded-For names the client
 
     @classmethod
-    def from_flags(cls, logins_per_minute: float, guests_per_hour: float) -> Limits:
+    def from_flags(
+        cls, logins_per_minute: float, guests_per_hour: float, trusted_proxies: tuple[str, ...] = ()
+    ) -> Limits:
         """``majiang serve --logins-per-minute N --guests-per-hour M``: bursts of up to 10 logins and 5
         guests (more when N or M is 1000 or more); one username gets a quarter of N."""
         login_burst = logins_per_minute if logins_per_minute >= 1000 else min(10.0, max(1.0, logins_per_minute))
@@ -75,6 +86,7 @@ class Limits:
             login_account_burst=max(1.0, login_burst / 2),
             guests_per_address_per_hour=guests_per_hour,
             guest_burst=guest_burst,
+            trusted_proxies=tuple(str(parse_network(n)) for n in trusted_proxies),
         )
 
 
@@ -87,6 +99,11 @@ class HttpLimiter:
         )
         self.guest_address = Buckets(limits.guests_per_address_per_hour / 3600, limits.guest_burst, name="guest")
         self.shared: SharedTake | None = None
+        self.proxies = [parse_network(n) for n in limits.trusted_proxies]
+
+    def key(self, conn: HTTPConnection) -> str:
+        """The network a request is counted in (``203.0.113.0/24``, ``2001:db8:1:2::/64``)."""
+        return network_of(client_address(conn, self.proxies), self.limits.v4_prefix, self.limits.v6_prefix)
 
     def share(self, take: SharedTake | None) -> None:
         """Take every token from the cluster's shared buckets (None: this process's own again)."""
@@ -117,7 +134,46 @@ class HttpLimiter:
             raise self.refuse(wait, what)
 
 
-def client_address(conn: HTTPConnection) -> str:
-    """The peer's address as the ASGI server saw it (behind a reverse proxy, run uvicorn with
-    ``--proxy-headers`` and ``--forwarded-allow-ips`` so this is the client's, not the proxy's)."""
-    return conn.client.host if conn.client else "?"
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_network(text: str) -> Network:
+    """``10.0.0.0/8``, ``10.0.0.7`` or ``fd00::/8`` → the network; a clear error for anything else."""
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"not an address or network: {text!r} (e.g. 10.0.0.1 or 10.0.0.0/8 or fd00::/8)") from None
+
+
+def client_address(conn: HTTPConnection, proxies: list[Network] | None = None) -> str:
+    """The client's address: the peer's, or — when the peer is a trusted proxy — the last address in
+    ``X-Forwarded-For`` that is not itself a trusted proxy (the left part of that header is whatever
+    the client wrote, so it is never believed)."""
+    peer = conn.client.host if conn.client else "?"
+    if not proxies or not _within(peer, proxies):
+        return peer
+    hops = [h.strip() for part in conn.headers.getlist("x-forwarded-for") for h in part.split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _within(hop, proxies):
+            return hop
+    return peer
+
+
+def _within(address: str, networks: list[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in n for n in networks)
+
+
+def network_of(address: str, v4_prefix: int = 24, v6_prefix: int = 64) -> str:
+    """The network an address is counted in; an address that does not parse counts as itself."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = v4_prefix if ip.version == 4 else v6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))

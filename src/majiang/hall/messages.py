@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError, field_validator
+
+from majiang.hall.text import clean_chat
 
 MAX_MESSAGE_BYTES = 4096
 
@@ -103,8 +105,16 @@ class Settings(_M):
 
 class Chat(_M):
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=200)
+    text: str = Field(min_length=1, max_length=1000)
     scope: Literal["table", "lobby"] = "table"
+
+    @field_validator("text")
+    @classmethod
+    def _printable(cls, v: str) -> str:
+        cleaned = clean_chat(v)  # no control, bidi or zero-width characters; one line; 200 at most
+        if not cleaned:
+            raise ValueError("a chat line needs some visible text")
+        return cleaned
 
 
 class Mute(_M):

@@ -22,12 +22,14 @@ from majiang.hall.accounts import Accounts
 from majiang.hall.cluster import Cluster, LocalCluster
 from majiang.hall.hub import Hub
 from majiang.hall.items import ItemError, ItemStore
+from majiang.hall.limits import Buckets
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.quota import Window
 from majiang.hall.rooms import Room, load_rooms
 from majiang.hall.settings import Prefs, SettingsStore
 from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
+from majiang.hall.text import clean_chat
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent
@@ -40,6 +42,8 @@ CREATE_RATE = 5  # tables an account may open a minute (and one open at a time)
 CODE_ATTEMPTS = 10  # private codes an account may try a minute
 PENDING = "?"  # a seat reserved, its table not yet picked (the marker holds the time)
 PENDING_S = 30.0  # a reservation left pending this long was abandoned (its process died)
+LOBBY_LINES_PER_S = 10.0  # lobby chat lines a second for the whole hall, all senders together
+LOBBY_LINES_BURST = 20.0
 CLOSE_GRACE_S = 10.0  # how long a closing hall waits for a table owner to finish the message in hand
 
 
@@ -97,6 +101,8 @@ class Hall:
         self._bot_delay = bot_delay
         self.auto_delay_s = auto_delay_s
         self.lobby_chat: list[dict[str, Any]] = []
+        self.lobby_lines = Buckets(LOBBY_LINES_PER_S, LOBBY_LINES_BURST, name="lobby-lines")
+        self.lobby_delivered = Buckets(2 * LOBBY_LINES_PER_S, 2 * LOBBY_LINES_BURST, name="lobby-delivered")
         self._lobby_dirty = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._restoring: dict[str, list[Msg]] = {}
@@ -268,6 +274,8 @@ class Hall:
             await conn.close(4401, "logged out")
 
     def _lobby_message(self, msg: dict[str, Any]) -> None:
+        if self.lobby_delivered.take("hall") > 0:  # the readers' bound, should senders get past theirs
+            return
         self.lobby_chat.append(msg)
         del self.lobby_chat[:-100]
         for a in list(self.hub.lobby_listeners):
@@ -576,9 +584,15 @@ class Hall:
         if self.hub.lobby_listeners:
             self.spawn(push())
 
-    def lobby_say(self, account: int, text: str) -> None:
-        text = text[:200].strip()
-        if text:
+    async def lobby_say(self, account: int, text: str) -> float:
+        """Say a line in the lobby: 0.0 when said, else the seconds until the lobby takes another line.
+        One budget for the whole hall (every process of a cluster), whatever the number of senders:
+        a lobby reader gets at most LOBBY_LINES_PER_S lines a second, bursts of LOBBY_LINES_BURST."""
+        text = clean_chat(text)
+        if not text:
+            return 0.0
+        wait = await self._take_lobby_line()
+        if wait == 0.0:
             self.spawn(
                 self.cluster.lobby_publish(
                     {
@@ -591,6 +605,17 @@ class Hall:
                     }
                 )
             )
+        return wait
+
+    async def _take_lobby_line(self) -> float:
+        b = self.lobby_lines
+        take = getattr(self.cluster, "take_token", None) if self.cluster.multi else None
+        if take is not None:
+            try:
+                return float(await take(b.name, "hall", b.per_s, b.burst))
+            except Exception:
+                log.warning("the shared lobby chat budget is unavailable: counting in this process", exc_info=True)
+        return b.take("hall")
 
     # ---- players -----------------------------------------------------------------------------
     def profile(self, account: int) -> dict[str, Any]:

@@ -91,6 +91,7 @@ def uvicorn_options(
         "timeout_keep_alive": TIMEOUT_KEEP_ALIVE_S,
         "h11_max_incomplete_event_size": MAX_INCOMPLETE_EVENT,
         "limit_concurrency": LIMIT_CONCURRENCY,
+        "proxy_headers": False,  # the client's address is the hall's to decide (limits.client_address)
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
     }

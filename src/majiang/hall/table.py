@@ -31,6 +31,7 @@ from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
 from majiang.hall.rooms import Room
 from majiang.hall.settings import Prefs, autoplay_bot, preset_action
+from majiang.hall.text import clean_chat
 from majiang.rulesets import make_ruleset
 
 T = TypeVar("T")
@@ -1126,7 +1127,7 @@ class TableRunner:
             await self.prompt_all()
 
     async def on_chat(self, m: Msg) -> None:
-        text = str(m.data.get("text", ""))[:200].strip()
+        text = clean_chat(str(m.data.get("text", "")))  # also for messages relayed from another process
         if not text:
             return
         who = self.host.name_of(m.account)

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from majiang.hall.accounts import AuthError, Busy, Principal
-from majiang.hall.limits import HttpLimiter, client_address
+from majiang.hall.limits import HttpLimiter
 from majiang.hall.messages import Credentials
 from majiang.hall.routes.deps import Authed, HallDep, MaybeAuthed, RowId
 from majiang.hall.service import Hall, HallError
@@ -32,7 +32,7 @@ BUSY = HTTPException(
 @router.post("/api/register", summary="create an account (with the sign-up coin grant); 429 when rate limited")
 async def register(body: Credentials, h: HallDep, request: Request) -> dict[str, Any]:
     lim = limiter(request)
-    await lim.check(lim.login_address, client_address(request), "sign-ups and logins from your address")
+    await lim.check(lim.login_address, lim.key(request), "sign-ups and logins from your network")
     try:
         p = await h.accounts.register_async(h.run_db, body.username, body.password)
     except AuthError as e:
@@ -45,7 +45,7 @@ async def register(body: Credentials, h: HallDep, request: Request) -> dict[str,
 @router.post("/api/login", summary="log in; returns a signed session token; 429 when rate limited")
 async def login(body: Credentials, h: HallDep, request: Request) -> dict[str, Any]:
     lim = limiter(request)
-    await lim.check(lim.login_address, client_address(request), "logins from your address")
+    await lim.check(lim.login_address, lim.key(request), "logins from your network")
     await lim.check(lim.login_account, body.username.casefold(), "logins to this account")
     try:
         p = await h.accounts.login_async(h.run_db, body.username, body.password)
@@ -59,7 +59,7 @@ async def login(body: Credentials, h: HallDep, request: Request) -> dict[str, An
 @router.post("/api/guest", summary="play as a guest (limited per address and hour; 429 when rate limited)")
 async def guest(h: HallDep, request: Request) -> dict[str, Any]:
     lim = limiter(request)
-    await lim.check(lim.guest_address, client_address(request), "guest accounts from your address")
+    await lim.check(lim.guest_address, lim.key(request), "guest accounts from your network")
     try:
         p = await h.run_db(h.accounts.guest)
     except AuthError as e:

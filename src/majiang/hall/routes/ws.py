@@ -202,7 +202,10 @@ async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
             conn.send({"type": "settings", "settings": (await h.prefs_of(acc)).to_dict()})
         return
     if t == "chat" and msg.scope == "lobby":
-        h.lobby_say(acc, msg.text)
+        if (wait := await h.lobby_say(acc, msg.text)) > 0:
+            conn.send(
+                {"type": "error", "code": "rate_limited", "message": f"the lobby is busy; say it again in {wait:.1f} s"}
+            )
         return
     current = await h.where_of(acc)
     if t in ("quick_join", "create", "join"):

@@ -28,11 +28,26 @@ from majiang.tournament.ranking import GroupResult
 from majiang.tournament.seating import ROTATION_1998, SeatChange, dealer
 from majiang.tournament.standard import TablePlaces
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A text cell that a spreadsheet would run as a formula (a player named ``=HYPERLINK(…)``), with a
+    leading apostrophe so it shows as the text it is; numbers, and text that is a number (``-2.5``),
+    stay as they are."""
+    if not isinstance(cell, str) or not cell.startswith(FORMULA_START):
+        return cell
+    try:
+        float(cell)
+        return cell
+    except ValueError:
+        return "'" + cell
+
 
 def _csv(rows: Sequence[Sequence[object]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerows(rows)
+    w.writerows([spreadsheet_safe(c) for c in row] for row in rows)
     return buf.getvalue()
 
 

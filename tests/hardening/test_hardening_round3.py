@@ -1,0 +1,141 @@
+"""Regression tests for the third red-team round (docs/hardening.md, "Round 3"): what a player may
+write, the lobby chat's budget, spreadsheet formulas in exports.
+
+Each test states the correct behaviour; its docstring says what the server did before the fix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from hardening_harness import Live, run_live
+
+from majiang.hall.rooms import Room
+from majiang.hall.service import LOBBY_LINES_BURST
+from majiang.hall.text import clean_chat
+
+ROOMS = [Room(id="r3", name="round 3", rules="gb", bots="rand", bot_fill_s=600, timers="relaxed")]
+HOSTILE = "a\u202egnp.exe\u200b\u200d\x00\nforged: line\u2066\ufeff b"
+
+
+def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    return run_live(f"sqlite:///{tmp_path}/r3.db", ROOMS, body, timeout=120, **kwargs)
+
+
+def test_clean_chat_keeps_words_and_drops_what_hides_or_forges() -> None:
+    assert clean_chat(HOSTILE) == "agnp.exe forged: line b"
+    assert clean_chat("碰！  好牌 🀄") == "碰！ 好牌 🀄"
+    assert clean_chat("\u200b\u200c\u202e\x00 \n") == ""
+    assert len(clean_chat("x" * 5000)) == 200
+
+
+def test_chat_reaches_others_without_control_bidi_or_zero_width_characters(tmp_path: Any) -> None:
+    """Was: chat delivered bidi overrides, zero-width characters, NUL and newlines unchanged."""
+
+    async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        (ta, _), (tb, _) = await live.guest(), await live.guest()
+        a, b = await live.connect(ta), await live.connect(tb)
+        for ws in (a, b):
+            ws.send({"type": "lobby"})
+            await ws.until(lambda m: m["type"] == "lobby")
+        a.send({"type": "chat", "scope": "lobby", "text": HOSTILE})
+        heard = await b.until(lambda m: m["type"] == "chat")
+        a.send({"type": "chat", "scope": "lobby", "text": "\u200b\u202e\x00"})
+        refused = await a.until(lambda m: m["type"] == "error")
+        a.send({"type": "create", "room": "r3"})
+        await a.until(lambda m: m["type"] == "table")
+        a.send({"type": "chat", "text": HOSTILE})
+        at_table = await a.until(lambda m: m["type"] == "chat" and m["scope"] == "table")
+        return heard, refused, at_table
+
+    (heard, refused, at_table), errors = live_run(tmp_path, body)
+    assert heard["text"] == at_table["text"] == "agnp.exe forged: line b"
+    assert refused["code"] == "bad_message", refused
+    assert not errors, errors[0]
+
+
+def test_the_lobby_takes_a_bounded_number_of_lines_whatever_the_number_of_senders(tmp_path: Any) -> None:
+    """Was: no hall-wide limit; 40 guests put 261 lines/s on every lobby reader."""
+    senders, lines_each = 12, 6
+
+    async def body(live: Live) -> tuple[int, int, float]:
+        reader = await live.connect((await live.guest())[0])
+        reader.send({"type": "lobby"})
+        await reader.until(lambda m: m["type"] == "lobby")
+        socks = [await live.connect((await live.guest())[0]) for _ in range(senders)]
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        for i in range(lines_each):
+            for ws in socks:
+                ws.send({"type": "chat", "scope": "lobby", "text": f"line {i}"})
+        refused = 0
+        for ws in socks:  # every line is answered: a refusal, or (for the said ones) nothing
+            refused += sum(1 for m in await ws.settle(0.3) if m["type"] == "error" and m["code"] == "rate_limited")
+        heard = sum(1 for m in await reader.settle(0.3) if m["type"] == "chat")
+        return heard, refused, loop.time() - t0
+
+    (heard, refused, elapsed), errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    allowed = LOBBY_LINES_BURST + 10.0 * elapsed  # LOBBY_LINES_PER_S over the time the flood took
+    assert heard <= allowed, f"a reader got {heard} lines in {elapsed:.1f} s (bound {allowed:.0f})"
+    assert heard + refused == senders * lines_each, (heard, refused)
+    assert refused > 0
+
+
+# ---- limits per network ---------------------------------------------------------------------------------
+def _guests_from(db: Any, addresses: list[str], limits: Any, headers: dict[str, str] | None = None) -> list[int]:
+    """The status of one POST /api/guest from each address, on a fresh hall (database file ``db``)."""
+    import httpx
+    from hardening_harness import LiveSession
+
+    session = LiveSession(f"sqlite:///{db}", ROOMS, limits=limits)
+
+    async def body() -> list[int]:
+        codes = []
+        for a in addresses:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=session.live.app, client=(a, 40000)), base_url="http://testserver"
+            ) as c:
+                codes.append((await c.post("/api/guest", headers=headers or {})).status_code)
+        return codes
+
+    try:
+        return session.run(body(), 60)
+    finally:
+        session.close()
+
+
+def test_guest_limit_counts_an_ipv4_24_and_an_ipv6_64_once(tmp_path: Any) -> None:
+    """Was: the limits keyed on the full address: 12 source addresses got 60 guests instead of 5, and
+    an IPv6 /64 gave anyone 2^64 addresses."""
+    from majiang.hall.limits import Limits
+
+    limits = Limits(guests_per_address_per_hour=20.0, guest_burst=5.0)
+    v4 = _guests_from(tmp_path / "v4.db", [f"198.51.100.{i}" for i in range(1, 13)], limits)
+    v6 = _guests_from(tmp_path / "v6.db", [f"2001:db8:7:9::{i:x}" for i in range(1, 13)], limits)
+    other = _guests_from(
+        tmp_path / "other.db",
+        ["198.51.100.9", "198.51.101.9"],
+        Limits(guests_per_address_per_hour=20.0, guest_burst=1.0),
+    )
+    assert v4.count(200) == 5 and v4.count(429) == 7, v4
+    assert v6.count(200) == 5 and v6.count(429) == 7, v6
+    assert other == [200, 200]  # the next /24 is another network
+
+
+def test_forwarded_for_is_believed_only_from_a_trusted_proxy(tmp_path: Any) -> None:
+    from majiang.hall.limits import Limits
+
+    one = Limits(guests_per_address_per_hour=20.0, guest_burst=1.0)
+    spoof = {"X-Forwarded-For": "192.0.2.1"}
+    # a client reaching the hall directly cannot pick the address it is counted as
+    assert _guests_from(tmp_path / "direct.db", ["203.0.113.5", "203.0.113.5"], one, spoof) == [200, 429]
+    # behind a trusted proxy, each client behind it is counted as itself (the client-written left part ignored)
+    behind = Limits(guests_per_address_per_hour=20.0, guest_burst=1.0, trusted_proxies=("10.0.0.0/8",))
+    codes = []
+    for i, client in enumerate(("192.0.2.1", "198.51.100.1", "192.0.2.77")):
+        codes += _guests_from(
+            tmp_path / f"proxy{i}.db", ["10.0.0.2"], behind, {"X-Forwarded-For": f"6.6.6.6, {client}, 10.0.0.3"}
+        )
+    assert codes == [200, 200, 200]
