@@ -134,3 +134,22 @@ def test_double_claims_pay_once_on_postgresql():
             _double_claims(db)
         finally:
             db.dispose()
+
+
+def test_coins_spent_in_the_shop_are_not_relieved(tmp_path):
+    """Was: a guest spent 1,800 coins on items, dropped below 500 and was paid the 2,000 grant."""
+    app = create_app(f"sqlite:///{tmp_path}/hall.db", ROOMS, bot_delay=(0, 0), relief=ReliefPolicy(below=9_000))
+    with TestClient(app) as c:
+        auth = {"Authorization": f"Bearer {register(c)}"}  # 10 000 coins
+        shop = {i["item"]: i["price"] for i in c.get("/api/shop").json()}
+        item, price = max(shop.items(), key=lambda kv: kv[1])
+        count = -(-1_500 // price)  # enough to fall below 9 000
+        r = c.post("/api/shop/buy", json={"item": item, "count": count, "id": "buy-1"}, headers=auth)
+        assert r.status_code == 200, r.text
+        st = c.get("/api/me/relief", headers=auth).json()
+        assert st["balance"] < 9_000 and st["shop_spent"] == count * price
+        assert not st["eligible"] and st["reason"] == "shop"
+        r = c.post("/api/me/relief", headers=auth)
+        assert r.status_code == 409 and r.json()["detail"]["reason"] == "shop"
+        assert c.get("/api/me", headers=auth).json()["balance"] == 10_000 - count * price
+        assert c.get("/api/ledger/audit").json()["ok"]

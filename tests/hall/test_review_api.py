@@ -37,6 +37,8 @@ def test_review_of_own_seat_only(client: Any) -> None:
     assert d["summary"]["decisions"] == len(d["decisions"])
     n = len(client.get(f"/api/hands/{hand_id}").json()["events"])
     assert all(0 < x["event"] < n for x in d["decisions"])
+    again = client.get(f"/api/hands/{hand_id}/review?seat={seat}", headers=auth)
+    assert again.json() == d and client.app.state.hall.heavy.computed == 1  # the second answer is cached
     other = (seat + 1) % 4
     assert client.get(f"/api/hands/{hand_id}/review?seat={other}", headers=auth).status_code == 403
     assert client.get(f"/api/hands/{hand_id}/review?seat={seat}").status_code == 401

@@ -139,3 +139,64 @@ def test_forwarded_for_is_believed_only_from_a_trusted_proxy(tmp_path: Any) -> N
             tmp_path / f"proxy{i}.db", ["10.0.0.2"], behind, {"X-Forwarded-For": f"6.6.6.6, {client}, 10.0.0.3"}
         )
     assert codes == [200, 200, 200]
+
+
+# ---- expensive requests -----------------------------------------------------------------------------------
+def _in_worker(tag: str, seconds: float = 0.0) -> tuple[str, int]:
+    import os
+    import time
+
+    time.sleep(seconds)  # stands for seconds of CPU in the worker (the event loop never waits on it)
+    return tag, os.getpid()
+
+
+def test_heavy_work_runs_in_another_process_cached_rated_and_capped() -> None:
+    """Was: a review ran in a thread of the hall's process (holding the GIL for 3-5 s), with no
+    rate limit, cache or concurrency cap: eight at once cut a table from 9.3 to 1.1 steps/s."""
+    import os
+
+    from majiang.hall.heavy import HeavyLimits, HeavyRefused, HeavyWork
+
+    async def body() -> None:
+        heavy = HeavyWork(HeavyLimits(workers=1, queue=1, rates={"review": (0.01, 2.0)}))
+        try:
+            tag, pid = await heavy.run("review", "alice", ("hand", 1), _in_worker, "a")
+            assert tag == "a" and pid != os.getpid()
+            for _ in range(5):  # asked again: the cached answer, no computation, no rate taken
+                assert await heavy.run("review", "alice", ("hand", 1), _in_worker, "a") == (tag, pid)
+            assert heavy.computed == 1
+            await heavy.run("review", "alice", ("hand", 2), _in_worker, "b")
+            try:  # alice's burst of 2 is spent
+                await heavy.run("review", "alice", ("hand", 3), _in_worker, "c")
+                raise AssertionError("a third computation in the burst was not refused")
+            except HeavyRefused as e:
+                assert e.status == 429 and e.retry_after_s > 0
+            slow = [asyncio.ensure_future(heavy.run("review", who, who, _in_worker, who, 2.0)) for who in ("b", "c")]
+            await asyncio.sleep(0)  # both admitted: one running, one waiting (workers=1, queue=1)
+            try:
+                await heavy.run("review", "d", "d", _in_worker, "d")
+                raise AssertionError("a request beyond the pool's cap was queued")
+            except HeavyRefused as e:
+                assert e.status == 503
+            assert [t for t, _ in await asyncio.gather(*slow)] == ["b", "c"]
+        finally:
+            heavy.close()
+
+    asyncio.run(body())
+
+
+def test_shanten_queries_are_rated_per_network(tmp_path: Any) -> None:
+    """Was: POST /api/shanten had no limit (a flood slowed the tables by 30 %)."""
+
+    async def body(live: Live) -> list[int]:
+        assert live.http is not None
+        codes = []
+        for i in range(40):  # distinct hands (the same hand again is answered from the cache)
+            hand = {"hand": f"123456789m123p{1 + i % 9}s", "min_fan": 1 + i // 9}
+            codes.append((await live.http.post("/api/shanten", json=hand)).status_code)
+        return codes
+
+    codes, errors = live_run(tmp_path, body)
+    assert not errors, errors[0]
+    assert codes[:30] == [200] * 30, codes  # the burst
+    assert 429 in codes[30:], codes

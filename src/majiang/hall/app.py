@@ -14,6 +14,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from majiang.hall.heavy import HeavyLimits, HeavyWork
 from majiang.hall.hosts import AllowedHosts
 from majiang.hall.limits import HttpLimiter, Limits
 from majiang.hall.relief import Relief, ReliefPolicy
@@ -56,13 +57,15 @@ def create_app(
     limits: Limits | None = None,
     allowed_hosts: Sequence[str] | None = None,
     relief: ReliefPolicy | None = None,
+    heavy: HeavyLimits | None = None,
 ) -> FastAPI:
     """The app; ``extra_routers`` are mounted next to the hall's own routes and each of
     ``hand_end_hooks`` is called with the hall's database to make a hook run after each hand of a
     competition table (the serve command wires the tournament's in: cli/serve_cmd.py); ``limits``: the
     HTTP rate limits and the password-hash pool (:class:`majiang.hall.limits.Limits`); ``allowed_hosts``:
     the ``Host`` names served (others get 400, or 403 for a WebSocket: DNS rebinding); None: any;
-    ``relief`` is the hall's 救济金 policy (majiang.hall.relief; the defaults when None)."""
+    ``relief`` is the hall's 救济金 policy (majiang.hall.relief; the defaults when None); ``heavy`` bounds
+    the reviews and shanten searches (:class:`majiang.hall.heavy.HeavyLimits`; the defaults when None)."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -80,6 +83,8 @@ def create_app(
             h = Hall(db, rooms, bot_delay=bot_delay, cluster=cluster)
         h.hand_end_hooks.extend(make(h.db) for make in hand_end_hooks)
         h.accounts.configure_hashing(limits.hash_workers, limits.hash_queue)
+        if heavy is not None:
+            h.heavy = HeavyWork(heavy)
         app.state.hall = h
         if h.cluster.multi and hasattr(h.cluster, "take_token"):  # one budget for all the processes
             app.state.limiter.share(h.cluster.take_token)

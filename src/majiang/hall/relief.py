@@ -1,5 +1,7 @@
 """救济金, the daily relief grant: a player whose balance is below the cheapest room's minimum may
-claim a fixed amount from the mint, a few times a (UTC) day.
+claim a fixed amount from the mint, a few times a (UTC) day.  It is for coins lost at the tables: what
+the account paid the shop since its last grant (at most the last 7 days) counts as still its own, so
+a player who spends his coins on items and falls below the line is not paid for it.
 
 The grant is an ordinary ledger transaction (kind ``relief``, from the mint) whose key
 ``relief:<account>:<YYYY-MM-DD>:<n>`` names the account, the day and the claim's number that day, so
@@ -21,7 +23,7 @@ import json
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -31,9 +33,10 @@ from sqlalchemy import func, select
 from majiang.hall.ledger import MINT, post, system_account
 from majiang.hall.rooms import Room
 from majiang.store import Database
-from majiang.store.models import Account, LedgerTxn
+from majiang.store.models import Account, LedgerEntry, LedgerTxn
 
 CLAIMANTS = ("player", "guest")  # bots are refilled by the hall, not relieved
+SHOP_WINDOW = timedelta(days=7)  # how far back shop spending counts against relief
 
 
 @dataclass(frozen=True)
@@ -93,10 +96,29 @@ class Relief:
             or 0
         )
 
+    def _shop_spending(self, s: Any, account: int) -> int:
+        """Coins the account paid the shop since its last relief grant, or over the last SHOP_WINDOW
+        if that grant is older (or there was none)."""
+        since = datetime.now(UTC) - SHOP_WINDOW
+        last = s.scalar(
+            select(func.max(LedgerTxn.created_at)).where(
+                LedgerTxn.kind == "relief", LedgerTxn.key.like(f"relief:{account}:%")
+            )
+        )
+        if last is not None:
+            since = max(since, last if last.tzinfo else last.replace(tzinfo=UTC))
+        spent = s.scalar(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0))
+            .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
+            .where(LedgerEntry.account_id == account, LedgerTxn.kind == "purchase", LedgerTxn.created_at > since)
+        )
+        return -int(spent or 0)
+
     def _state(self, s: Any, acc: Account | None, day: date) -> dict[str, Any]:
         claimed = self._claimed(s, acc.id, day) if acc is not None else 0
         left = max(0, self.policy.per_day - claimed)
         balance = int(acc.balance) if acc is not None else 0
+        shop = self._shop_spending(s, acc.id) if acc is not None and balance < self.below else 0
         reason = None
         if acc is None or acc.kind not in CLAIMANTS:
             reason = "not_player"
@@ -104,6 +126,8 @@ class Relief:
             reason = "off"
         elif balance >= self.below:
             reason = "balance"
+        elif balance + shop >= self.below:  # relief is for coins lost at the tables, not spent in the shop
+            reason = "shop"
         elif left <= 0:
             reason = "used"
         return {
@@ -115,6 +139,7 @@ class Relief:
             "claimed_today": claimed,
             "left_today": left,
             "balance": balance,
+            "shop_spent": shop,
             "day": day.isoformat(),
         }
 

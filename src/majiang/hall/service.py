@@ -20,6 +20,7 @@ from sqlalchemy import select
 from majiang.engine.log import events_from_json
 from majiang.hall.accounts import Accounts
 from majiang.hall.cluster import Cluster, LocalCluster
+from majiang.hall.heavy import HeavyWork
 from majiang.hall.hub import Hub
 from majiang.hall.items import ItemError, ItemStore
 from majiang.hall.limits import Buckets
@@ -101,6 +102,7 @@ class Hall:
         self._bot_delay = bot_delay
         self.auto_delay_s = auto_delay_s
         self.lobby_chat: list[dict[str, Any]] = []
+        self.heavy = HeavyWork()  # reviews and shanten searches, in worker processes (create_app(heavy=…))
         self.lobby_lines = Buckets(LOBBY_LINES_PER_S, LOBBY_LINES_BURST, name="lobby-lines")
         self.lobby_delivered = Buckets(2 * LOBBY_LINES_PER_S, 2 * LOBBY_LINES_BURST, name="lobby-delivered")
         self._lobby_dirty = False
@@ -137,6 +139,7 @@ class Hall:
             if stuck:
                 await asyncio.wait(stuck)
         await asyncio.sleep(0)
+        self.heavy.close()
         await self.cluster.stop()
         self.executor.shutdown(wait=False, cancel_futures=True)
 

@@ -7,9 +7,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from majiang.hall.accounts import AuthError, Busy, Principal
-from majiang.hall.limits import HttpLimiter
 from majiang.hall.messages import Credentials
-from majiang.hall.routes.deps import Authed, HallDep, MaybeAuthed, RowId
+from majiang.hall.routes.deps import Authed, HallDep, MaybeAuthed, RowId, limiter
 from majiang.hall.service import Hall, HallError
 
 router = APIRouter()
@@ -17,11 +16,6 @@ router = APIRouter()
 
 def session_reply(h: Hall, p: Principal) -> dict[str, Any]:
     return {"token": h.accounts.issue(p), "account": h.profile(p.account_id)}
-
-
-def limiter(request: Request) -> HttpLimiter:
-    lim: HttpLimiter = request.app.state.limiter
-    return lim
 
 
 BUSY = HTTPException(

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
+
+from majiang.hall.heavy import shanten_job
+from majiang.hall.routes.deps import HallDep, heavy, limiter
 
 router = APIRouter()
 
@@ -33,12 +35,11 @@ async def rulesets() -> list[dict[str, Any]]:
 
 
 @router.post("/api/shanten", summary="shanten, waits and 合法听 (each wait's fans, the legal waits) of a hand")
-async def shanten(body: dict[str, Any]) -> dict[str, Any]:
+async def shanten(body: dict[str, Any], h: HallDep, request: Request) -> dict[str, Any]:
     if len(json.dumps(body)) > 4000:
         raise HTTPException(413, "hand too large")
-    from majiang.shanten import analyze_dict  # the query of hand-json.md, min_fan and winds included
-
-    result = await asyncio.to_thread(analyze_dict, body)  # the fan shanten search: up to ~0.1 s
+    key = json.dumps(body, sort_keys=True)  # the fan shanten search (up to ~0.1 s) in the worker pool
+    result: dict[str, Any] = await heavy(h, "shanten", limiter(request).key(request), key, shanten_job, body)
     if "error" in result:
         raise HTTPException(422, result["error"])
     return result

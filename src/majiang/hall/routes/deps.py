@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Hashable
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, HTTPException, Request
@@ -9,6 +11,8 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from majiang.hall.accounts import AuthError, Principal
+from majiang.hall.heavy import HeavyRefused
+from majiang.hall.limits import HttpLimiter
 from majiang.hall.service import Hall
 
 
@@ -36,6 +40,12 @@ def maybe_principal(request: Request, authorization: Annotated[str | None, Heade
         return None
 
 
+def limiter(conn: HTTPConnection) -> HttpLimiter:
+    """The app's HTTP rate limits (``app.state.limiter``)."""
+    lim: HttpLimiter = conn.app.state.limiter
+    return lim
+
+
 HallDep = Annotated[Hall, Depends(get_hall)]
 Authed = Annotated[Principal, Depends(principal)]
 MaybeAuthed = Annotated[Principal | None, Depends(maybe_principal)]
@@ -46,3 +56,13 @@ def paginate(items: list[Any], limit: int, offset: int) -> tuple[list[Any], int,
     """(the page, how many in all, the offset of the next page or None): the ``tables`` lists."""
     page = items[offset : offset + limit]
     return page, len(items), offset + limit if offset + limit < len(items) else None
+
+
+async def heavy(h: Hall, kind: str, requester: str, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in the hall's worker processes (:mod:`majiang.hall.heavy`), a refusal as 429/503."""
+    try:
+        return await h.heavy.run(kind, requester, key, fn, *args)
+    except HeavyRefused as e:
+        raise HTTPException(
+            e.status, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}
+        ) from None

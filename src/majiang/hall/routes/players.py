@@ -66,6 +66,7 @@ async def relief_claim(p: Authed, h: HallDep, request: Request) -> dict[str, Any
 REASONS = {
     "balance": "your balance is not below the cheapest room's minimum",
     "used": "you have claimed today's relief already",
+    "shop": "relief is for coins lost at the tables: your shop purchases since your last grant keep you above the line",
     "already": "this claim was just paid",
     "off": "this hall gives no relief",
     "not_player": "only players and guests claim relief",

@@ -1,5 +1,6 @@
 """``GET /api/hands/{id}/review?seat=N``: the AI review (:mod:`majiang.review`, docs/review.md) of a
-finished hand, for the player who sat at that seat only.
+finished hand, for the player who sat at that seat only.  It runs in the hall's pool of worker
+processes (:mod:`majiang.hall.heavy`: cached by hand and seat, a rate per account, a global cap).
 
 A finished hand's log is public (its seed is revealed), so a review leaks nothing hidden; it is
 still personal advice, and costs a replay and a bot per decision, so it is given to the seat's own
@@ -8,13 +9,13 @@ player (401 without a login, 403 for another seat, 404 for a hand unknown or sti
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
 from sqlalchemy import select
 
-from majiang.hall.routes.deps import Authed, HallDep, RowId
+from majiang.hall.heavy import review_job
+from majiang.hall.routes.deps import Authed, HallDep, RowId, heavy
 from majiang.store.models import HandEvent, HandRow
 
 TOP = 5
@@ -41,15 +42,7 @@ async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p
     players, stored = got
     if seat >= len(players) or players[seat] != p.account_id:
         raise HTTPException(403, f"seat {seat} of hand {hand_id} is not yours: a review is for your own seat")
-    return await asyncio.to_thread(_review, stored, seat, hand_id)
-
-
-def _review(stored: list[dict[str, Any]], seat: int, hand_id: int) -> dict[str, Any]:
-    from majiang.engine.log import events_from_json
-    from majiang.review import METHOD, review_hand
-
-    try:
-        review = review_hand(events_from_json(stored), seat, label=f"#{hand_id}")
-    except ValueError as e:
-        raise HTTPException(422, f"hand {hand_id} cannot be reviewed: {e}") from None
-    return {"hand": hand_id, "method": METHOD, **review.to_dict(TOP)}
+    result = await heavy(h, "review", str(p.account_id), (hand_id, seat), review_job, stored, seat, f"#{hand_id}", TOP)
+    if "error" in result:
+        raise HTTPException(422, f"hand {hand_id} cannot be reviewed: {result['error']}")
+    return {"hand": hand_id, **result}

@@ -1,0 +1,126 @@
+"""Expensive requests — the AI review of a hand, the shanten search — off the tables' way.
+
+One review replays a hand with a bot per decision: seconds of CPU.  Run on the event loop, or in a
+thread (which holds the GIL while it computes), it slows every table of the process; eight at once
+stopped them.  Here each runs in a small pool of worker *processes*, behind three bounds:
+
+- a cache by what was asked (a finished hand's review for a seat never changes): asking again costs
+  nothing and counts against no limit;
+- a rate per requester (an account, or a client network for the calculator), by kind: reviews 6 a
+  minute (bursts of 3), shanten searches 120 (bursts of 30); 429 beyond;
+- a global cap: ``workers`` running and ``queue`` waiting; more gets 503 at once instead of a queue
+  that grows with the attackers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from majiang.hall.limits import Buckets
+
+
+class HeavyRefused(Exception):
+    """Refused by a bound: ``status`` 429 (this requester's rate) or 503 (the pool is full)."""
+
+    def __init__(self, status: int, message: str, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.status, self.retry_after_s = status, retry_after_s
+
+
+def _default_rates() -> dict[str, tuple[float, float]]:
+    return {"review": (6.0, 3.0), "shanten": (120.0, 30.0)}
+
+
+@dataclass(frozen=True)
+class HeavyLimits:
+    workers: int = 1  # worker processes (each a CPU while it computes)
+    queue: int = 16  # requests waiting for a worker before new ones get 503
+    # computations one requester may start a minute, and its burst, by kind (a review costs seconds,
+    # a shanten search at most ~0.1 s)
+    rates: dict[str, tuple[float, float]] = field(default_factory=_default_rates)
+    cache: int = 512  # answers kept
+
+
+class HeavyWork:
+    """``await heavy.run(kind, requester, key, fn, *args)``: ``fn(*args)`` in a worker process, once per
+    ``(kind, key)`` while cached.  ``fn`` must be a module-level function (it is pickled by name)."""
+
+    def __init__(self, limits: HeavyLimits | None = None) -> None:
+        self.limits = limits or HeavyLimits()
+        self.rates: dict[str, Buckets] = {}
+        self._cache: OrderedDict[tuple[str, Hashable], Any] = OrderedDict()
+        self._pool: ProcessPoolExecutor | None = None
+        self._running: dict[tuple[str, Hashable], asyncio.Future[Any]] = {}
+        self.admitted = 0  # computing or waiting for a worker
+        self.computed = 0  # computations finished (cache misses)
+
+    def _pool_now(self) -> ProcessPoolExecutor:
+        if self._pool is None:  # spawn: a fork of a process with threads and an event loop is unsafe
+            self._pool = ProcessPoolExecutor(self.limits.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def _rate(self, kind: str) -> Buckets:
+        if kind not in self.rates:
+            per_min, burst = self.limits.rates.get(kind, (6.0, 3.0))
+            self.rates[kind] = Buckets(per_min / 60, burst, name=f"heavy-{kind}")
+        return self.rates[kind]
+
+    async def run(self, kind: str, requester: str, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
+        k = (kind, key)
+        if k in self._cache:
+            self._cache.move_to_end(k)
+            return self._cache[k]
+        if k in self._running:  # the same question already being answered: wait for that answer
+            return await asyncio.shield(self._running[k])
+        wait = self._rate(kind).take(requester)
+        if wait > 0:
+            raise HeavyRefused(429, f"too many {kind} requests; try again in {math.ceil(wait)} s", wait)
+        if self.admitted >= self.limits.workers + self.limits.queue:
+            raise HeavyRefused(503, f"the server is busy with other {kind} requests; try again shortly", 2.0)
+        self.admitted += 1
+        fut = asyncio.get_running_loop().run_in_executor(self._pool_now(), fn, *args)
+        self._running[k] = fut
+        fut.add_done_callback(lambda f: self._finished(k, f))
+        return await asyncio.shield(fut)  # a requester who leaves does not cancel an answer others may want
+
+    def _finished(self, k: tuple[str, Hashable], fut: asyncio.Future[Any]) -> None:
+        self.admitted -= 1
+        self._running.pop(k, None)
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        self.computed += 1
+        self._cache[k] = fut.result()
+        while len(self._cache) > self.limits.cache:
+            self._cache.popitem(last=False)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+# ---- the jobs (module-level: a worker process finds them by name) --------------------------------------
+def review_job(stored: list[dict[str, Any]], seat: int, label: str, top: int) -> dict[str, Any]:
+    """The AI review of ``seat`` in a finished hand's stored log; ``{"error": …}`` when it cannot be."""
+    from majiang.engine.log import events_from_json
+    from majiang.review import METHOD, review_hand
+
+    try:
+        review = review_hand(events_from_json(stored), seat, label=label)
+    except ValueError as e:
+        return {"error": str(e)}
+    return {"method": METHOD, **review.to_dict(top)}
+
+
+def shanten_job(body: dict[str, Any]) -> dict[str, Any]:
+    """The shanten query of docs/hand-json.md (min_fan and winds included)."""
+    from majiang.shanten import analyze_dict
+
+    return analyze_dict(body)
