@@ -48,3 +48,23 @@ def play_until(ws: Any, hands: int = 1, limit: int = 5000, choose: Any = None) -
             if done >= hands:
                 break
     return seen
+
+
+def establish(db_url: str, accounts: list[int]) -> None:
+    """Give players the finished public-table hands after which their games count for ratings
+    (majiang.hall.ratings.ESTABLISHED_HANDS), as the hall records them (hands and player_hands rows)."""
+    from majiang.hall.ratings import ESTABLISHED_HANDS
+    from majiang.store import Database
+    from majiang.store.models import HandRow, PlayerHand
+
+    db = Database(db_url)
+    try:
+        with db.session() as s:
+            for n in range(ESTABLISHED_HANDS):
+                row = HandRow(table_id="warm-up", room="warm-up", hand_no=n, rules="gb", seed_hash="0" * 64, players=[])
+                s.add(row)
+                s.flush()
+                for seat, a in enumerate(accounts):
+                    s.add(PlayerHand(hand_id=row.id, account_id=a, seat=seat % 4, score=0, coins=0))
+    finally:
+        db.dispose()

@@ -223,7 +223,7 @@ def test_a_hand_cut_off_by_a_server_stop_is_void_after_the_restart(tmp_path):
             balance = c.get("/api/me", headers={"Authorization": f"Bearer {tok}"}).json()["balance"]
         assert c.get(f"/api/hands/{hand_id}").status_code == 404  # a hand in play is not public
     with make_client(tmp_path) as c:
-        d = c.get(f"/api/hands/{hand_id}").json()
+        d = c.get(f"/api/hands/{hand_id}", headers={"Authorization": f"Bearer {tok}"}).json()
         assert "void" in d["result"] and d["result"]["coins"] == [0, 0, 0, 0]
         assert hashlib.sha256(bytes.fromhex(d["seed"])).hexdigest() == d["seed_hash"]
         assert c.get("/api/me", headers={"Authorization": f"Bearer {tok}"}).json()["balance"] == balance

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from hall_helpers import make_client, play_until, register
+from hall_helpers import establish, make_client, play_until, register
 from majiang.hall.ledger import grant
 from majiang.hall.persist import HandStore
 from majiang.hall.ratings import START, elo_deltas
@@ -25,7 +25,8 @@ def test_pairwise_elo_is_zero_sum():
     assert elo_deltas([1500] * 4, [0] * 4) == [0.0] * 4  # a draw between equals moves nothing
 
 
-def _accounts(db: Database, kinds: list[str], prefix: str = "p") -> list[int]:
+def _accounts(db: Database, kinds: list[str], prefix: str = "p", established: bool = True) -> list[int]:
+    """Accounts of these kinds with coins; the players ``established`` (their games count) unless told."""
     ids = []
     for i, kind in enumerate(kinds):
         with db.session() as s:
@@ -34,6 +35,8 @@ def _accounts(db: Database, kinds: list[str], prefix: str = "p") -> list[int]:
             s.flush()
             ids.append(a.id)
         grant(db, ids[-1], 100_000, f"g:{ids[-1]}")
+    if established:
+        establish(str(db.engine.url), [a for a, k in zip(ids, kinds, strict=True) if k == "player"])
     return ids
 
 
@@ -157,33 +160,44 @@ def test_rated_on_postgresql():
             pg.dispose()
 
 
-def test_a_real_table_with_two_humans_rates_the_hand(tmp_path):
+def _two_at_a_table(c, a: str, b: str, private: bool) -> dict:
+    """Alice and Bobby at one table (public: Bobby joins by its id; private: by its code) with two bots,
+    one hand played; alice's hand_end."""
     import threading
 
+    with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
+        wa.receive_json()
+        wb.receive_json()
+        wa.send_json({"type": "create", "room": "t", "private": private})
+        m = next(m for m in iter(wa.receive_json, None) if m["type"] == "table")
+        wb.send_json({"type": "join", "code": m["code"]} if private else {"type": "join", "table": m["table"]["id"]})
+        next(m for m in iter(wb.receive_json, None) if m["type"] == "table")
+        wa.send_json({"type": "add_bots"})
+        seen: dict[str, list] = {}
+        threads = [
+            threading.Thread(target=lambda n=n, ws=ws: seen.__setitem__(n, play_until(ws, hands=1)))
+            for n, ws in (("a", wa), ("b", wb))
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    return next(m for m in seen["a"] if m["type"] == "hand_end")
+
+
+def _fast_rooms() -> list:
     from hall_helpers import FAST
     from majiang.hall.rooms import Room
 
-    rooms = [Room(id="t", name="t", rules="gb", coefficient=10, fee=5, **{**FAST, "bot_fill_s": 300})]  # type: ignore[arg-type]
-    with make_client(tmp_path, rooms) as c:
+    return [Room(id="t", name="t", rules="gb", coefficient=10, fee=5, **{**FAST, "bot_fill_s": 300})]  # type: ignore[arg-type]
+
+
+def test_a_real_public_table_with_two_established_players_rates_the_hand(tmp_path):
+    with make_client(tmp_path, _fast_rooms()) as c:
         a, b = register(c, "alice"), register(c, "bobby")
-        with c.websocket_connect(f"/ws?token={a}") as wa, c.websocket_connect(f"/ws?token={b}") as wb:
-            wa.receive_json()
-            wb.receive_json()
-            wa.send_json({"type": "create", "room": "t", "private": True})
-            code = next(m for m in iter(wa.receive_json, None) if m["type"] == "table")["code"]
-            wb.send_json({"type": "join", "code": code})
-            next(m for m in iter(wb.receive_json, None) if m["type"] == "table")
-            wa.send_json({"type": "add_bots"})
-            seen: dict[str, list] = {}
-            threads = [
-                threading.Thread(target=lambda n=n, ws=ws: seen.__setitem__(n, play_until(ws, hands=1)))
-                for n, ws in (("a", wa), ("b", wb))
-            ]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(120)
-        end = next(m for m in seen["a"] if m["type"] == "hand_end")
+        me = {t: c.get("/api/me", headers={"Authorization": f"Bearer {t}"}).json()["id"] for t in (a, b)}
+        establish(f"sqlite:///{tmp_path}/hall.db", list(me.values()))
+        end = _two_at_a_table(c, a, b, private=False)
         board = c.get("/api/leaderboard?rules=gb").json()["players"]
         assert {p["name"] for p in board} >= {"alice", "bobby"} and len(board) >= 3  # the bots too
         assert all(p["hands"] == 1 for p in board)
@@ -198,3 +212,41 @@ def test_a_real_table_with_two_humans_rates_the_hand(tmp_path):
         assert all(len(h) == 1 and h[0]["hand"] == end["hand"] for h in changes)
         if any(end["scores"]):
             assert any(h[0]["delta"] != 0 for h in changes)
+
+
+def test_private_tables_guests_and_new_accounts_move_no_rating(tmp_path):
+    """Was: private tables and guests were rated: a player with two throw-away guests that made a false
+    win every hand reached rank 1 of the leaderboard (1631) in 20 hands, and the bot rose with him."""
+    with make_client(tmp_path, _fast_rooms()) as c:
+        a, b = register(c, "alice"), register(c, "bobby")
+        me = {t: c.get("/api/me", headers={"Authorization": f"Bearer {t}"}).json()["id"] for t in (a, b)}
+        establish(f"sqlite:///{tmp_path}/hall.db", list(me.values()))
+        _two_at_a_table(c, a, b, private=True)  # friends who pick each other
+        assert c.get("/api/leaderboard?rules=gb").json()["players"] == []
+        g1, g2 = (c.post("/api/guest").json()["token"] for _ in range(2))
+        _two_at_a_table(c, a, g1, private=False)  # a guest is no opponent that counts
+        _two_at_a_table(c, g1, g2, private=False)  # nor rated
+        assert c.get("/api/leaderboard?rules=gb").json()["players"] == []
+        n1, n2 = register(c, "newbie1"), register(c, "newbie2")  # registered, but nothing played yet
+        _two_at_a_table(c, n1, n2, private=False)
+        assert c.get("/api/leaderboard?rules=gb").json()["players"] == []
+        _two_at_a_table(c, a, n1, private=False)  # alice against the bots counts; against newbie1 not
+        board = c.get("/api/leaderboard?rules=gb").json()["players"]
+        assert "alice" in {p["name"] for p in board} and {p["kind"] for p in board} == {"player", "bot"}
+        assert not {p["name"] for p in board} & {"newbie1", "newbie2"}
+
+
+def test_two_players_stop_moving_each_other_after_the_daily_pair_cap(db):
+    from majiang.hall.ratings import PAIR_PER_DAY
+
+    p1, p2, g1, g2 = _accounts(db, ["player", "player", "guest", "guest"])
+    store = HandStore(db)
+    for _ in range(PAIR_PER_DAY + 3):  # the guests feed p1 every hand
+        _play(store, [p1, p2, g1, g2], [30, -10, -10, -10], humans=4)
+    with db.session() as s:
+        assert s.scalar(select(Rating.hands).where(Rating.account_id == p1)) == PAIR_PER_DAY
+        assert (
+            s.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.account_id.in_([g1, g2]))) == 0
+        )
+    r = _ratings(db, [p1, p2])
+    assert sum(v - START for v in r.values()) == pytest.approx(0)

@@ -23,7 +23,7 @@ def _play_one(client: Any, name: str) -> tuple[str, int, int]:
         seen = play_until(ws, hands=1)
     hand_id = next(m for m in seen if m["type"] == "hand_end")["hand"]
     me = client.get("/api/me", headers={"Authorization": f"Bearer {tok}"}).json()["id"]
-    players = client.get(f"/api/hands/{hand_id}").json()["players"]
+    players = client.get(f"/api/hands/{hand_id}", headers={"Authorization": f"Bearer {tok}"}).json()["players"]
     return tok, hand_id, players.index(me)
 
 

@@ -56,10 +56,13 @@ def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands:
 
 
 def test_replay_names_bots_by_their_own_plate(page: Any, hall: Any, two_hands: tuple[int, list[int], str]) -> None:
-    _, hands, _ = two_hands
+    _, hands, token = two_hands
     hand = hands[1]
     assert dealer_of(hall, hand) != 0
+    page.goto("/")
+    page.evaluate("t => localStorage.setItem('majiang.token', t)", token)  # the hand's own player
     page.goto(f"/#replay/{hand}")
+    page.reload()
     expect(page.locator("#replay-log li").first).to_be_visible()
     page.click("#replay-step")
     bots = 0
@@ -112,3 +115,19 @@ def test_calculator_incomplete_hand_in_words(page: Any) -> None:
     expect(err).to_contain_text("not a winning hand")
     expect(err).to_contain_text("不是和牌")
     assert not re.search(r"\d{3,}[mps]", err.inner_text()), err.inner_text()
+
+
+def test_a_replay_shows_a_stranger_no_names_and_no_coins(
+    page: Any, hall: Any, two_hands: tuple[int, list[int], str]
+) -> None:
+    """Was: walking /api/hands/1..N rebuilt a player's public-table hands with his coins; the replay
+    names the seats by their winds for anyone who did not play the hand."""
+    _, hands, _ = two_hands
+    hand = hands[1]
+    d = hall.get(f"/api/hands/{hand}")
+    assert d["players"] == [None] * 4 and "coins" not in d["result"] and not d["yours"]
+    page.goto(f"/#replay/{hand}")
+    expect(page.locator("#replay-log li").first).to_be_visible()
+    page.click("#replay-step")
+    names = {page.locator(f".plate[data-seat='{s}'] .pname").inner_text() for s in range(4)}
+    assert names == {"东家 East", "南家 South", "西家 West", "北家 North"}, names

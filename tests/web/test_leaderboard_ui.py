@@ -15,6 +15,7 @@ expect = sync_api.expect
 def _rated_hands(hall: Any, me: int, n: int) -> list[int]:
     """``n`` hands with ``me`` and two more humans and a bot, written into the server's database the way
     the hall settles them (HandStore.finish_hand, which rates them)."""
+    from hall_helpers import establish
     from majiang.hall.ledger import grant
     from majiang.hall.persist import HandStore
     from majiang.store import Database
@@ -31,6 +32,7 @@ def _rated_hands(hall: Any, me: int, n: int) -> list[int]:
                 s.flush()
                 accs.append(a.id)
             grant(db, accs[-1], 100_000, f"lb-grant:{accs[-1]}")
+        establish(str(db.engine.url), accs[:3])  # players whose games count for ratings
         store = HandStore(db)
         scores = [[30, -10, -10, -10], [-8, 24, -8, -8], [40, -20, -10, -10], [16, -16, 0, 0]]
         for k in range(n):

@@ -211,7 +211,7 @@ class HandStore:
                 for st in stats:
                     s.merge(PlayerHand(hand_id=hand_id, **st, coins=coins.changes[st["seat"]]))
                 self._refill_bots(s, [a for a in accounts if a in accs and accs[a].kind == "bot"], hand_id)
-                rate_hand(s, hand_id, row.rules, accounts, score_deltas, humans=len(stats))  # docs/ratings.md
+                rate_hand(s, hand_id, row.rules, accounts, score_deltas, table_id)  # docs/ratings.md
             return coins
 
     def _refill_bots(self, s: Any, bots: list[int], hand_id: int) -> None:

@@ -34,6 +34,13 @@ READY_S = 15.0
 PRIVATE_BOT_WAIT_S = 120.0
 
 
+PRIVATE_PREFIX = "p"  # a private table's id starts with it (found by its code, not listed, not rated)
+
+
+def is_private_id(table_id: str) -> bool:
+    return table_id.startswith(PRIVATE_PREFIX)
+
+
 @dataclass(frozen=True)
 class Room:
     id: str

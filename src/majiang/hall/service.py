@@ -27,9 +27,9 @@ from majiang.hall.limits import Buckets
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.quota import Window
-from majiang.hall.rooms import Room, load_rooms
+from majiang.hall.rooms import Room, is_private_id, load_rooms
 from majiang.hall.settings import Prefs, SettingsStore
-from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
+from majiang.hall.table import HandEndHook, Msg, TableRunner, new_code, normal_code
 from majiang.hall.text import clean_chat
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database

@@ -29,7 +29,7 @@ from majiang.hall.between import BetweenHands
 from majiang.hall.items import ItemStore, TableItems
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
-from majiang.hall.rooms import Room
+from majiang.hall.rooms import PRIVATE_PREFIX, Room
 from majiang.hall.settings import Prefs, autoplay_bot, preset_action
 from majiang.hall.text import clean_chat
 from majiang.rulesets import make_ruleset
@@ -109,10 +109,6 @@ def normal_code(code: str) -> str:
     return "".join(c for c in code.upper() if c not in " -")
 
 
-def is_private_id(table_id: str) -> bool:
-    return table_id.startswith("p")
-
-
 @dataclass
 class SeatInfo:
     account_id: int
@@ -185,7 +181,7 @@ class TableRunner:
         self.host = host
         self.room = room
         # a private table's id says so ("p…", never hex): its hands stay unlisted after the table is gone
-        self.id = table_id or (f"p{secrets.token_hex(6)}" if private else secrets.token_hex(4))
+        self.id = table_id or (f"{PRIVATE_PREFIX}{secrets.token_hex(6)}" if private else secrets.token_hex(4))
         self.code = new_code() if private else None
         self.private = private
         self.seats: list[SeatInfo | None] = [None, None, None, None]

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Header, HTTPException
 from sqlalchemy import select
 
 from majiang.hall.accounts import AuthError
+from majiang.hall.rooms import is_private_id
 from majiang.hall.routes.deps import Authed, HallDep, RowId
-from majiang.hall.table import is_private_id
 from majiang.store.models import HandEvent, HandRow
 
 router = APIRouter()
@@ -17,7 +17,10 @@ router = APIRouter()
 
 @router.get("/api/hands/{hand_id}", summary="a finished hand: its log (JSON events) and result")
 async def hand(hand_id: RowId, h: HallDep, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-    """A private table's hand only for those who played it (``Authorization: Bearer TOKEN``)."""
+    """A finished hand whole for those who played it (``Authorization: Bearer TOKEN``); a public
+    table's hand to anyone else without who sat where and what they won (``players`` all null, no
+    ``coins``: walking the hand ids must not rebuild a player's history); a private table's hand to
+    nobody else."""
 
     def load() -> dict[str, Any] | None:
         who = _account(h, authorization) if authorization else None  # before the session (SQLite: one writer)
@@ -25,12 +28,18 @@ async def hand(hand_id: RowId, h: HallDep, authorization: Annotated[str | None, 
             row = s.get(HandRow, hand_id)
             if row is None or row.seed is None:
                 return None
-            if is_private_id(row.table_id) and (who is None or who not in (row.players or [])):
+            player = who is not None and who in (row.players or [])
+            if is_private_id(row.table_id) and not player:
                 return None  # a private table's: unlisted
             events = [
                 e.event
                 for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id).order_by(HandEvent.seq))
             ]
+            players = list(row.players or [])
+            result = dict(row.result or {})
+            if not player:
+                players = [None] * len(players)
+                result.pop("coins", None)
             return {
                 "id": row.id,
                 "table": row.table_id,
@@ -38,14 +47,17 @@ async def hand(hand_id: RowId, h: HallDep, authorization: Annotated[str | None, 
                 "rules": row.rules,
                 "seed_hash": row.seed_hash,
                 "seed": row.seed,
-                "players": row.players,
-                "result": row.result,
+                "players": players,
+                "result": result,
                 "events": events,
+                "yours": player,
             }
 
     d = await h.run_db(load)
     if d is None:
-        raise HTTPException(404, f"no finished hand {hand_id} (a hand in play is not public)")
+        raise HTTPException(
+            404, f"no finished hand {hand_id} you may see (a hand in play, or a private table's you did not play)"
+        )
     return d
 
 

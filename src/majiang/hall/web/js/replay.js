@@ -109,11 +109,11 @@ export function mount(root, arg, app) {
     } else {
       box.append(h("h3", "荒庄 Exhaustive draw"));
     }
-    if (r.coins) {
-      box.append(h("table.seats-result", h("thead", h("tr", h("th", "玩家 Player"), h("th.num", "分数 Score"), h("th.num", "游戏币 Coins"))),
-        h("tbody", [0, 1, 2, 3].map((s) => h("tr", h("td", names[s]), h("td.num", signed((r.deltas || [])[s])),
-          h("td.num", signed(r.coins[s])))))));
-    }
+    // the coins only for the hand's own players (the server leaves them out for anyone else)
+    const coins = r.coins ? [h("th.num", "游戏币 Coins")] : [];
+    box.append(h("table.seats-result", h("thead", h("tr", h("th", "玩家 Player"), h("th.num", "分数 Score"), ...coins)),
+      h("tbody", [0, 1, 2, 3].map((s) => h("tr", h("td", names[s]), h("td.num", signed((r.deltas || [])[s])),
+        ...(r.coins ? [h("td.num", signed(r.coins[s]))] : []))))));
     return box;
   }
 
@@ -213,7 +213,9 @@ export function mount(root, arg, app) {
     if (wantReview) panel.el.scrollIntoView({ block: "nearest" });
   }
 
-  api(`/api/hands/${id}`, { auth: false }).then(async (d) => {
+  // with the login when there is one: a private table's hand is its players' only, and only they
+  // see who sat where
+  api(`/api/hands/${id}`).then(async (d) => {
     data = d;
     const ids = [...new Set((d.players || []).filter((x) => x !== null))];
     const profiles = {};
@@ -225,8 +227,10 @@ export function mount(root, arg, app) {
     const start = (d.events || []).find((e) => e.type === "hand_start");
     const dealer = start && typeof start.dealer === "number" ? start.dealer : 0;
     names = players.map((pid, s) => {
-      const base = pid !== null && profiles[pid] ? profiles[pid] : `#${pid}`;
-      return players.filter((x) => x === pid).length > 1 ? `${base} (${"东南西北"[(s - dealer + 4) % 4]})` : base;
+      const wind = "东南西北"[(s - dealer + 4) % 4];
+      if (pid === null) return `${wind}家 ${["East", "South", "West", "North"][(s - dealer + 4) % 4]}`;  // not yours: no names
+      const base = profiles[pid] ? profiles[pid] : `#${pid}`;
+      return players.filter((x) => x === pid).length > 1 ? `${base} (${wind})` : base;
     });
     build();
   }).catch((e) => {
