@@ -312,7 +312,7 @@ def test_undo_and_the_entries_log(run):
         assert code == 2 and msg in err, (argv, err)
 
 
-def test_pins_print_each_tables_link_and_a_stable_pin(run):
+def test_pins_print_each_tables_link_and_each_seats_stable_pin(run):
     run("new", "Cup", "--count", "16", "--sessions", "2", "--seed", "1")
     code, _, err = run("pins", "cup", ok=False)
     assert code == 2 and "draw cup" in err
@@ -322,11 +322,12 @@ def test_pins_print_each_tables_link_and_a_stable_pin(run):
     assert [x["table"] for x in links] == [1, 2, 3, 4] and links[1][
         "url"
     ] == "http://10.0.0.2:8000/tournaments/cup/t/1/2"
-    assert all(len(x["pin"]) == 6 and x["pin"].isdigit() for x in links) and len({x["pin"] for x in links}) == 4
+    pins = [p for x in links for p in x["pins"]]
+    assert all(len(p) == 9 and p.replace(" ", "").isdigit() for p in pins) and len(set(pins)) == 16
     _, again, _ = run("pins", "cup", "--json")
-    assert [x["pin"] for x in json.loads(again)] == [x["pin"] for x in links]
+    assert [x["pins"] for x in json.loads(again)] == [x["pins"] for x in links]
     _, out, _ = run("pins", "cup")
-    assert f"PIN {links[0]['pin']}" in out
+    assert all(f"PIN {p}" in out for p in links[0]["pins"])
 
 
 def test_the_session_clock_and_a_time_call_at_every_table_still_playing(run):

@@ -130,34 +130,44 @@ def _pinned_event(tmp_path):
     return db, repo, token, TestClient(app)
 
 
-def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
-    from majiang.tournament.organiser import table_pin
+def _seat_headers(repo, session: int, table: int) -> list[dict[str, str]]:
+    """Each seat's phone: its own PIN (as printed, with the space) and a device id."""
+    from majiang.tournament.organiser import seat_pin, spaced
 
+    extra = repo.load("cup").extra
+    return [{"X-Table-Pin": spaced(seat_pin(extra, session, table, s)), "X-Device": f"phone-{s}"} for s in range(4)]
+
+
+def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     db, repo, token, c = _pinned_event(tmp_path)
-    pin = table_pin(repo.load("cup").extra, 1, 2)
+    seat_h = _seat_headers(repo, 1, 2)
+    h = seat_h[0]
     api = "/api/tournaments/cup/t/1/2"
     assert c.get(api).status_code == 401
-    assert c.get(api, headers={"X-Table-Pin": table_pin(repo.load("cup").extra, 1, 3)}).status_code == 403
-    assert c.get("/api/tournaments/cup/t/1/9", headers={"X-Table-Pin": pin}).status_code == 404
-    h = {"X-Table-Pin": pin}
+    assert c.get(api, headers=_seat_headers(repo, 1, 3)[0]).status_code == 403
+    assert c.get("/api/tournaments/cup/t/1/9", headers=h).status_code == 404
     state = c.get(api, headers=h).json()
     assert state["hands"] == 0 and [p["wind"] for p in state["players"]] == list("ESWN") and not state["referee"]
+    assert state["you"] == 0 and c.get(api, headers=seat_h[2]).json()["you"] == 2
     hand = {"winner": 0, "discarder": 2, "points": 8, "flowers": 1}
     state = c.post(f"{api}/propose", json={"seat": 0, "hand": hand}, headers=h).json()
     p = state["pending"]
     assert p["confirmed"] == [0] and state["hands"] == 0
-    assert c.post(f"{api}/propose", json={"seat": 1, "hand": hand}, headers=h).status_code == 409
+    assert c.post(f"{api}/propose", json={"seat": 1, "hand": hand}, headers=seat_h[1]).status_code == 409
     for seat in (1, 2):
-        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=h).json()
+        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=seat_h[seat]).json()
         assert state["hands"] == 0
-    state = c.post(f"{api}/confirm", json={"seat": 3, "id": p["id"]}, headers=h).json()
+    state = c.post(f"{api}/confirm", json={"seat": 3, "id": p["id"]}, headers=seat_h[3]).json()
     assert state["hands"] == 1 and state["pending"] is None and state["scores"][0] == 500 + (8 + 9) + 8 + 8
     log = repo.entries("cup", 1, 2)
-    assert log[0]["by"] == "web:table 1-2" and repo.table("cup", 1, 2).hands[0].flowers == 1
+    assert log[0]["by"].startswith("web:table 1-2 E@") and " W@" in log[0]["by"]
+    assert repo.table("cup", 1, 2).hands[0].flowers == 1
     # a rejected entry is dropped; a false win below 8 fan is recorded as such (the CLI's rules)
-    p = c.post(f"{api}/propose", json={"seat": 1, "hand": {"winner": 1, "points": 5}}, headers=h).json()["pending"]
-    assert c.post(f"{api}/reject", json={"seat": 2, "id": p["id"]}, headers=h).json()["pending"] is None
-    assert c.post(f"{api}/confirm", json={"seat": 2, "id": p["id"]}, headers=h).status_code == 409
+    p = c.post(f"{api}/propose", json={"seat": 1, "hand": {"winner": 1, "points": 5}}, headers=seat_h[1]).json()[
+        "pending"
+    ]
+    assert c.post(f"{api}/reject", json={"seat": 2, "id": p["id"]}, headers=seat_h[2]).json()["pending"] is None
+    assert c.post(f"{api}/confirm", json={"seat": 2, "id": p["id"]}, headers=seat_h[2]).status_code == 409
     # the referee (organiser token) records at once: an exhaustive draw with a false win by North
     ref = {"Authorization": f"Bearer {token}"}
     state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None, "false_wins": [3]}}, headers=ref).json()
@@ -188,11 +198,11 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     repo.set_time_called("cup", 1, 2)
     p = c.post(f"{api}/propose", json={"seat": 0, "hand": hand}, headers=h).json()["pending"]
     for seat in (1, 2):
-        c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=h)
-    r = c.post(f"{api}/confirm", json={"seat": 3, "id": p["id"]}, headers=h)
+        c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=seat_h[seat])
+    r = c.post(f"{api}/confirm", json={"seat": 3, "id": p["id"]}, headers=seat_h[3])
     assert r.status_code == 409 and "time was called" in r.json()["detail"]
     # totals on another table
-    h3 = {"X-Table-Pin": table_pin(repo.load("cup").extra, 1, 3)}
+    h3 = _seat_headers(repo, 1, 3)[1]
     state = c.post(
         "/api/tournaments/cup/t/1/3/propose", json={"seat": 0, "totals": [10, -10, 0, 0]}, headers=ref
     ).json()
@@ -202,6 +212,54 @@ def test_a_hand_from_the_phones_waits_for_the_other_three_seats(tmp_path):
     assert "X-Table-Pin" in c.get("/tournaments/assets/table-entry.js").text
     qr = c.get("/tournaments/cup/t/1/2/qr.svg")
     assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml" and "<svg" in qr.text
+    db.dispose()
+
+
+def test_one_phone_cannot_confirm_for_the_other_seats(tmp_path):
+    """Was: the confirm step took the seat from the request and the PIN was one per table, printed on
+    the public table card: one client proposed an 88-fan self-draw as East and confirmed it as S, W
+    and N; it was recorded, and the log said only 'web:table 1-2'."""
+    db, repo, _token, c = _pinned_event(tmp_path)
+    east = _seat_headers(repo, 1, 2)[0]
+    api = "/api/tournaments/cup/t/1/2"
+    p = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 0, "points": 88}}, headers=east).json()["pending"]
+    for seat in (1, 2, 3):
+        r = c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=east)
+        assert r.status_code == 403 and "own phone" in r.json()["detail"]
+    assert (
+        c.post(f"{api}/propose", json={"seat": 1, "hand": {"winner": 1, "points": 8}}, headers=east).status_code == 403
+    )
+    assert c.get(api, headers=east).json()["pending"]["confirmed"] == [0] and repo.table("cup", 1, 2).hands == ()
+    assert [t["device"] for t in c.get(api, headers=east).json()["pending"]["trail"]] == [p["trail"][0]["device"]]
+    db.dispose()
+
+
+def test_wrong_pins_are_limited_per_network_and_per_table(tmp_path):
+    """Was: 1,319 wrong 6-digit PINs in 46 s from one client, none refused, the right PIN still worked
+    afterwards; a guess could be tried against every table of a session."""
+    from majiang.tournament.adapters.table_entry import PIN_FAILS_PER_NETWORK, PIN_FAILS_PER_TABLE
+
+    db, repo, _token, c = _pinned_event(tmp_path)
+    right = _seat_headers(repo, 1, 2)[0]
+    codes = [
+        c.get(f"/api/tournaments/cup/t/1/{1 + i % 4}", headers={"X-Table-Pin": f"{i:08d}"}).status_code
+        for i in range(PIN_FAILS_PER_NETWORK + 5)
+    ]
+    assert codes[:PIN_FAILS_PER_NETWORK] == [403] * PIN_FAILS_PER_NETWORK and set(codes[PIN_FAILS_PER_NETWORK:]) == {
+        429
+    }
+    r = c.get("/api/tournaments/cup/t/1/2", headers=right)  # the right PIN too, while the limit is spent
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    # from many networks at one table: the table's own limit
+    from fastapi.testclient import TestClient
+
+    codes = []
+    for n in range(PIN_FAILS_PER_TABLE + 3):
+        with TestClient(c.app, client=(f"10.{n}.0.1", 5000)) as other:
+            codes.append(other.get("/api/tournaments/cup/t/1/3", headers={"X-Table-Pin": "00000000"}).status_code)
+    assert codes.count(403) <= PIN_FAILS_PER_TABLE and codes[-1] == 429
+    with TestClient(c.app, client=("192.0.2.9", 5000)) as fresh:  # another table is not locked by it
+        assert fresh.get("/api/tournaments/cup/t/1/2", headers=right).status_code == 200
     db.dispose()
 
 

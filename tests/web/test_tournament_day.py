@@ -67,9 +67,9 @@ def _fits_a_phone(page: Any) -> None:
 def _open(new_page: Any, link: dict[str, Any], seat: int) -> Any:
     page = new_page(*PHONE)
     page.goto(link["url"])
-    page.fill("#pin", link["pin"])
+    page.fill("#pin", link["pins"][seat])  # each player's own PIN: the page knows the seat from it
     page.click("#pin-go")
-    page.click(f"button[data-seat='{seat}']")
+    expect(page.locator("#you")).to_contain_text(link["players"][seat])
     return page
 
 

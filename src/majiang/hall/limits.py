@@ -38,6 +38,15 @@ class Buckets:
         self._b: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self.refused = 0
 
+    def peek(self, key: str, now: float | None = None) -> float:
+        """The seconds until ``key`` has a token (0.0: it has one now), taking nothing."""
+        now = time.monotonic() if now is None else now
+        tokens, t = self._b.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - t) * self.per_s)
+        if tokens >= 1:
+            return 0.0
+        return (1 - tokens) / self.per_s if self.per_s > 0 else 3600.0
+
     def take(self, key: str, now: float | None = None) -> float:
         """Take a token for ``key``: 0.0 when allowed, else the seconds until one is available."""
         now = time.monotonic() if now is None else now

@@ -47,20 +47,36 @@ def new_entry_secret() -> dict[str, str]:
     return {ENTRY_KEY: secrets.token_hex(16)}
 
 
-def table_pin(extra: Mapping[str, Any], session: int, table: int) -> str | None:
-    """The 6-digit PIN of one table in one session (None before the event has an entry secret): what the
-    players and the referee at that table type to enter its results from a phone.
+PIN_DIGITS = 8  # 10^8 PINs a seat: with the failure limits of the phone entry, guessing is hopeless
 
-    >>> table_pin({ENTRY_KEY: "00"}, 1, 1) == table_pin({ENTRY_KEY: "00"}, 1, 1) != table_pin({ENTRY_KEY: "00"}, 1, 2)
-    True
+
+def seat_pin(extra: Mapping[str, Any], session: int, table: int, seat: int) -> str | None:
+    """The PIN of one seat (0–3: E, S, W, N of the first round) at one table in one session (None before
+    the event has an entry secret): printed on that player's seat slip, typed on that player's phone.
+    Each seat has its own, so one phone cannot confirm for the others.
+
+    >>> a = seat_pin({ENTRY_KEY: "00"}, 1, 1, 0)
+    >>> a == seat_pin({ENTRY_KEY: "00"}, 1, 1, 0) != seat_pin({ENTRY_KEY: "00"}, 1, 1, 1), len(a)
+    (True, 8)
     """
     secret = extra.get(ENTRY_KEY)
     if not isinstance(secret, str):
         return None
-    mac = hmac.new(secret.encode(), f"pin:{session}:{table}".encode(), hashlib.sha256).digest()
-    return f"{int.from_bytes(mac[:8], 'big') % 1_000_000:06d}"
+    mac = hmac.new(secret.encode(), f"pin:{session}:{table}:{seat}".encode(), hashlib.sha256).digest()
+    return f"{int.from_bytes(mac[:8], 'big') % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
 
 
-def pin_ok(extra: Mapping[str, Any], session: int, table: int, pin: str | None) -> bool:
-    want = table_pin(extra, session, table)
-    return bool(pin) and want is not None and hmac.compare_digest(want, str(pin).strip())
+def pin_seat(extra: Mapping[str, Any], session: int, table: int, pin: str | None) -> int | None:
+    """The seat whose PIN ``pin`` is at that table (spaces and dashes ignored), or None."""
+    typed = "".join(ch for ch in str(pin or "") if ch not in " -")
+    found = None
+    for seat in range(4):  # every seat compared, in constant time, whatever matches
+        want = seat_pin(extra, session, table, seat)
+        if typed and want is not None and hmac.compare_digest(want, typed):
+            found = seat
+    return found
+
+
+def spaced(pin: str) -> str:
+    """``12345678`` → ``1234 5678`` (as printed: easier to read out and type)."""
+    return f"{pin[:4]} {pin[4:]}"

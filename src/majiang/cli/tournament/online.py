@@ -31,13 +31,15 @@ def register(tsub: Any) -> None:
 
     pn = tsub.add_parser(
         "pins",
-        help="each table's link and PIN for entry from the players' phones",
+        help="each table's link and each seat's PIN for entry from the players' phones",
         description=describe(
             "Print, for session K, each table's entry page (…/tournaments/EVENT/t/K/T on the hall "
-            "that 'majiang serve' runs) and its 6-digit PIN.  The players at a table open the link, type "
-            "the PIN, and enter each hand; the other three confirm it.  The referee's organiser token "
-            "records an entry at once.  PINs are derived from a secret kept with the event (made on the "
-            "first call): the same every time, different per session and table."
+            "that 'majiang serve' runs) and the 8-digit PIN of each of its four seats.  Each player opens "
+            "the link on his own phone and types his own PIN (it is on his seat slip: 'export --format "
+            "seating --url'); one proposes a hand, the other three confirm it, each for his own seat only.  "
+            "The referee's organiser token records an entry at once.  PINs are derived from a secret kept "
+            "with the event (made on the first call): the same every time, different per session, table "
+            "and seat.  Wrong PINs are limited per network and per table (docs/hardening.md)."
         ),
         formatter_class=RAW,
         epilog="examples:\n  majiang tournament pins cup --session 1 --url http://192.168.1.20:8000\n"
@@ -87,10 +89,11 @@ def register(tsub: Any) -> None:
 
 # ---- token / pins / online -------------------------------------------------------------------------
 def table_links(repo: Any, event_id: str, session: int | None, url: str) -> list[dict[str, Any]]:
-    """``[{"table", "url", "pin", "players"}]`` for a drawn session (the entry secret made if missing)."""
+    """``[{"table", "url", "pins", "players"}]`` for a drawn session (the entry secret made if missing):
+    ``pins`` the four seats' PINs (E, S, W, N of the first round), each for that player only."""
     from urllib.parse import quote
 
-    from majiang.tournament.organiser import ENTRY_KEY, new_entry_secret, table_pin
+    from majiang.tournament.organiser import ENTRY_KEY, new_entry_secret, seat_pin, spaced
 
     event = repo.load(event_id)
     if ENTRY_KEY not in event.extra:
@@ -108,7 +111,7 @@ def table_links(repo: Any, event_id: str, session: int | None, url: str) -> list
             "session": k,
             "table": t.no,
             "url": f"{url.rstrip('/')}/tournaments/{quote(event_id)}/t/{k}/{t.no}",
-            "pin": table_pin(event.extra, k, t.no),
+            "pins": [spaced(seat_pin(event.extra, k, t.no, seat) or "") for seat in range(4)],
             "players": [names.get(p, p) for p in t.players],
         }
         for t in group.sessions[k - 1].tables
@@ -122,7 +125,9 @@ def cmd_pins(args: argparse.Namespace) -> int:
         print(json.dumps(links, ensure_ascii=False))
         return 0
     for x in links:
-        print(f"table {x['table']:>3}  PIN {x['pin']}  {x['url']}  ({', '.join(x['players'])})")
+        print(f"table {x['table']:>3}  {x['url']}")
+        for wind, name, pin in zip("ESWN", x["players"], x["pins"], strict=True):
+            print(f"    {wind} {name:<24} PIN {pin}")
     return 0
 
 

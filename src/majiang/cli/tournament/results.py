@@ -245,7 +245,7 @@ def render_export(
             from majiang.cli.tournament.online import table_links
 
             got = table_links(repo, event_id, k, url)
-            links, pins = {x["table"]: x["url"] for x in got}, {x["table"]: x["pin"] for x in got}
+            links, pins = {x["table"]: x["url"] for x in got}, {x["table"]: x["pins"] for x in got}
         return pdf.seating_pdf(group, k, event=event.name, links=links, pins=pins)
     if session is not None and all_tables:
         full = repo.full_result(event_id, group.id)

@@ -1,4 +1,5 @@
-// The phone page of one table (majiang.tournament.adapters.table_entry): PIN, seat, enter, confirm.
+// The phone page of one table (majiang.tournament.adapters.table_entry): your seat's PIN (it says
+// which seat you are), enter, confirm — each phone for its own seat only.
 (function () {
   "use strict";
   const [eventId, session, table] = document.body.dataset.table.split("|");
@@ -7,7 +8,13 @@
   const app = document.getElementById("app");
   const WINDS = ["东 E", "南 S", "西 W", "北 N"];
   let pin = localStorage.getItem(store + ":pin") || "";
-  let seat = localStorage.getItem(store + ":seat");
+  let seat = null;  // the seat of the PIN, as the server says (state.you)
+  // a random id of this phone, for the table's log of who proposed and confirmed from where
+  let device = localStorage.getItem("majiang-device");
+  if (!device) {
+    device = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("majiang-device", device);
+  }
   let state = null;
   const blank = () => ({ winner: null, discarder: null, points: "", flowers: 0, falseWins: [], penalties: [] });
   const CODES = [["warning", "警告 Warning"], ["misconduct", "违例 Misconduct"], ["late", "迟到 Late"],
@@ -29,7 +36,7 @@
   async function call(path, body) {
     const r = await fetch(api + path, {
       method: body === undefined ? "GET" : "POST",
-      headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
+      headers: { "Content-Type": "application/json", "X-Table-Pin": pin, "X-Device": device },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const data = await r.json().catch(() => ({}));
@@ -43,6 +50,7 @@
       const fresh = await call("");
       if (state && JSON.stringify(fresh) === JSON.stringify(state)) return;
       state = fresh;
+      seat = fresh.you === null || fresh.you === undefined ? null : String(fresh.you);
       localStorage.setItem(store + ":pin", pin);
     } catch (e) {
       state = null;
@@ -54,22 +62,16 @@
   }
 
   function pinView() {
-    const input = el("input", { id: "pin", inputmode: "numeric", autocomplete: "off", placeholder: "PIN" });
+    const input = el("input", { id: "pin", inputmode: "numeric", autocomplete: "off", placeholder: "1234 5678" });
     return [
       el("h1", {}, `第 ${session} 局 第 ${table} 桌 · Session ${session} Table ${table}`),
-      el("label", { for: "pin" }, "桌号密码 Table PIN"), input,
+      el("label", { for: "pin" }, "你的座位密码（座位条上） Your seat PIN (on your seat slip)"), input,
       el("button", { class: "go", id: "pin-go", onclick: () => { pin = input.value.trim(); message = ""; load(); } },
          "进入 Open"),
     ];
   }
 
   function names() { return state.players.map((p) => `${WINDS[p.seat]} ${p.name}`); }
-
-  function seatView() {
-    return [el("h2", {}, "你是谁？ Who are you?"),
-      ...names().map((n, i) => el("button", { "data-seat": i, onclick: () => {
-        seat = String(i); localStorage.setItem(store + ":seat", seat); render(); } }, n))];
-  }
 
   function choice(label, key, options) {
     const wrap = el("div", { class: "row" });
@@ -172,11 +174,13 @@
       app.append(el("p", { id: "progress" }, state.totals ? "快速录入 Totals entered" : `${state.hands}/16 盘 hands` +
         (state.time_called ? " · 时间到 time called" : "")));
       app.append(scoresView());
-      if (seat === null) app.append(...seatView());
+      if (seat === null) app.append(el("p", {}, "裁判视图 Referee view"));
       else if (state.pending) app.append(pendingView(state.pending));
       else if (!state.totals && state.hands < 16 && !state.time_called) app.append(...handForm());
-      if (seat !== null) app.append(el("p", {}, el("small", {}, `${names()[Number(seat)]} · `),
-        el("a", { href: "#", onclick: (e) => { e.preventDefault(); seat = null; localStorage.removeItem(store + ":seat"); render(); } }, "换座 change seat")));
+      if (seat !== null) app.append(el("p", { id: "you" }, el("small", {}, `你是 You are ${names()[Number(seat)]} · `),
+        el("a", { href: "#", id: "forget-pin", onclick: (e) => {
+          e.preventDefault(); pin = ""; state = null; seat = null; localStorage.removeItem(store + ":pin"); render(); } },
+        "换人 another player")));
     }
     if (message) app.append(el("p", { class: "err", id: "message" }, message));
   }

@@ -1,6 +1,10 @@
-"""Entry from the table's phones: a page per table and session, opened with the table's PIN
-(:func:`majiang.tournament.organiser.table_pin`; ``majiang tournament pins EVENT --session K`` prints
-the links and PINs).
+"""Entry from the table's phones: a page per table and session, opened on each player's phone with
+that player's own seat PIN (:func:`majiang.tournament.organiser.seat_pin`, 8 digits, printed on the
+seat slips; ``majiang tournament pins EVENT --session K`` prints the links and PINs).  A PIN is bound
+to its seat: a phone proposes, confirms and rejects for its own seat only.  Wrong PINs are limited per
+client network (``PIN_FAILS_PER_NETWORK`` in 10 minutes) and per table (``PIN_FAILS_PER_TABLE`` an
+hour); while a limit is spent every PIN is refused (429), the right one too, so guessing gets nowhere.
+Every proposal, confirmation and rejection is logged with the seat, the device and the time.
 
 - ``GET /tournaments/{id}/t/{session}/{table}`` — the phone page (390 px wide and up, no horizontal
   scrolling, tap targets of at least 44 px)
@@ -14,7 +18,8 @@ the links and PINs).
   …/confirm``) or one rejects it (``POST …/reject``).  With the organiser token (``Authorization:
   Bearer TOKEN``) instead of a PIN, the referee's entry is recorded at once (an override).
 
-The PIN travels as ``X-Table-Pin``.  Confirmed entries go through the repository as the CLI's do
+The PIN travels as ``X-Table-Pin``, the phone's own random device id as ``X-Device``.  Confirmed
+entries go through the repository as the CLI's do
 (:meth:`.TournamentRepository.enter_hand`, :meth:`~.TournamentRepository.enter_totals`), so the same
 checks (order of hands, the 1998 rules, a time call) apply; the entries log records them as
 ``web:table`` or ``web:referee``.  The entry waiting for confirmation is kept in the event's
@@ -23,7 +28,10 @@ checks (order of hands, the 1998 rules, a time call) apply; the entries log reco
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import secrets
+from datetime import UTC, datetime
 from html import escape
 from typing import Annotated, Any
 
@@ -31,11 +39,12 @@ from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
+from majiang.hall.limits import Buckets, client_address, network_of
 from majiang.store import Database
 from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.model import Event
-from majiang.tournament.organiser import is_organiser, pin_ok
+from majiang.tournament.organiser import is_organiser, pin_seat
 from majiang.tournament.penalties import Penalty, PenaltyCode
 from majiang.tournament.scoring import EntryError
 
@@ -43,6 +52,46 @@ entry_router = APIRouter(tags=["tournaments"])
 
 Pin = Annotated[str | None, Header(alias="X-Table-Pin")]
 Auth = Annotated[str | None, Header()]
+log = logging.getLogger("majiang.tournament.entry")
+
+PIN_FAILS_PER_NETWORK = 10  # wrong PINs from one client network (IPv4 /24, IPv6 /64) in 10 minutes
+PIN_FAILS_PER_TABLE = 30  # wrong PINs for one table of one session in an hour, from anywhere
+
+
+class PinGuard:
+    """The wrong-PIN budgets of one app (kept in ``app.state``)."""
+
+    def __init__(self) -> None:
+        self.network = Buckets(PIN_FAILS_PER_NETWORK / 600, PIN_FAILS_PER_NETWORK, name="pin-network")
+        self.table = Buckets(PIN_FAILS_PER_TABLE / 3600, PIN_FAILS_PER_TABLE, name="pin-table")
+
+    def locked(self, network: str, table: str) -> float:
+        return max(self.network.peek(network), self.table.peek(table))
+
+    def failed(self, network: str, table: str) -> None:
+        self.network.take(network)
+        self.table.take(table)
+
+
+def _guard(request: Request) -> PinGuard:
+    guard: PinGuard | None = getattr(request.app.state, "pin_guard", None)
+    if guard is None:
+        guard = request.app.state.pin_guard = PinGuard()
+    return guard
+
+
+class Caller(BaseModel):
+    """Who is at the other end: the referee (organiser token) or the phone of one seat."""
+
+    referee: bool
+    seat: int | None
+    device: str  # a short hash of the phone's device id and network, for the log
+
+
+def _device(request: Request) -> tuple[str, str]:
+    network = network_of(client_address(request))
+    raw = f"{request.headers.get('x-device', '')[:64]}|{network}"
+    return network, hashlib.sha256(raw.encode()).hexdigest()[:8]
 
 
 class PenaltyIn(BaseModel):
@@ -75,10 +124,10 @@ class SeatIn(BaseModel):
 
 
 def _access(
-    db: Database, event_id: str, session: int, table: int, pin: str | None, authorization: str | None
-) -> tuple[TournamentRepository, Event, bool]:
-    """The repository, the event, and whether the caller is the referee (organiser token); 401 without
-    a PIN or token, 403 with a wrong one, 404 for a table not drawn."""
+    request: Request, db: Database, event_id: str, session: int, table: int, pin: str | None, authorization: str | None
+) -> tuple[TournamentRepository, Event, Caller]:
+    """The repository, the event and the caller; 401 without a PIN or token, 403 with a wrong one,
+    429 while the wrong-PIN limits are spent, 404 for a table not drawn."""
     repo = TournamentRepository(db)
     try:
         event = repo.load(event_id)
@@ -88,18 +137,52 @@ def _access(
         repo.table(event_id, session, table)
     except RepositoryError as e:
         raise HTTPException(404, str(e)) from None
+    network, device = _device(request)
     token = authorization.removeprefix("Bearer ").strip() if authorization else ""
     if token and is_organiser(event.extra, token):
-        return repo, event, True
+        return repo, event, Caller(referee=True, seat=None, device=device)
     if not pin and not token:
         raise HTTPException(
             401,
-            "type the table's PIN (on the table card; the organiser prints them with "
+            "type your seat's PIN (on your seat slip; the organiser prints them with "
             f"'majiang tournament pins {event_id} --session {session}')",
         )
-    if not pin_ok(event.extra, session, table, pin):
-        raise HTTPException(403, f"not the PIN of session {session} table {table}")
-    return repo, event, False
+    guard, where = _guard(request), f"{event_id}:{session}:{table}"
+    wait = guard.locked(network, where)
+    if wait > 0:
+        raise HTTPException(
+            429,
+            f"too many wrong PINs; try again in {int(wait) + 1} s (or ask the referee)",
+            headers={"Retry-After": str(int(wait) + 1)},
+        )
+    seat = pin_seat(event.extra, session, table, pin)
+    if seat is None:
+        guard.failed(network, where)
+        raise HTTPException(403, f"not a seat PIN of session {session} table {table}")
+    return repo, event, Caller(referee=False, seat=seat, device=device)
+
+
+def _own_seat(caller: Caller, seat: int) -> None:
+    """A phone acts for the seat of its PIN only."""
+    if not caller.referee and caller.seat != seat:
+        raise HTTPException(
+            403, f"this phone holds the PIN of seat {'ESWN'[caller.seat or 0]}: each seat confirms on its own phone"
+        )
+
+
+def _trail(caller: Caller, action: str) -> dict[str, Any]:
+    return {
+        "seat": caller.seat,
+        "action": action,
+        "device": caller.device,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _by(session: int, table: int, p: dict[str, Any]) -> str:
+    """The entries log's ``by``: the table and each seat's device (the full trail goes to the log)."""
+    seats = " ".join(f"{'ESWN'[t['seat']]}@{t['device']}" for t in p.get("trail", []) if t["seat"] is not None)
+    return f"web:table {session}-{table} {seats}".strip()[:100]
 
 
 def _key(session: int, table: int) -> str:
@@ -187,10 +270,10 @@ def _penalty(p: PenaltyIn) -> Penalty:
 
 @entry_router.get("/api/tournaments/{event_id}/t/{session}/{table}", summary="a table for the phones (PIN)")
 def api_table(
-    event_id: str, session: int, table: int, db: DB, pin: Pin = None, authorization: Auth = None
+    request: Request, event_id: str, session: int, table: int, db: DB, pin: Pin = None, authorization: Auth = None
 ) -> dict[str, Any]:
-    repo, event, referee = _access(db, event_id, session, table, pin, authorization)
-    return {**_state(repo, event, session, table), "referee": referee}
+    repo, event, caller = _access(request, db, event_id, session, table, pin, authorization)
+    return {**_state(repo, event, session, table), "referee": caller.referee, "you": caller.seat}
 
 
 @entry_router.post(
@@ -198,9 +281,17 @@ def api_table(
     summary="propose a hand or the totals (PIN); the referee's token records it at once",
 )
 def api_propose(
-    event_id: str, session: int, table: int, body: ProposalIn, db: DB, pin: Pin = None, authorization: Auth = None
+    request: Request,
+    event_id: str,
+    session: int,
+    table: int,
+    body: ProposalIn,
+    db: DB,
+    pin: Pin = None,
+    authorization: Auth = None,
 ) -> dict[str, Any]:
-    repo, event, referee = _access(db, event_id, session, table, pin, authorization)
+    repo, event, caller = _access(request, db, event_id, session, table, pin, authorization)
+    _own_seat(caller, body.seat)
     if sum(x is not None for x in (body.hand, body.totals, body.penalty)) != 1:
         raise HTTPException(422, "propose a hand, the totals or a table penalty (one of them)")
     proposal: dict[str, Any] = {
@@ -210,8 +301,10 @@ def api_propose(
         "hand": None if body.hand is None else body.hand.model_dump(),
         "totals": body.totals,
         "penalty": None if body.penalty is None else body.penalty.model_dump(),
+        "trail": [_trail(caller, "propose")],
     }
-    if referee:
+    log.info("%s %s-%s propose %s", event_id, session, table, proposal["trail"][0])
+    if caller.referee:
         _apply(repo, event, session, table, proposal, "web:referee")
         _set_pending(repo, repo.load(event_id), session, table, None)
     else:
@@ -223,35 +316,55 @@ def api_propose(
 
 @entry_router.post(
     "/api/tournaments/{event_id}/t/{session}/{table}/confirm",
-    summary="confirm the waiting entry from one seat (PIN); the fourth seat records it",
+    summary="confirm the waiting entry from one seat (that seat's PIN); the fourth seat records it",
 )
 def api_confirm(
-    event_id: str, session: int, table: int, body: SeatIn, db: DB, pin: Pin = None, authorization: Auth = None
+    request: Request,
+    event_id: str,
+    session: int,
+    table: int,
+    body: SeatIn,
+    db: DB,
+    pin: Pin = None,
+    authorization: Auth = None,
 ) -> dict[str, Any]:
-    repo, event, referee = _access(db, event_id, session, table, pin, authorization)
+    repo, event, caller = _access(request, db, event_id, session, table, pin, authorization)
+    _own_seat(caller, body.seat)
     p = _pending(event, session, table)
     if p is None or p["id"] != body.id:
         raise HTTPException(409, "that entry is no longer waiting (recorded or rejected): reload")
     confirmed = sorted({*p["confirmed"], body.seat})
-    if referee or len(confirmed) == 4:
+    step = _trail(caller, "confirm")
+    log.info("%s %s-%s confirm %s %s", event_id, session, table, p["id"], step)
+    p = {**p, "confirmed": confirmed, "trail": [*p.get("trail", []), step]}
+    if caller.referee or len(confirmed) == 4:
         _set_pending(repo, event, session, table, None)
         try:
-            _apply(repo, event, session, table, p, "web:referee" if referee else f"web:table {session}-{table}")
+            _apply(repo, event, session, table, p, "web:referee" if caller.referee else _by(session, table, p))
         except HTTPException:
             _set_pending(repo, repo.load(event_id), session, table, p)
             raise
     else:
-        _set_pending(repo, event, session, table, {**p, "confirmed": confirmed})
+        _set_pending(repo, event, session, table, p)
     return _state(repo, repo.load(event_id), session, table)
 
 
 @entry_router.post("/api/tournaments/{event_id}/t/{session}/{table}/reject", summary="reject the waiting entry (PIN)")
 def api_reject(
-    event_id: str, session: int, table: int, body: SeatIn, db: DB, pin: Pin = None, authorization: Auth = None
+    request: Request,
+    event_id: str,
+    session: int,
+    table: int,
+    body: SeatIn,
+    db: DB,
+    pin: Pin = None,
+    authorization: Auth = None,
 ) -> dict[str, Any]:
-    repo, event, _ = _access(db, event_id, session, table, pin, authorization)
+    repo, event, caller = _access(request, db, event_id, session, table, pin, authorization)
+    _own_seat(caller, body.seat)
     p = _pending(event, session, table)
     if p is not None and p["id"] == body.id:
+        log.info("%s %s-%s reject %s %s", event_id, session, table, p["id"], _trail(caller, "reject"))
         _set_pending(repo, event, session, table, None)
     return _state(repo, repo.load(event_id), session, table)
 

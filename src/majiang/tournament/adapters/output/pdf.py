@@ -257,13 +257,14 @@ def seating_pdf(
     session_no: int,
     event: str = "",
     links: dict[int, str] | None = None,
-    pins: dict[int, str] | None = None,
+    pins: dict[int, list[str]] | None = None,
 ) -> bytes:
     """What the organiser prints for a session, on A4 portrait: the table cards (two to a page, cut
     along the dashes: table number and the four names by first-round seat wind, large; with
-    ``links``, table → its entry page, a QR code of the link in the corner and under it the table's
-    PIN from ``pins``), the seat slips (name → table and wind, 3 × 8 to a page) and the alphabetical
-    find-your-seat list."""
+    ``links``, table → its entry page, a QR code of the link in the corner), the seat slips (name →
+    table and wind, 3 × 8 to a page; with ``pins``, table → its four seats' PINs, each slip carries its
+    seat's PIN: the table card is public, a slip is its player's) and the alphabetical find-your-seat
+    list."""
     from reportlab.lib import colors  # type: ignore[import-untyped]
     from reportlab.lib.pagesizes import A4  # type: ignore[import-untyped]
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
@@ -296,8 +297,6 @@ def seating_pdf(
             from majiang.tournament.adapters.output.qr import qr_drawing
 
             code: list[Any] = [qr_drawing(links[no], 32 * mm)]
-            if pins and no in pins:
-                code.append(_para(f"PIN {pins[no]}", _style("pin", 11)))
             title_t = Table([[title, code]], colWidths=[140 * mm, 40 * mm], rowHeights=[38 * mm])
             title_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
             top: list[list[Any]] = [[title_t]]
@@ -323,6 +322,7 @@ def seating_pdf(
             _para(s.name, slip_name),
             _para(f"第 {s.table} 桌 Table {s.table}", slip_seat),
             _para(WIND_LABELS[s.wind], slip_seat),
+            *([_para(f"PIN {pins[s.table][s.wind]}", slip_seat)] if pins and s.table in pins else []),
         ]
         for s in seats
     ]
