@@ -200,3 +200,63 @@ def test_shanten_queries_are_rated_per_network(tmp_path: Any) -> None:
     assert not errors, errors[0]
     assert codes[:30] == [200] * 30, codes  # the burst
     assert 429 in codes[30:], codes
+
+
+# ---- the cluster's replay window ---------------------------------------------------------------------------
+def test_a_process_started_later_drops_a_replayed_lobby_message() -> None:
+    """Was: each process remembered relayed message ids only in its own memory; a captured sealed lobby
+    message was accepted, as the victim's, by a process started 16.8 s later."""
+    import secrets
+
+    import redis.asyncio as aioredis
+
+    from majiang.hall.cluster import CLOCK_EPS_S, RedisCluster
+
+    prefix = f"t{secrets.token_hex(4)}"
+    url = f"redis://127.0.0.1:6379/0?prefix={prefix}"
+
+    async def nothing(_t: str) -> None:
+        return None
+
+    async def body() -> tuple[list[Any], list[Any], int]:
+        heard_first: list[Any] = []
+        heard_later: list[Any] = []
+        first = RedisCluster(url, key=b"k" * 32)
+        raw = aioredis.Redis.from_url("redis://127.0.0.1:6379/0", decode_responses=True)
+        later = None
+        try:
+            first.on_lobby(heard_first.append)
+            await first.start(lambda _d: None, lambda _d: None, nothing)
+            spy = raw.pubsub(ignore_subscribe_messages=True)
+            await spy.subscribe(f"{prefix}:lobby")
+            await first.lobby_publish({"type": "chat", "scope": "lobby", "account": 7, "text": "hello"})
+            captured = None
+            while captured is None:
+                m = await spy.get_message(timeout=1.0)
+                captured = m["data"] if m is not None else None
+            await spy.aclose()
+            while not heard_first:
+                await asyncio.sleep(0.01)
+            # the attacker waits until a new process has started, then replays the captured envelope
+            await asyncio.sleep(CLOCK_EPS_S + 0.2)
+            later = RedisCluster(url, key=b"k" * 32)
+            later.on_lobby(heard_later.append)
+            await later.start(lambda _d: None, lambda _d: None, nothing)
+            await raw.publish(f"{prefix}:lobby", captured)
+            await first.lobby_publish({"type": "chat", "scope": "lobby", "account": 8, "text": "live"})
+            while not heard_later:  # the genuine message after the replay arrives; the replay does not
+                await asyncio.sleep(0.01)
+            return heard_first, heard_later, later.dropped
+        finally:
+            for c in (first, later):
+                if c is not None:
+                    await c.stop()
+            keys = await raw.keys(f"{prefix}:*")
+            if keys:
+                await raw.delete(*keys)
+            await raw.aclose()
+
+    heard_first, heard_later, dropped = asyncio.run(body())
+    assert [m["account"] for m in heard_later] == [8], heard_later
+    assert dropped == 1
+    assert [m["account"] for m in heard_first][:1] == [7]

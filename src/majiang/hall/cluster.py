@@ -22,7 +22,10 @@ memory.  :class:`RedisCluster` shares it through Redis:
 
 Redis is outside the trust boundary (issue 14 #4): nothing in it is secret.  Every relayed message is
 sealed (AES-256-GCM under a key derived from ``MAJIANG_CLUSTER_KEY``; the channel, nonce and time are
-authenticated with it) — a forged, stale or replayed one is dropped, and no tile, prompt or private
+authenticated with it) — a forged, stale or replayed one is dropped (a replay to a process that heard
+the original: by the nonces it remembers; to a process that was not listening yet — one started or
+subscribed since: because the message is older than its subscription, on the clock every process
+shares, Redis's own), and no tile, prompt or private
 chat crosses Redis in the clear; the session seed is not in the snapshot (PostgreSQL's
 ``table_sessions`` holds it, the snapshot names its row), and the snapshot itself is sealed the same
 way (the private code and a queued item's pattern are in it, and a takeover must restore exactly what
@@ -54,6 +57,7 @@ LEASE_MS = 3000
 RENEW_S = 1.0
 SCAN_S = 1.0
 MAX_SKEW_S = 30.0  # a relayed message older (or newer) than this is dropped
+CLOCK_EPS_S = 0.5  # the error allowed in a process's reading of Redis's clock
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -381,6 +385,8 @@ class RedisCluster:
         self._sealer = Sealer(key, "seal")
         self._names = derive_key(key, "names")
         self._nonces: dict[str, float] = {}
+        self._clock_offset = 0.0  # Redis's clock minus this machine's (_sync_clock)
+        self._listening: dict[str, float] = {}  # channel → when this process subscribed (Redis's clock)
         self.dropped = 0
 
         self.url = url
@@ -415,7 +421,7 @@ class RedisCluster:
     def _sign(self, channel: str, body: str) -> str:
         """The envelope of a relayed message: its nonce and time in the clear, the message sealed
         (AES-256-GCM; channel, nonce and time authenticated): Redis carries nothing readable."""
-        nonce, at = secrets.token_hex(12), f"{time.time():.3f}"
+        nonce, at = secrets.token_hex(12), f"{self._now():.3f}"
         box = self._relay.seal(body, "\n".join((channel, nonce, at)))
         return json.dumps({"n": nonce, "t": at, "c": box})
 
@@ -434,19 +440,38 @@ class RedisCluster:
             body = self._relay.open(box, "\n".join((channel, nonce, at)))
         except ValueError:
             return self._drop(channel, "bad seal (another key, or altered)")
-        now = time.time()
+        now = self._now()
         try:
-            skew = abs(now - float(at))
+            sent = float(at)
         except ValueError:
             return self._drop(channel, "bad timestamp")
-        if skew > MAX_SKEW_S:
+        if abs(now - sent) > MAX_SKEW_S:
             return self._drop(channel, "stale")
+        if sent < self._listening.get(channel, 0.0):  # Redis delivers nothing sent before a subscription
+            return self._drop(channel, "replayed (sent before this process listened)")
         if nonce in self._nonces:
             return self._drop(channel, "replayed")
         self._nonces[nonce] = now
         if len(self._nonces) > 10_000:
             self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_SKEW_S}
         return json.loads(body)
+
+    def _now(self) -> float:
+        """The time on Redis's clock, which every process of the hall shares."""
+        return time.time() + self._clock_offset
+
+    async def _sync_clock(self) -> None:
+        t0 = time.time()
+        sec, usec = await self.redis.time()
+        t1 = time.time()
+        self._clock_offset = sec + usec / 1e6 - (t0 + t1) / 2
+
+    async def _subscribe(self, *channels: str) -> None:
+        """Subscribe, noting when: a message on the channel sent before then is a replay."""
+        since = self._now() - CLOCK_EPS_S
+        for c in channels:
+            self._listening[c] = since
+        await self._pubsub.subscribe(*channels)
 
     def name_hash(self, kind: str, name: str) -> str:
         """A keyed hash standing for a private code or a client address in a Redis key."""
@@ -461,8 +486,9 @@ class RedisCluster:
     async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
         self._on_table, self._on_account, self._on_orphan = on_table, on_account, on_orphan
         await self.redis.ping()
+        await self._sync_clock()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(f"{self.p}:n:{self.node}", f"{self.p}:lobby")
+        await self._subscribe(f"{self.p}:n:{self.node}", f"{self.p}:lobby")
         self._tasks = [
             asyncio.create_task(self._listen()),
             asyncio.create_task(self._heartbeat()),
@@ -537,7 +563,7 @@ class RedisCluster:
         ok = await self.redis.set(f"{self.p}:owner:{table_id}", self.node, nx=True, px=self.lease_ms)
         if ok:
             self._owned.add(table_id)
-            await self._pubsub.subscribe(f"{self.p}:t:{table_id}")
+            await self._subscribe(f"{self.p}:t:{table_id}")
         return bool(ok)
 
     async def release(self, table_id: str) -> None:
@@ -553,6 +579,7 @@ class RedisCluster:
         while True:
             await asyncio.sleep(RENEW_S)
             try:
+                await self._sync_clock()
                 await self.redis.set(f"{self.p}:node:{self.node}", str(time.time()), px=self.lease_ms)
                 owned = list(self._owned)
                 pipe = self.redis.pipeline()
@@ -599,7 +626,7 @@ class RedisCluster:
         await self._publish(f"{self.p}:a:{account}", json.dumps(msg, ensure_ascii=False))
 
     async def listen_account(self, account: int) -> None:
-        await self._pubsub.subscribe(f"{self.p}:a:{account}")
+        await self._subscribe(f"{self.p}:a:{account}")
 
     async def unlisten_account(self, account: int) -> None:
         with contextlib.suppress(Exception):

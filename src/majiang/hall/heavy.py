@@ -9,14 +9,17 @@ stopped them.  Here each runs in a small pool of worker *processes*, behind thre
 - a rate per requester (an account, or a client network for the calculator), by kind: reviews 6 a
   minute (bursts of 3), shanten searches 120 (bursts of 30); 429 beyond;
 - a global cap: ``workers`` running and ``queue`` waiting; more gets 503 at once instead of a queue
-  that grows with the attackers.
+  that grows with the attackers;
+- the workers run at a lower priority (nice 10): when the machine is busy the tables come first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
@@ -63,7 +66,9 @@ class HeavyWork:
 
     def _pool_now(self) -> ProcessPoolExecutor:
         if self._pool is None:  # spawn: a fork of a process with threads and an event loop is unsafe
-            self._pool = ProcessPoolExecutor(self.limits.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.limits.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+            )
         return self._pool
 
     def _rate(self, kind: str) -> Buckets:
@@ -73,22 +78,40 @@ class HeavyWork:
         return self.rates[kind]
 
     async def run(self, kind: str, requester: str, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
+        """The cached answer, else (admitted by the bounds) ``fn(*args)`` computed in a worker."""
         k = (kind, key)
         if k in self._cache:
-            self._cache.move_to_end(k)
-            return self._cache[k]
-        if k in self._running:  # the same question already being answered: wait for that answer
-            return await asyncio.shield(self._running[k])
+            return self.cached(kind, key)
+        if k not in self._running:
+            self.admit(kind, requester)
+        return await self.compute(kind, key, fn, *args)
+
+    def cached(self, kind: str, key: Hashable) -> Any:
+        """The cached answer to ``(kind, key)``, or None."""
+        k = (kind, key)
+        if k not in self._cache:
+            return None
+        self._cache.move_to_end(k)
+        return self._cache[k]
+
+    def admit(self, kind: str, requester: str) -> None:
+        """Take one of the requester's computations and check the pool's cap; HeavyRefused when either
+        is spent.  Called before any other work for the request (a refusal costs nothing more)."""
         wait = self._rate(kind).take(requester)
         if wait > 0:
             raise HeavyRefused(429, f"too many {kind} requests; try again in {math.ceil(wait)} s", wait)
         if self.admitted >= self.limits.workers + self.limits.queue:
             raise HeavyRefused(503, f"the server is busy with other {kind} requests; try again shortly", 2.0)
-        self.admitted += 1
-        fut = asyncio.get_running_loop().run_in_executor(self._pool_now(), fn, *args)
-        self._running[k] = fut
-        fut.add_done_callback(lambda f: self._finished(k, f))
-        return await asyncio.shield(fut)  # a requester who leaves does not cancel an answer others may want
+
+    async def compute(self, kind: str, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker process (one computation per ``(kind, key)`` at a time), cached."""
+        k = (kind, key)
+        if k not in self._running:
+            self.admitted += 1
+            fut = asyncio.get_running_loop().run_in_executor(self._pool_now(), fn, *args)
+            self._running[k] = fut
+            fut.add_done_callback(lambda f: self._finished(k, f))
+        return await asyncio.shield(self._running[k])  # a requester who leaves cancels nobody's answer
 
     def _finished(self, k: tuple[str, Hashable], fut: asyncio.Future[Any]) -> None:
         self.admitted -= 1
@@ -107,6 +130,14 @@ class HeavyWork:
 
 
 # ---- the jobs (module-level: a worker process finds them by name) --------------------------------------
+WORKER_NICE = 10  # a worker yields the CPU to the tables' process when both want it
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform
+        os.nice(WORKER_NICE)
+
+
 def review_job(stored: list[dict[str, Any]], seat: int, label: str, top: int) -> dict[str, Any]:
     """The AI review of ``seat`` in a finished hand's stored log; ``{"error": …}`` when it cannot be."""
     from majiang.engine.log import events_from_json

@@ -58,11 +58,22 @@ def paginate(items: list[Any], limit: int, offset: int) -> tuple[list[Any], int,
     return page, len(items), offset + limit if offset + limit < len(items) else None
 
 
+def _refused(e: HeavyRefused) -> HTTPException:
+    retry = str(max(1, math.ceil(e.retry_after_s)))
+    return HTTPException(e.status, str(e), headers={"Retry-After": retry})
+
+
 async def heavy(h: Hall, kind: str, requester: str, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in the hall's worker processes (:mod:`majiang.hall.heavy`), a refusal as 429/503."""
     try:
         return await h.heavy.run(kind, requester, key, fn, *args)
     except HeavyRefused as e:
-        raise HTTPException(
-            e.status, str(e), headers={"Retry-After": str(max(1, math.ceil(e.retry_after_s)))}
-        ) from None
+        raise _refused(e) from None
+
+
+def admit(h: Hall, kind: str, requester: str) -> None:
+    """The requester's rate and the pool's cap for one more ``kind`` computation (429/503 when spent)."""
+    try:
+        h.heavy.admit(kind, requester)
+    except HeavyRefused as e:
+        raise _refused(e) from None

@@ -15,7 +15,7 @@ from fastapi import APIRouter, HTTPException, Query
 from sqlalchemy import select
 
 from majiang.hall.heavy import review_job
-from majiang.hall.routes.deps import Authed, HallDep, RowId, heavy
+from majiang.hall.routes.deps import Authed, HallDep, RowId, admit
 from majiang.store.models import HandEvent, HandRow
 
 TOP = 5
@@ -25,6 +25,12 @@ router = APIRouter()
 
 @router.get("/api/hands/{hand_id}/review", summary="the AI review of your own seat in a finished hand")
 async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p: Authed, h: HallDep) -> dict[str, Any]:
+    key = (hand_id, seat, p.account_id)  # only the seat's own player ever gets an answer for it
+    hit = h.heavy.cached("review", key)
+    if hit is not None:  # asked before: no database, no limit taken
+        return _reply(hand_id, hit)
+    admit(h, "review", str(p.account_id))  # the rate and the cap before any work for the request
+
     def load() -> tuple[list[Any], list[dict[str, Any]]] | None:
         with h.db.session() as s:
             row = s.get(HandRow, hand_id)
@@ -42,7 +48,10 @@ async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p
     players, stored = got
     if seat >= len(players) or players[seat] != p.account_id:
         raise HTTPException(403, f"seat {seat} of hand {hand_id} is not yours: a review is for your own seat")
-    result = await heavy(h, "review", str(p.account_id), (hand_id, seat), review_job, stored, seat, f"#{hand_id}", TOP)
+    return _reply(hand_id, await h.heavy.compute("review", key, review_job, stored, seat, f"#{hand_id}", TOP))
+
+
+def _reply(hand_id: int, result: dict[str, Any]) -> dict[str, Any]:
     if "error" in result:
         raise HTTPException(422, f"hand {hand_id} cannot be reviewed: {result['error']}")
     return {"hand": hand_id, **result}
