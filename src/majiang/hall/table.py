@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 from majiang.bots.base import Bot
 from majiang.engine.hand import Hand, IllegalAction
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import PASS_ACTION, Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, public_view, seat_events
 from majiang.hall import botprocs
@@ -840,12 +840,19 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
+        was_auto = info.auto
         if not m.data.get("auto"):
             info.timeouts += 1
             if info.timeouts >= self.room.auto_after_timeouts and not info.auto:
                 info.auto = True
                 self.send(info.account_id, {"type": "auto", "on": True, "reason": "timeouts"})
                 self.broadcast_table()
+        if not was_auto and PASS_ACTION in p.legal:
+            # a claim window that ran out is 过, as at 天凤, 雀魂 and QQ: nobody claims for a player
+            # who did not choose to (a pung he never wanted would cost him 门前清); 托管 decides only
+            # once it is on (docs/protocol.md)
+            await self.apply(seat, PASS_ACTION)
+            return
         await self.act_for(seat, default=True)
 
     async def act_for(self, seat: int, default: bool) -> None:
