@@ -174,11 +174,17 @@ class HandStore:
         coefficient: int,
         fee: int,
         stats: list[dict[str, Any]],
+        escaped: Sequence[int] = (),
     ) -> CoinSettlement:
         """Reveal the seed, store the result and statistics, and settle the coins — one database
-        transaction, idempotent by the settlement key."""
+        transaction, idempotent by the settlement key.  The seats in ``escaped`` were played to the end
+        by 托管 after their players escaped (and paid for it): what such a seat wins or loses is the
+        house's, never the escaper's (seed 001: 逃跑的玩家将会被扣除相应的游戏币)."""
         with self.db.session() as s:
             key = f"settle:{table_id}:{hand_id}"
+            if escaped:
+                house_id = system_account(s, HOUSE).id
+                accounts = [house_id if i in escaped else a for i, a in enumerate(accounts)]
             accs = {a.id: a for a in s.scalars(select(Account).where(Account.id.in_(accounts)).with_for_update())}
             balances = [accs[a].balance if a in accs else 0 for a in accounts]
             coins = settle_coins(score_deltas, balances, coefficient, fee)

@@ -624,7 +624,7 @@ class Hall:
     def profile(self, account: int) -> dict[str, Any]:
         from sqlalchemy import case, func
 
-        from majiang.store.models import PlayerHand
+        from majiang.store.models import LedgerEntry, LedgerTxn, PlayerHand
 
         with self.db.session() as s:
             acc = s.get(Account, account)
@@ -641,6 +641,11 @@ class Hall:
                 ).where(PlayerHand.account_id == account)
             ).one()
             hands, score, coins, wins, deal_ins, fan = (int(x or 0) for x in row)
+            escapes = s.scalar(  # an escape is not a hand played: counted apart (the ledger's escape payments)
+                select(func.count(LedgerEntry.id))
+                .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
+                .where(LedgerEntry.account_id == account, LedgerTxn.kind == "escape")
+            )
             return {
                 "id": acc.id,
                 "name": acc.username,
@@ -649,6 +654,7 @@ class Hall:
                 "hands": hands,
                 "wins": wins,
                 "deal_ins": deal_ins,
+                "escapes": int(escapes or 0),
                 "win_rate": wins / hands if hands else 0.0,
                 "deal_in_rate": deal_ins / hands if hands else 0.0,
                 "avg_fan_on_win": fan / wins if wins else 0.0,

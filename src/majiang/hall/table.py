@@ -1027,8 +1027,9 @@ class TableRunner:
                 "fan": win.points if win and win.seat == i else 0,
             }
             for i in range(4)
-            if (info := self.seats[i]) is not None and info.human
+            if (info := self.seats[i]) is not None and info.human and not info.escaped  # an escape is no hand played
         ]
+        escaped = [i for i, info in enumerate(self.seats) if info is not None and info.escaped]
         view = SeatView(hand, 0).result or {}
         competition = self.room.competition  # competition tables play for the event, not for coins
         coins = await self.host.run_db(
@@ -1042,6 +1043,7 @@ class TableRunner:
             0 if competition else self.room.coefficient,
             0 if competition else self.room.fee,
             stats,
+            escaped,
         )
         self.hands_played += 1
         session_done = False

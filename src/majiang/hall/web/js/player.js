@@ -49,6 +49,7 @@ export function mount(root, arg, app) {
         p.balance !== undefined ? stat("游戏币", "Coins", fmtInt(p.balance), "stat-balance") : null,
         p.coins_won !== undefined ? stat("输赢", "Coins won", signed(p.coins_won), "stat-coins-won") : null,
         stat("和牌", "Wins", fmtInt(p.wins), "stat-wins"),
+        stat("逃跑", "Escapes", fmtInt(p.escapes || 0), "stat-escapes"),
         stat("总分", "Score", signed(p.score), "stat-score")),
       ratingSection(p.id),
       hands === null ? null : h("h2.section-title", bi("最近的牌局", "Recent hands")),
