@@ -113,3 +113,12 @@ def test_compact_string_keeps_the_flowers():
     assert h.flowers == 2 and h.to_string() == "[123m1][EEE2]{9999s}456pC C f1f2"
     again = WinningHand.from_string(h.to_string(), self_drawn=True)
     assert again == h and score(again).total == score(h).total
+
+
+def test_a_hand_with_no_winning_tile_says_so():
+    """Was: the calculator answered a hand with no winning tile picked (win_tile null) with "a tile must
+    be a string like '5p', got None"."""
+    from majiang.rulesets import calculator
+
+    body = {"hand": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "1s"], "win_tile": None}
+    assert calculator("gb")(body, True)["error"] == "'win_tile' is missing: pick the winning tile (和张)"

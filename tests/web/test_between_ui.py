@@ -223,6 +223,10 @@ def test_leave_after_this_hand_stands_up_at_the_end_without_a_penalty(rpage: Any
     coins = int(page.locator("#my-coins").get_attribute("data-coins"))
     expect(page.locator(".toast.info").last).to_contain_text("你已离座（不扣分）")
     expect(page.locator("#play-again")).to_have_count(0)  # no ready step for a player who left
+    # the dialog itself says so, not only a passing toast (was: "下一局即将开始 next hand starting")
+    expect(page.locator("#next-hand-in")).to_contain_text("你已离座")
+    expect(page.locator("#next-hand-in")).not_to_contain_text("即将开始")
+    expect(page.locator("#close-result")).to_contain_text("回大厅")
     page.click("#close-result")
     page.wait_for_url(re.compile("#lobby$"))
     balance, entries = ledger(rhall, page)

@@ -200,8 +200,8 @@ class WinningHand:
         hand = tuple(parse_tile(t) for t in hand_raw)
         if any(is_flower(t) for t in hand):
             raise InvalidHandError("flowers do not belong in 'hand': give their number in 'flowers'")
-        if "win_tile" not in d:
-            raise InvalidHandError("'win_tile' is missing")
+        if d.get("win_tile") is None:  # absent or null: the calculator's form with no tile picked as the winner
+            raise InvalidHandError("'win_tile' is missing: pick the winning tile (和张)")
         win_tile = parse_tile(d["win_tile"])
         flowers_raw = d.get("flowers", 0)
         if isinstance(flowers_raw, list):

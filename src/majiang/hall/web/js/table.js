@@ -584,6 +584,11 @@ function tickCountdowns() {
     el.classList.toggle("urgent", left < 3.5);
   }
   const nx = document.getElementById("next-hand-in");
+  if (nx && session.leftTable) { // the result stays readable, but no next hand is coming for this player
+    nx.textContent = "你已离座，不再参加下一局 · You have left the table: no next hand for you";
+    nx.classList.add("left");
+    return;
+  }
   if (tickBetween(session)) return; // the ready step's countdown (between.js)
   if (nx && session.nextHandAt) {
     const left = Math.max(0, Math.ceil((session.nextHandAt - performance.now()) / 1000));
@@ -774,7 +779,8 @@ function renderResult() {
       bi("回放", "Replay")) : null,
     r.hand ? h("a.btn#review-link", { href: `#replay/${r.hand}/review`, target: "_blank", rel: "noopener" },
       bi("复盘", "Review")) : null,
-    h("button.btn.primary#close-result", { on: { click: () => session.closeResult() } }, bi("继续", "Continue"))));
+    h("button.btn.primary#close-result", { on: { click: () => session.closeResult() } },
+      session.leftTable ? bi("回大厅", "Back to the lobby") : bi("继续", "Continue"))));
   return h("div.overlay.result-overlay", dialog);
 }
 
