@@ -117,9 +117,8 @@ class _Position:
         self.view = view
         self.counts = list(view.counts)
         self.melds = list(view.melds[view.seat])
-        inner = getattr(rules, "rules", None)
-        self.min_fan: int | None = getattr(inner, "min_fan", None)  # None: a ruleset without fans
-        self.profile = str(getattr(inner, "name", view.rules))
+        self.min_fan = rules.min_fan  # None: a ruleset without fans
+        self.profile = rules.name  # a ruleset scored in fans is named by its fan profile
         self.pending = view.pending
         # copies on the table outside this seat's melds: ponds (the pending discard included) and others' melds
         elsewhere = list(view.visible)
