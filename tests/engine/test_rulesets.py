@@ -88,8 +88,8 @@ def test_looking_up_a_calculator_imports_only_that_calculator() -> None:
     (before the registry named its adapters and calculators as data: 53 majiang modules, now 29)."""
     loaded = _modules_after("from majiang.cli import main\nmain(['fan', '--jsonl'])", MCR_LINE)
     assert "majiang.mcr.scorer" in loaded
-    assert not {m for m in loaded if m.startswith(("majiang.engine", "majiang.nanchang", "majiang.rulesets."))}
-    listed = _modules_after("from majiang.rulesets import choices, info\nchoices(); info('gb').min_fan")
-    assert listed == {"majiang", "majiang.rulesets"}  # a parser's choices cost nothing
-    nanchang = _modules_after("from majiang.rulesets import calculator\ncalculator('nanchang')")
+    assert not {m for m in loaded if m.startswith(("majiang.engine", "majiang.nanchang", "majiang.rulesets"))}
+    listed = _modules_after("from majiang.rulebook import choices, info\nchoices(); info('gb').min_fan")
+    assert listed == {"majiang", "majiang.rulebook"}  # a parser's choices cost nothing
+    nanchang = _modules_after("from majiang.rulebook import calculator\ncalculator('nanchang')")
     assert "majiang.nanchang.hand_json" in nanchang and not {m for m in nanchang if m.startswith("majiang.engine")}

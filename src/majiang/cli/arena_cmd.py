@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from majiang.rulesets import DEFAULT, fan_names
+from majiang.rulebook import DEFAULT, fan_names
 
 PLACES = ("第一 1st", "第二 2nd", "第三 3rd", "第四 4th")
 

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.hand:
         print(f"give a hand, e.g.  majiang fan '{EXAMPLE}'   (or use --jsonl; see --help)", file=sys.stderr)
         return 2
-    from majiang.rulesets import DEFAULT, lookup
+    from majiang.rulebook import DEFAULT, lookup
 
     rules = args.rules or DEFAULT
     entry = lookup(rules)  # not registered: an MCR profile name, which the scorer checks
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_jsonl(args: argparse.Namespace) -> int:
     from majiang.cli.jsonl import run_jsonl
-    from majiang.rulesets import DEFAULT, Calculator, calculator
+    from majiang.rulebook import DEFAULT, Calculator, calculator
 
     forced = args.rules
     explain = args.explain

@@ -16,7 +16,7 @@ from majiang.cli.table_text import WINDS_ZH, Seating, announce, deltas_text, mel
 from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import WIN, Action
 from majiang.engine.view import SeatView, event_view
-from majiang.rulesets import DEFAULT, choices, lookup
+from majiang.rulebook import DEFAULT, choices, lookup
 from majiang.tiles import Tile, tile_glyph, tile_str, tile_zh
 
 #: the typed answer that declares a win the engine did not offer (a false win is penalised)

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from majiang.rulesets import DEFAULT, fan_names
+from majiang.rulebook import DEFAULT, fan_names
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from majiang.rulesets import DEFAULT, choices
+from majiang.rulebook import DEFAULT, choices
 
 
 def register(sub: Any) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from majiang.cli.tournament.absence import cmd_redraw
 from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open_repo, print_session, wrap
-from majiang.rulesets import DEFAULT, fan_names
+from majiang.rulebook import DEFAULT, fan_names
 
 
 def register(tsub: Any) -> None:
