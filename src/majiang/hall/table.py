@@ -714,11 +714,11 @@ class TableRunner:
         for seat, info in enumerate(self.seats):
             if info is None or not info.human or info.escaped:
                 continue
-            out = self.unsealed(seat_events(new, seat))
+            out = seat_events(new, seat, self.sealed)
             if out:
                 self.send(info.account_id, {"type": "events", "hand": self.hand_id, "from": first, "events": out})
         # spectators see the same public events, delayed
-        public = self.unsealed(seat_events(new, -1))
+        public = seat_events(new, -1, self.sealed)
         msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
         loop.call_later(self.room.spectate_delay_s, self._to_spectators, msg, upto)
         if window:
@@ -1323,10 +1323,8 @@ class TableRunner:
             msg["leave_after"] = bool(self.seats[seat].leave_after)  # type: ignore[union-attr]
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
-            msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = self.unsealed(seat_events(self.hand.events[: self.shown], seat))
-            if self.sealed:
-                msg["view"].pop("seed", None)
+            msg["view"] = SeatView(self.hand, seat).to_dict(self.sealed)
+            msg["events"] = seat_events(self.hand.events[: self.shown], seat, self.sealed)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
@@ -1344,12 +1342,6 @@ class TableRunner:
             if self.items.enabled:
                 again["items"] = self.items.told[seat] = self.items.usable(seat)
             self.send(account, again)
-
-    def unsealed(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Events as sent: at a sealed table (复式) without the seed that ``hand_end`` reveals."""
-        if not self.sealed:
-            return events
-        return [{k: v for k, v in e.items() if k != "seed"} if e.get("type") == "hand_end" else e for e in events]
 
     def _cancel_prompts(self) -> None:
         for p in self.prompts.values():

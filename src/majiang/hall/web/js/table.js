@@ -326,16 +326,26 @@ class TableSession {
 
   onEvents(m) {
     if (!this.mine(m)) return;
-    const events = m.events;
+    const from = typeof m.from === "number" ? m.from : this.model.n;
     if (m.hand !== this.handId) {
-      const fresh = events.length > 0 && events[0].type === "hand_start";
+      const fresh = m.events.length > 0 && m.events[0].type === "hand_start";
       if (!fresh && !this.spectator) {
         this.resync(); // we missed the start of this hand: ask for a snapshot
         return;
       }
       this.handId = m.hand;
       this.model = new HandModel(this.spectator ? null : this.seat);
-      if (!fresh) this.model.started = true; // a spectator joining mid-hand sees the table from now on
+      if (!fresh) { // a spectator joining mid-hand sees the table from now on
+        this.model.started = true;
+        this.model.n = from;
+      }
+    }
+    // each event once: a run overlapping what the model holds is trimmed, a gap asks for a snapshot
+    const events = this.model.applyEvents(m.events, from);
+    if (events === null) {
+      if (this.spectator) return; // its snapshot comes with the next hand
+      this.resync();
+      return;
     }
     let changes = false;
     const now = performance.now();
@@ -366,7 +376,6 @@ class TableSession {
         this.hints = null;
         this.markReady = false;
       }
-      this.model.apply(e);
       if (STATE_CHANGING.has(e.type)) changes = true;
     }
     if (changes) {
