@@ -41,7 +41,7 @@ PUBLIC_STATE = "public_state"
 PUBLIC, OWNER, PER_SEAT, HIDDEN, SEALABLE = "public", "owner", "per_seat", "hidden", "sealable"
 
 #: the log format written now (in ``hand_start``); logs without a version are format 1, whose
-#: reader turns numbers written as tile names (issue 13 D2) back into numbers
+#: reader turns numbers written as tile names (Nanchang's jing deltas) back into numbers
 VERSION = 2
 FIRST_NUMBERS = 2  # the first format that writes every number as a number
 
@@ -192,7 +192,8 @@ def _tile_in(x: Any) -> Any:
 
 
 def _number_v1(x: Any) -> Any:
-    """Format 1 wrote numbers under some names as tile names (issue 13 D2): back to numbers."""
+    """Format 1 wrote numbers under some names as tile names (Nanchang's jing deltas, read by a tile
+    field's writer): back to numbers."""
     if isinstance(x, list):
         return [_number_v1(v) for v in x]
     if isinstance(x, dict):

@@ -3,7 +3,8 @@ guests), answered with 429 and ``Retry-After``; the hall's settings for them (:c
 
 One process keeps its buckets in memory; the processes of a cluster share theirs through Redis
 (:meth:`HttpLimiter.share` with :meth:`majiang.hall.cluster.RedisCluster.take_token`), so N processes
-give one budget, not N (issue 14 #2/#9)."""
+give one budget, not N: otherwise a client spreading its messages over the processes of a cluster
+would get N times the limit."""
 
 from __future__ import annotations
 

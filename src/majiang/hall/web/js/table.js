@@ -111,7 +111,8 @@ class TableSession {
     if (this.view) this.view.redraw(what);
   }
 
-  /** A table message for the table shown (issue 16 B1): every table message names its table
+  /** A table message for the table shown (a table left mid-hand must not leak into the next one):
+   * every table message names its table
    * (`table_id`); one of a table left since — its hand played out by 托管 — is dropped. */
   mine(m) {
     return !!this.tableId && (!m.table_id || m.table_id === this.tableId);
@@ -294,7 +295,7 @@ class TableSession {
     if (this.spectator && m.delay_s) {
       toast(`观战中：事件延迟 ${m.delay_s} 秒，从下一步开始显示 · Spectating with a ${m.delay_s}s delay`, "info", 6000);
     }
-    // a page just opened (a reload, a new tab) goes straight back to the table (issue 16 B6)
+    // a page just opened (a reload, a new tab) goes straight back to the table the player sits at
     const go = this.expect || ["lobby", "login"].includes(app.route ?? bootRoute());
     this.expect = false;
     if (go && app.route !== "table") app.go("table");
