@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -9,6 +11,21 @@ from fastapi.testclient import TestClient
 from majiang.cli.serve_cmd import tournament_features
 from majiang.hall.app import create_app
 from majiang.hall.rooms import Room
+
+#: how long a state may take to come before the test calls the hall hung: a watchdog, not a budget
+#: (a loaded machine is slow at every step, never silent this long)
+WATCHDOG_S = 180.0
+
+
+def eventually(state: Callable[[], Any], what: str, watchdog_s: float = WATCHDOG_S) -> Any:
+    """Until ``state()`` is truthy (its value is returned): a wait on the hall's state, however slow
+    the machine; fails saying ``what`` never came only when the hall is hung."""
+    deadline = time.monotonic() + watchdog_s
+    while not (got := state()):
+        assert time.monotonic() < deadline, f"{what} never came"
+        time.sleep(0.02)
+    return got
+
 
 FAST = dict(bots="rand", bot_fill_s=0.1, next_hand_s=0.05, timers="fast")
 

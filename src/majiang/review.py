@@ -33,10 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
-from majiang.engine import items as _items
-from majiang.engine.events import HEADER_KEYS
-from majiang.engine.hand import Hand, Phase
-from majiang.engine.log import verify
+from majiang.engine.hand import Hand
+from majiang.engine.log import hand_at_start, verify, walk
 from majiang.engine.protocol import (
     ADDED_KONG,
     CHOW,
@@ -44,7 +42,6 @@ from majiang.engine.protocol import (
     DISCARD,
     KONG,
     PASS,
-    PASS_ACTION,
     PUNG,
     WIN,
     Action,
@@ -117,9 +114,8 @@ class _Position:
         self.view = view
         self.counts = list(view.counts)
         self.melds = list(view.melds[view.seat])
-        inner = getattr(rules, "rules", None)
-        self.min_fan: int | None = getattr(inner, "min_fan", None)  # None: a ruleset without fans
-        self.profile = str(getattr(inner, "name", view.rules))
+        self.min_fan = rules.min_fan  # None: a ruleset without fans
+        self.profile = rules.name  # a ruleset scored in fans is named by its fan profile
         self.pending = view.pending
         # copies on the table outside this seat's melds: ponds (the pending discard included) and others' melds
         elsewhere = list(view.visible)
@@ -255,38 +251,6 @@ def action_estimate(view: SeatView, rules: Ruleset, action: Action, position: _P
         raise ValueError(f"cannot value a {t!r}")
     after = [*melds, meld]
     return max((p.after_discard(counts, after, d, True) for d in range(NUM_KINDS) if counts[d]), key=lambda e: e.value)
-
-
-# ---- walking a log ------------------------------------------------------------------------------------
-_CLAIMS = {"chow": CHOW, "pung": PUNG}
-
-
-def _decided(hand: Hand, e: dict[str, Any]) -> dict[int, Action]:
-    """The decision each prompted seat took, as the log's next event ``e`` shows it (as
-    :func:`majiang.engine.log.replay` reads it: in a claim window everybody else passed)."""
-    et = e["type"]
-    if hand.phase is Phase.TURN:
-        if et == "discard":
-            a = Action(DISCARD, e["tile"])
-        elif et == "add_kong_declared":
-            a = Action(ADDED_KONG, e["tile"])
-        elif et == "kong" and e.get("kind") == "concealed":
-            a = Action(CONCEALED_KONG, e["tile"])
-        elif et in ("win", "false_win"):
-            a = Action(WIN, e["tile"])
-        else:
-            raise ValueError(f"event {len(hand.events)} ({et}) is not a decision of seat {hand.current}")
-        return {hand.current: a}
-    if et == "false_win":
-        return {e["seat"]: Action(WIN, e["tile"])}
-    taken: dict[int, Action] = {}
-    if et in _CLAIMS:
-        taken[e["seat"]] = Action(_CLAIMS[et], e["tile"], tuple(e["tiles"]) if et == "chow" else ())
-    elif et == "kong" and e.get("kind") == "exposed":
-        taken[e["seat"]] = Action(KONG, e["tile"])
-    elif et in ("win", "robbed"):
-        taken[e["seat"]] = Action(WIN, e["tile"])
-    return {s: taken.get(s, PASS_ACTION) for s in hand.prompted()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,30 +394,14 @@ def review_hand(
         raise ValueError(f"the log does not replay: {msg}")
     head = events[0]
     spec = reviewer_spec(bot, head["rules"])
-    rules = make_rules(head)
-    hand = Hand(
-        rules,
-        bytes.fromhex(head["seed"]),
-        dealer=head["dealer"],
-        prevalent=head["prevalent"],
-        scores=head.get("scores"),
-        hand_no=head.get("hand_no", 0),
-        extra={k: v for k, v in head.items() if k not in HEADER_KEYS},
-        arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])],
-    )
+    hand = hand_at_start(events, make_rules)
+    rules = hand.rules
     reviewer: Bot = make_bot(spec, seed, rules=head["rules"])
     out: list[Decision] = []
     try:
-        while not hand.over and len(hand.events) < len(events):
-            e = events[len(hand.events)]
-            if e["type"] == "item":
-                _items.replay_item(hand, e)
-                continue
-            decided = _decided(hand, e)
-            if seat in decided and (hand.legal(seat) or decided[seat].type == WIN):
-                out.append(_decision(hand, seat, decided[seat], reviewer, rules))
-            for s, a in decided.items():
-                hand.act(s, a)
+        for s, taken in walk(hand, events):
+            if s == seat and (hand.legal(seat) or taken.type == WIN):
+                out.append(_decision(hand, seat, taken, reviewer, rules))
     finally:
         close = getattr(reviewer, "close", None)
         if close is not None:

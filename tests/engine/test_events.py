@@ -154,3 +154,20 @@ def test_logs_written_before_the_version_still_replay(name):
     # the same seed gives the same game today: only the version and the jing deltas are written anew
     rules, n = name.split("-")[1], int(name.split("-")[2])
     assert seeded_hand(rules, n).events == events
+
+
+def test_a_sealed_view_keeps_the_seed_that_the_end_reveals():
+    """复式 tables seal their hands: the one gate (not a second filter in the hall) keeps the seed
+    that ``hand_end`` and the view reveal, for the seats and for spectators alike."""
+    from majiang.engine.view import SeatView
+
+    hand = next(h for h in _hands() if h.over)
+    end = hand.events[-1]
+    assert end["type"] == "hand_end" and "seed" in end
+    for seat in (-1, 0, 1, 2, 3):
+        assert seat_events(hand.events, seat)[-1]["seed"] == hand.seed.hex()
+        sealed = seat_events(hand.events, seat, sealed=True)
+        assert "seed" not in sealed[-1] and all("seed" not in e for e in sealed)
+        assert {k: v for k, v in seat_events([end], seat)[0].items() if k != "seed"} == sealed[-1]
+    assert SeatView(hand, 0).to_dict()["seed"] == hand.seed.hex()
+    assert "seed" not in SeatView(hand, 0).to_dict(sealed=True)

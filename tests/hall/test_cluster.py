@@ -10,6 +10,7 @@ import time
 from cluster_helpers import Player, cluster, http
 from sqlalchemy import select
 
+from hall_helpers import eventually
 from majiang.engine.log import events_from_json, verify
 from majiang.hall.ledger import audit
 from majiang.rulesets import from_header
@@ -32,8 +33,7 @@ def test_three_processes_survive_losing_the_owner(tmp_path):
         table_id = a.until("table")["table"]["id"]
         assert http(n1.base + "/healthz")["tables"] == 1  # owned by the first process
         # the lobby of another process sees the table; bob joins it through his own process
-        time.sleep(0.5)
-        assert http(n3.base + "/api/rooms")[0]["tables"] == 1
+        eventually(lambda: http(n3.base + "/api/rooms")[0]["tables"] == 1, "the table in another process's lobby")
         assert http(n2.base + "/api/rooms/c/tables")[0]["id"] == table_id
         b.send({"type": "join", "table": table_id})
         b.until("table")

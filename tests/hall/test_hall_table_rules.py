@@ -1,9 +1,7 @@
 """Table behaviour the web client relies on: state broadcasts, private codes, spectators, 托管 and
 tables whose humans are gone."""
 
-import time
-
-from hall_helpers import FAST, make_client, register
+from hall_helpers import FAST, eventually, make_client, register
 from majiang.hall.rooms import Room
 
 
@@ -82,7 +80,4 @@ def test_a_table_whose_human_left_between_hands_ends(tmp_path):
             _until(ws, "prompt")
         hall = c.app.state.hall
         hall.auto_delay_s = 0.01  # 托管's pause per decision (0.5 s by default) is not what this tests
-        t0 = time.time()
-        while hall.tables and time.time() - t0 < 60:
-            time.sleep(0.2)
-        assert not hall.tables  # the hand finished in 托管, then the table ended
+        eventually(lambda: not hall.tables, "the end of the table")  # the hand finished in 托管, then the table ended

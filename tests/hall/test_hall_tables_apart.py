@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from hall_helpers import FAST, make_client, register
+from hall_helpers import FAST, WATCHDOG_S, eventually, make_client, register
 from majiang.hall.rooms import Room
 
 TABLE_TYPES = {"table", "table_info", "events", "prompt", "hand_end", "auto", "escape", "items", "item_used"}
@@ -74,25 +74,26 @@ def test_a_table_left_mid_hand_settles_apart_from_the_new_one(tmp_path: Any) -> 
             ws.send_json({"type": "stand"})
             _until(ws, lambda m: m["type"] == "escape", seen, answer=False)
             after: list[dict[str, Any]] = []
-            for _ in range(50):  # the seat at A is freed a moment after the stand
+            deadline = time.monotonic() + WATCHDOG_S
+            while True:  # the seat at A is freed a moment after the stand: ask until it is
                 ws.send_json({"type": "quick_join", "room": "t"})
                 m = _until(ws, lambda m: m["type"] in ("table", "error"), after, answer=False)
                 if m["type"] == "table" and m["table"]["id"] != a_id:
                     break
-                time.sleep(0.05)
+                assert time.monotonic() < deadline, "the seat at A was never freed"
+                time.sleep(0.05)  # the hall's rate limit: an account may send 30 messages a second
             b_id = m["table"]["id"]
             assert b_id != a_id
             after = [m]  # (a join sent before A freed the seat was answered by A: busy)
             _until(ws, lambda m: m["type"] == "hand_end", after)
             b_hand = after[-1]["hand"]
+
             # A's hand is over by now or soon: wait for its settlement on the ledger
-            deadline = time.monotonic() + 60
-            while True:
+            def settled() -> list[dict[str, Any]] | None:
                 st = c.get("/api/me/statement", headers=auth).json()["entries"]
-                if any(e["kind"] == "settle" and e["hand"] == a_hand for e in st):
-                    break
-                assert time.monotonic() < deadline, st
-                time.sleep(0.1)
+                return st if any(e["kind"] == "settle" and e["hand"] == a_hand for e in st) else None
+
+            st = eventually(settled, "A's settlement")
             ws.send_json({"type": "ping"})
             _until(ws, lambda m: m["type"] == "pong", after)
             leaks = [m for m in after if m.get("table_id") == a_id or (m["type"] == "hand_end" and m["hand"] != b_hand)]

@@ -5,13 +5,12 @@ information never reaching another seat or a spectator."""
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from hall_helpers import FAST, make_client, register
+from hall_helpers import FAST, eventually, make_client, register
 from majiang.engine import items as I
 from majiang.engine.log import events_from_json, replay, verify
 from majiang.hall.items import PRICES
@@ -76,11 +75,7 @@ def sit(ws, room: str = "i") -> dict[str, Any]:
 def leave(client, tok: str, ws) -> None:
     """Stand up and wait until the hall has seated us nowhere."""
     ws.send_json({"type": "stand"})
-    for _ in range(500):
-        if client.get("/api/me", headers=auth(tok)).json()["table"] is None:
-            return
-        time.sleep(0.01)
-    raise AssertionError("still seated")
+    eventually(lambda: client.get("/api/me", headers=auth(tok)).json()["table"] is None, "standing up")
 
 
 def use(ws, seen: list[dict[str, Any]] | None = None, **msg: Any) -> dict[str, Any]:

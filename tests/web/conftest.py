@@ -216,7 +216,7 @@ def serve(
     try:
         import httpx
 
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a watchdog: a loaded machine starts the server slowly
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"majiang serve exited ({proc.returncode}):\n{log.read_text()}")

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from .conftest import Hall, pages, serve
+from .pace import next_step
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
@@ -84,17 +85,11 @@ def click(locator: Any) -> bool:
         return False
 
 
-def play_hand(page: Any, budget_s: float = 120, during: Any = None) -> None:
-    """Click through a hand until the result shows: 和 when offered, else 过, else the drawn tile."""
-    deadline = time.monotonic() + budget_s
+def play_hand(page: Any, during: Any = None) -> None:
+    """Click through a hand until the result shows: 和 when offered, else 过, else the drawn tile;
+    each step waits for the table."""
     while not page.locator("#result").is_visible():
-        assert time.monotonic() < deadline, "the hand did not finish in time"
-        try:
-            page.wait_for_selector(
-                "#result, button.act[data-action], .strip.pos0 .tile.playable", state="visible", timeout=15_000
-            )
-        except PlaywrightError:
-            continue
+        next_step(page, "#result, button.act[data-action], .strip.pos0 .tile.playable")
         if page.locator("#result").is_visible():
             break
         if during is not None:

@@ -131,3 +131,29 @@ def test_a_replay_shows_a_stranger_no_names_and_no_coins(
     page.click("#replay-step")
     names = {page.locator(f".plate[data-seat='{s}'] .pname").inner_text() for s in range(4)}
     assert names == {"东家 East", "南家 South", "西家 West", "北家 North"}, names
+
+
+def test_the_model_applies_each_event_once(page: Any, hall: Any, two_hands: tuple[int, list[int], str]) -> None:
+    """A run of events that overlaps what the table's model already holds (an ``events`` message
+    says where it starts: ``from``) is trimmed, not applied a second time; a run after a gap is
+    refused, so that the page asks for a snapshot."""
+    _, hands, _ = two_hands
+    events = hall.get(f"/api/hands/{hands[0]}")["events"]
+    assert len(events) > 30
+    page.goto("/")
+    got = page.evaluate(
+        """async (events) => {
+          const { HandModel } = await import('/static/js/model.js');
+          const once = new HandModel(null, true);
+          once.applyEvents(events);
+          const overlapped = new HandModel(null, true);
+          overlapped.applyEvents(events.slice(0, 30), 0);
+          const applied = overlapped.applyEvents(events.slice(20), 20); // its first 10 are held already
+          const gap = new HandModel(null, true);
+          gap.applyEvents(events.slice(0, 5), 0);
+          return { same: JSON.stringify(once) === JSON.stringify(overlapped), applied: applied.length,
+                   n: overlapped.n, gap: gap.applyEvents(events.slice(10), 10), gapN: gap.n };
+        }""",
+        events,
+    )
+    assert got == {"same": True, "applied": len(events) - 30, "n": len(events), "gap": None, "gapN": 5}

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from .pace import STEP_MS
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 
@@ -53,18 +55,18 @@ def test_leaving_mid_hand_then_sitting_elsewhere(new_page: Any, signup: Any, hal
         .observe(document.body, { childList: true, subtree: true }); }"""
     )
     b_id = ""
-    for _ in range(40):  # the seat at A is freed a moment after the stand
+    deadline = time.monotonic() + STEP_MS / 1000  # the watchdog of a seat never freed
+    while not b_id and time.monotonic() < deadline:  # the seat at A is freed a moment after the stand
         page.locator(".room-card[data-room=fast] button.quick").click()
         page.wait_for_timeout(300)
         if page.locator("#add-bots").count() or page.locator("#your-turn").count():
             b_id = _table_id(page)
-            break
     assert b_id and b_id != a_id
     page.click("#add-bots")
     page.wait_for_selector("#your-turn")
     # B's first discard is ours (60 s); 托管 plays A out meanwhile: hold B's prompt until A settles
     a_hand = None
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + STEP_MS / 1000  # the watchdog of a hand that never settles
     while a_hand is None:
         assert time.monotonic() < deadline, "A's hand did not settle"
         for e in _statement(hall, token):

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from .conftest import PASSWORD, serve
+from .pace import STEP_MS
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
@@ -224,8 +225,9 @@ def prompts(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [m for m in frames if m.get("type") == "prompt"]
 
 
-def wait_for(page: Any, cond: Callable[[], Any], timeout: float = 30) -> Any:
-    """Wait on the page's clock (Playwright delivers the recorded messages only while it runs)."""
+def wait_for(page: Any, cond: Callable[[], Any], timeout: float = STEP_MS / 1000) -> Any:
+    """Until ``cond`` holds, on the page's clock (Playwright delivers the recorded messages only while
+    it runs); ``timeout`` is the watchdog of a hung table, not a budget (tests/web/pace.py)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got = cond()

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from .pace import STEP_MS
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 
@@ -170,7 +172,7 @@ def test_the_projector_pages_through_forty_players_without_scrolling(
     page.screenshot(path=str(shots / "tournament-projector.png"))
     seen: set[str] = set()
     seen_teams: set[str] = set()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + STEP_MS / 1000  # the watchdog of a projector that stopped turning pages
     while (seen < names or seen_teams < teams) and time.monotonic() < deadline:
         size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         assert size[0] <= 1920 and size[1] <= 1080, f"the page scrolls: {size}"

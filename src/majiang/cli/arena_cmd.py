@@ -9,6 +9,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from majiang.rulebook import DEFAULT, fan_names
+
 PLACES = ("第一 1st", "第二 2nd", "第三 3rd", "第四 4th")
 
 
@@ -53,7 +55,12 @@ def register(sub: Any) -> None:
         default=1,
         help="master seed: the round-1 draw, the walls and the bots' own randomness (default 1)",
     )
-    p.add_argument("--rules", choices=("gb", "botzone"), default="gb", help="ruleset: gb (default) or botzone")
+    p.add_argument(
+        "--rules",
+        choices=fan_names(),
+        default=DEFAULT,
+        help=f"ruleset, one scored in fans: {', '.join(fan_names())} (default {DEFAULT})",
+    )
     p.add_argument(
         "--filler",
         default="eff",

@@ -50,6 +50,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.hand:
         print(f"give a hand, e.g.  majiang fan '{EXAMPLE}'   (or use --jsonl; see --help)", file=sys.stderr)
         return 2
+    from majiang.rulebook import DEFAULT, lookup
+
+    rules = args.rules or DEFAULT
+    entry = lookup(rules)  # not registered: an MCR profile name, which the scorer checks
+    if entry is not None and entry.min_fan is None:
+        print(
+            f"error: the compact hand string is an MCR hand, and {rules} is not scored in fans: give its "
+            f"hands as hand-json (docs/hand-json.md): majiang fan --jsonl --rules {rules}",
+            file=sys.stderr,
+        )
+        return 2
     from majiang.mcr import WinningHand, score
 
     flags: dict[str, Any] = dict(
@@ -59,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         last_tile=args.last_tile,
         seat_wind=args.seat_wind,
         prevalent_wind=args.prevalent_wind,
-        rules=args.rules or "gb",
+        rules=rules,
     )
     if args.flowers is not None:
         flags["flowers"] = args.flowers
@@ -80,21 +91,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_jsonl(args: argparse.Namespace) -> int:
     from majiang.cli.jsonl import run_jsonl
-    from majiang.rulesets import DEFAULT, calculator, names
+    from majiang.rulebook import DEFAULT, Calculator, calculator
 
     forced = args.rules
     explain = args.explain
-    # calculator() looked up once per ruleset, not on every line
-    table = {name: calculator(name) for name in names()}
-    other = calculator(DEFAULT)  # what calculator() answers for anything not a registered name
+    # calculator() looked up once per ruleset the lines name (and so imported only then), not on every line
+    table: dict[Any, Calculator] = {}
 
     def handle(d: dict[str, Any]) -> dict[str, Any]:
         if forced:
             d = {**d, "rules": forced}
+        rules = d.get("rules", DEFAULT)
         try:
-            calc = table.get(d.get("rules", DEFAULT), other)  # a number, say: not a name either
+            calc = table.get(rules)
         except TypeError:  # a list or an object: unhashable, not a name
-            calc = other
+            return calculator(None)(d, explain)
+        if calc is None:
+            calc = table[rules] = calculator(rules)
         return calc(d, explain)
 
     return run_jsonl(handle)

@@ -16,10 +16,9 @@ from majiang.cli.table_text import WINDS_ZH, Seating, announce, deltas_text, mel
 from majiang.engine.hand import Hand, IllegalAction
 from majiang.engine.protocol import WIN, Action
 from majiang.engine.view import SeatView, event_view
+from majiang.rulebook import DEFAULT, choices, lookup
 from majiang.tiles import Tile, tile_glyph, tile_str, tile_zh
 
-#: rulesets without a prevalent wind (圈风): their header shows the round number only
-NO_PREVALENT_WIND = frozenset({"nanchang"})
 #: the typed answer that declares a win the engine did not offer (a false win is penalised)
 DECLARE_WIN = "w"
 
@@ -46,7 +45,7 @@ def register(sub: Any) -> None:
         help="how to show tiles: Unicode glyphs, letters (5p) or both (default)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for reproducible walls")
-    p.add_argument("--rules", default="gb", help="ruleset: gb (default), botzone, nanchang")
+    p.add_argument("--rules", default=DEFAULT, choices=choices(), help=f"ruleset (default {DEFAULT})")
     p.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: the whole session)")
     p.set_defaults(func=run)
 
@@ -104,7 +103,8 @@ class TerminalPlayer:
         say = self.say
         seats = self.seats or Seating(tuple(f"seat {s}" for s in range(4)), v.dealer, v.seat)
         say("")
-        wind = "" if v.rules in NO_PREVALENT_WIND else f" · 圈风 {WINDS_ZH[v.prevalent]}"
+        entry = lookup(v.rules)  # a ruleset without a prevalent wind (圈风) shows the round number only
+        wind = f" · 圈风 {WINDS_ZH[v.prevalent]}" if entry is None or entry.prevalent_wind else ""
         if self.hand is not None and "round" in self.hand.events[0]:
             wind = f" · round {self.hand.events[0]['round'] + 1}{wind}"
         scores = " · ".join(f"{seats.names[s]} {x}" for s, x in enumerate(v.scores))

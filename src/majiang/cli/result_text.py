@@ -19,7 +19,7 @@ def result_lines(hand: Hand, seats: Seating, rules: Any, t: TileText) -> list[st
         lines = _headline(hand, seats, lambda x: t(x) + ("*" if x in pair else ""))
     else:
         lines = _headline(hand, seats, t)
-    lines += RESULT_DETAIL.get(rules.name, _fan_lines)(hand, seats, rules, t)
+    lines += _detail(rules)(hand, seats, rules, t)
     lines += _revealed(hand, seats, t)
     return lines
 
@@ -81,8 +81,12 @@ def _nanchang_lines(hand: Hand, seats: Seating, rules: Any, t: TileText) -> list
     return ["   " + line for line in text.splitlines()[skip:]]
 
 
-#: the score breakdown per ruleset name (the default: a fan list)
-RESULT_DETAIL: dict[str, Callable[[Hand, Seating, Any, TileText], list[str]]] = {"nanchang": _nanchang_lines}
+def _detail(rules: Any) -> Callable[[Hand, Seating, Any, TileText], list[str]]:
+    """The score breakdown of a hand ``rules`` played: Nanchang's own settlement (the adapter keeps the
+    record it settled from), a fan list otherwise."""
+    from majiang.rulesets.nanchang import Nanchang
+
+    return _nanchang_lines if isinstance(rules, Nanchang) else _fan_lines
 
 
 def _revealed(hand: Hand, seats: Seating, t: TileText) -> list[str]:

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from majiang.rulebook import DEFAULT, fan_names
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -63,7 +65,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--prevalent-wind", default=None, metavar="WIND", help="圈风 E/S/W/N for the waits' fans (default E)"
     )
-    p.add_argument("--rules", default=None, choices=["gb", "botzone"], help="MCR rules profile (default gb)")
+    p.add_argument(
+        "--rules", default=None, choices=fan_names(), help=f"MCR rules profile for 合法听 (default {DEFAULT})"
+    )
     p.add_argument(
         "--no-fans",
         dest="fans",

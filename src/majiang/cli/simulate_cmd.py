@@ -7,6 +7,8 @@ import json
 import sys
 from typing import Any
 
+from majiang.rulebook import DEFAULT, choices
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -28,7 +30,7 @@ def register(sub: Any) -> None:
     p.add_argument("--hands", type=int, default=100, help="number of hands (default 100)")
     p.add_argument("--seed", type=int, default=1, help="master seed: the same seed plays the same walls")
     p.add_argument("--bots", default="fan,eff,eff,rand", help="four bots, comma-separated (default fan,eff,eff,rand)")
-    p.add_argument("--rules", default="gb", help="ruleset: gb (default), botzone, nanchang")
+    p.add_argument("--rules", default=DEFAULT, choices=choices(), help=f"ruleset (default {DEFAULT})")
     p.add_argument(
         "--duplicate",
         action="store_true",

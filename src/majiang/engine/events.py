@@ -36,11 +36,12 @@ TILE, NUMBER, TEXT, FLAG, DATA = "tile", "number", "text", "flag", "data"
 #: a ruleset's public state (:meth:`~majiang.engine.protocol.Ruleset.public`): keys :func:`register_public` declares
 PUBLIC_STATE = "public_state"
 
-#: who may see a field through a seat view
-PUBLIC, OWNER, PER_SEAT, HIDDEN = "public", "owner", "per_seat", "hidden"
+#: who may see a field through a seat view; SEALABLE: everybody, unless the view is sealed (the seed a
+#: hand's end reveals, which a 复式 table keeps until the other tables on the same walls are done)
+PUBLIC, OWNER, PER_SEAT, HIDDEN, SEALABLE = "public", "owner", "per_seat", "hidden", "sealable"
 
 #: the log format written now (in ``hand_start``); logs without a version are format 1, whose
-#: reader turns numbers written as tile names (issue 13 D2) back into numbers
+#: reader turns numbers written as tile names (Nanchang's jing deltas) back into numbers
 VERSION = 2
 FIRST_NUMBERS = 2  # the first format that writes every number as a number
 
@@ -191,7 +192,8 @@ def _tile_in(x: Any) -> Any:
 
 
 def _number_v1(x: Any) -> Any:
-    """Format 1 wrote numbers under some names as tile names (issue 13 D2): back to numbers."""
+    """Format 1 wrote numbers under some names as tile names (Nanchang's jing deltas, read by a tile
+    field's writer): back to numbers."""
     if isinstance(x, list):
         return [_number_v1(v) for v in x]
     if isinstance(x, dict):
@@ -291,9 +293,11 @@ def plain_to_json(x: Any) -> Any:
 
 
 # ---- seat views ------------------------------------------------------------------------------------
-def _hidden_from(f: Field, event: dict[str, Any], owner: Any, seat: int) -> bool:
+def _hidden_from(f: Field, event: dict[str, Any], owner: Any, seat: int, sealed: bool = False) -> bool:
     if f.seen_by == PUBLIC or f.seen_by == PER_SEAT:
         return False
+    if f.seen_by == SEALABLE:
+        return sealed
     if f.only_if is not None and event.get(f.only_if[0]) != f.only_if[1]:
         return False
     return f.seen_by == HIDDEN or owner != seat
@@ -308,9 +312,9 @@ def _record_view(r: Record, x: Any, seat: int) -> Any:
     return {k: v for k, v in x.items() if not _hidden_from(_record_field(r, k), x, owner, seat)}
 
 
-def view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
+def view(event: dict[str, Any], seat: int, sealed: bool = False) -> dict[str, Any] | None:
     """The part of ``event`` that ``seat`` may see (−1: a spectator), tiles still as ints; the event
-    itself when it hides nothing."""
+    itself when it hides nothing.  ``sealed``: :data:`SEALABLE` fields are hidden too."""
     s = spec(event["type"])
     if not s.masked and event.keys() <= s.names:
         return event
@@ -318,7 +322,7 @@ def view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     for k, v in event.items():
         f = _field(s, k)
-        if _hidden_from(f, event, owner, seat):
+        if _hidden_from(f, event, owner, seat, sealed):
             continue
         if f.seen_by == PER_SEAT:
             v = [x if i == seat else [] for i, x in enumerate(v)]
@@ -384,7 +388,8 @@ for _spec in (
     EventSpec("exhausted", {}),
     # ``parts``: the settlement's parts by name (numbers); a ruleset adds its detail (register_fields)
     EventSpec(
-        "hand_end", {"result": _f(TEXT), "seat": SEAT, "parts": _f(NUMBER), "deltas": _f(NUMBER), "seed": _f(TEXT)}
+        "hand_end",
+        {"result": _f(TEXT), "seat": SEAT, "parts": _f(NUMBER), "deltas": _f(NUMBER), "seed": _f(TEXT, SEALABLE)},
     ),
     # an item used in the hand (majiang.engine.items): the others see who used which
     EventSpec(

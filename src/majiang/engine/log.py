@@ -12,7 +12,7 @@ that a 乾坤大挪移 arrangement follows from the seed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,17 +92,17 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
         return loads_events(f)
 
 
-# ---- replay ---------------------------------------------------------------------------------------
+# ---- walking a log: replay, review, dataset --------------------------------------------------------
 _CLAIMS = {"chow": CHOW, "pung": PUNG}
 
 
-def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> Hand:
-    """Play the hand again from its seed, feeding the decisions the log records.  A log of a hand
-    still in play gives the hand at its last event (claims not yet answered are asked again)."""
+def hand_at_start(events: Sequence[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> Hand:
+    """The hand a log's ``hand_start`` header describes, before any decision: its seed, seats, scores,
+    the ruleset ``make_rules`` makes of the header, and a logged 乾坤大挪移 arrangement."""
     if not events or events[0].get("type") != "hand_start":
         raise ValueError("a hand log starts with a hand_start event")
     head = events[0]
-    hand = Hand(
+    return Hand(
         make_rules(head),
         bytes.fromhex(head["seed"]),
         dealer=head["dealer"],
@@ -112,45 +112,62 @@ def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], 
         extra={k: v for k, v in head.items() if k not in _events.HEADER_KEYS},
         arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])],
     )
+
+
+def walk(hand: Hand, events: Sequence[dict[str, Any]]) -> Iterator[tuple[int, Action]]:
+    """Feed ``hand`` the decisions the log ``events`` records, from where the hand stands to the end
+    of the log or of the hand.  Each decision is yielded as ``(seat, action)`` just before the hand
+    is given it, so that the caller sees the table as that seat saw it (the review judges it, the
+    dataset encodes it); items and faults are re-applied between decisions.  The one walk that
+    :func:`replay`, :func:`majiang.review.review_hand` and :func:`majiang.rl.dataset.decisions` share."""
     while not hand.over and len(hand.events) < len(events):
-        _step(hand, events[len(hand.events)])
-    return hand
+        e = events[len(hand.events)]
+        et = e["type"]
+        if et == "item":  # an item used between decisions (majiang.engine.items): re-applied from the seed
+            _items.replay_item(hand, e)
+        elif et == "fault":  # a wrong answer or a timeout penalised by the ruleset: no decision
+            hand.fault(e["seat"], e["kind"])
+        else:
+            for seat, action in logged_decisions(hand, e):
+                yield seat, action
+                hand.act(seat, action)
 
 
-def _step(hand: Hand, e: dict[str, Any]) -> None:
+def logged_decisions(hand: Hand, e: dict[str, Any]) -> list[tuple[int, Action]]:
+    """The decisions the log's next event ``e`` shows, in the order the engine takes them: on a
+    turn, the seat's own; in a claim or rob window, every prompted seat's (the event shows who took
+    what; everybody else asked passed)."""
     et = e["type"]
-    if et == "item":  # an item used between decisions (majiang.engine.items): re-applied from the seed
-        _items.replay_item(hand, e)
-        return
-    if et == "fault":  # a wrong answer or a timeout penalised by the ruleset
-        hand.fault(e["seat"], e["kind"])
-        return
     if hand.phase is Phase.TURN:
         seat = hand.current
         if et == "discard":
-            hand.act(seat, Action(DISCARD, e["tile"]))
-        elif et == "add_kong_declared":
-            hand.act(seat, Action(ADDED_KONG, e["tile"]))
-        elif et == "kong" and e.get("kind") == "concealed":
-            hand.act(seat, Action(CONCEALED_KONG, e["tile"]))
-        elif et in ("win", "false_win"):
-            hand.act(seat, Action(WIN, e["tile"]))
-        else:
-            raise ValueError(f"event {len(hand.events)} ({et}) is not a decision of seat {seat} on its turn")
-        return
-    # a claim or rob window: the log shows the outcome; everybody else passed
-    decided: dict[int, Action] = {}
+            return [(seat, Action(DISCARD, e["tile"]))]
+        if et == "add_kong_declared":
+            return [(seat, Action(ADDED_KONG, e["tile"]))]
+        if et == "kong" and e.get("kind") == "concealed":
+            return [(seat, Action(CONCEALED_KONG, e["tile"]))]
+        if et in ("win", "false_win"):
+            return [(seat, Action(WIN, e["tile"]))]
+        raise ValueError(f"event {len(hand.events)} ({et}) is not a decision of seat {seat} on its turn")
     if et == "false_win":
-        hand.act(e["seat"], Action(WIN, e["tile"]))
-        return
+        return [(e["seat"], Action(WIN, e["tile"]))]
+    taken: dict[int, Action] = {}
     if et in _CLAIMS:
-        decided[e["seat"]] = Action(_CLAIMS[et], e["tile"], tuple(e["tiles"]) if et == "chow" else ())
+        taken[e["seat"]] = Action(_CLAIMS[et], e["tile"], tuple(e["tiles"]) if et == "chow" else ())
     elif et == "kong" and e.get("kind") == "exposed":
-        decided[e["seat"]] = Action(KONG, e["tile"])
+        taken[e["seat"]] = Action(KONG, e["tile"])
     elif et in ("win", "robbed"):
-        decided[e["seat"]] = Action(WIN, e["tile"])
-    for s in list(hand.prompted()):
-        hand.act(s, decided.get(s, PASS_ACTION))
+        taken[e["seat"]] = Action(WIN, e["tile"])
+    return [(s, taken.get(s, PASS_ACTION)) for s in list(hand.prompted())]
+
+
+def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> Hand:
+    """Play the hand again from its seed, feeding the decisions the log records.  A log of a hand
+    still in play gives the hand at its last event (claims not yet answered are asked again)."""
+    hand = hand_at_start(events, make_rules)
+    for _ in walk(hand, events):
+        pass
+    return hand
 
 
 def verify(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> tuple[bool, str]:

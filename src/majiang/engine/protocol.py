@@ -229,6 +229,11 @@ class Ruleset(Protocol):
     stacks_per_wall: int
     #: tiles never drawn live; a live draw with only this many left ends the hand (MCR 0, Nanchang 34)
     dead_wall: int
+    #: players change seats between rounds (MCR: mcr.md §1); False: they keep their chairs
+    #: (Nanchang passes the deal round the table, nanchang.md §2.2)
+    seat_changes: bool
+    #: the fans a win needs (起和) where wins are scored in fans (MCR 8); None: not scored in fans
+    min_fan: int | None
 
     def tile_set(self) -> list[Tile]: ...
 

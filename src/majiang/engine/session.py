@@ -67,9 +67,9 @@ class Session:
     @property
     def seat_changes(self) -> bool:
         """Whether players change seats between rounds: MCR's rule (mcr.md §1), unless the ruleset
-        says its tables do not (``seat_changes = False``: Nanchang passes the deal round the table
-        and nobody moves, nanchang.md §2.2)."""
-        return self.config.seat_changes and bool(getattr(self.rules, "seat_changes", True))
+        says its tables do not (:attr:`Ruleset.seat_changes` False: Nanchang passes the deal round the
+        table and nobody moves, nanchang.md §2.2)."""
+        return self.config.seat_changes and self.rules.seat_changes
 
     def player_at(self, seat: int) -> int:
         return self.seat_of.index(seat)

@@ -180,8 +180,9 @@ class SeatView:
         own = self.counts[tile] + sum(m.tiles.count(tile) for m in self.melds[self.seat] if m.concealed)
         return max(0, 4 - own - self.visible[tile])
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON for the wire (tiles as strings)."""
+    def to_dict(self, sealed: bool = False) -> dict[str, Any]:
+        """JSON for the wire (tiles as strings); ``sealed``: without the seed after the end (see
+        :func:`event_view`)."""
         seats = []
         for s in range(4):
             seats.append(
@@ -215,7 +216,8 @@ class SeatView:
         if self.public:
             d["public"] = _events.public_to_json(self.public)
         if self.over:
-            d["seed"] = self.seed
+            if not sealed:
+                d["seed"] = self.seed
             d["result"] = self.result
         return d
 
@@ -312,17 +314,19 @@ def tiles_to_json(x: Any) -> Any:
     return _events.plain_to_json(x)
 
 
-def event_view(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
+def event_view(event: dict[str, Any], seat: int, sealed: bool = False) -> dict[str, Any] | None:
     """The part of one engine event that ``seat`` may see (tiles still as ints), or None; an
-    undeclared event type raises :class:`~majiang.engine.events.UnknownEvent`."""
-    return _events.view(event, seat)
+    undeclared event type raises :class:`~majiang.engine.events.UnknownEvent`.  ``sealed``: the hand
+    keeps its seed after its end (a 复式 table: other tables play the same walls)."""
+    return _events.view(event, seat, sealed)
 
 
-def seat_events(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """What ``seat`` (−1: a spectator) may see of ``events``, as JSON — what the hall sends."""
+def seat_events(events: Iterable[dict[str, Any]], seat: int, sealed: bool = False) -> list[dict[str, Any]]:
+    """What ``seat`` (−1: a spectator) may see of ``events``, as JSON — what the hall sends
+    (``sealed``: see :func:`event_view`)."""
     out = []
     for e in events:
-        v = _events.view(e, seat)
+        v = _events.view(e, seat, sealed)
         if v is not None:
             out.append(_events.to_json(v))
     return out

@@ -1,4 +1,4 @@
-"""Between hands at one table (issue 16 B4, B2): the ready step, leaving after the hand, and a private
+"""Between hands at one table: the ready step, leaving after the hand, and a private
 table that waits for the owner's friends.
 
 * **The ready step.**  After a hand is settled (and the seats of those who left are freed) the table

@@ -20,7 +20,8 @@ memory.  :class:`RedisCluster` shares it through Redis:
 * **shared rate limits** — ``mj:rl:<bucket>:<keyed hash>``: the HTTP token buckets of every process
   (an atomic script), so N processes give one budget, not N.
 
-Redis is outside the trust boundary (issue 14 #4): nothing in it is secret.  Every relayed message is
+Redis is outside the trust boundary (whoever reads or writes it must learn nothing and forge
+nothing): nothing in it is secret.  Every relayed message is
 sealed (AES-256-GCM under a key derived from ``MAJIANG_CLUSTER_KEY``; the channel, nonce and time are
 authenticated with it) — a forged, stale or replayed one is dropped (a replay to a process that heard
 the original: by the nonces it remembers; to a process that was not listening yet — one started or
@@ -153,7 +154,7 @@ class Cluster(Protocol):
     async def free_seat(self, account: int, table_id: str) -> None: ...
     async def seat(self, account: int) -> str | None: ...
 
-    # one open table per account, hall-wide (issue 14 #6)
+    # one open table per account, hall-wide: counted per process, N processes would allow N
     async def open_table(self, account: int, table_id: str = "", ended: str = "") -> str | None: ...
     async def table_closed(self, account: int, table_id: str) -> None: ...
 
@@ -417,7 +418,7 @@ class RedisCluster:
     async def lobby_publish(self, msg: dict[str, Any]) -> None:
         await self._publish(f"{self.p}:lobby", json.dumps(msg, ensure_ascii=False))
 
-    # ---- sealed relays (issue 14 #4) -------------------------------------------------------------
+    # ---- sealed relays: Redis may read and replay, never learn or forge ------------------------------
     def _sign(self, channel: str, body: str) -> str:
         """The envelope of a relayed message: its nonce and time in the clear, the message sealed
         (AES-256-GCM; channel, nonce and time authenticated): Redis carries nothing readable."""
@@ -703,7 +704,7 @@ class RedisCluster:
         """``table_id``, which ``account`` opened, has ended: it is no longer the account's open table."""
         await self.redis.eval(_CLOSE_TABLE, 1, f"{self.p}:opened:{account}", table_id)
 
-    # ---- rate limits shared by the processes (issue 14 #2/#9) --------------------------------------
+    # ---- rate limits shared by the processes: one budget per account, not one per process ------------
     async def take_token(self, bucket: str, key: str, per_s: float, burst: float) -> float:
         """Take a token of ``bucket`` for ``key`` (a client address, a username) from the bucket every
         process shares: 0.0 when allowed, else the seconds until one is available (one atomic script,

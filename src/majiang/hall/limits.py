@@ -8,7 +8,8 @@ is one of ``Limits.trusted_proxies`` (``majiang serve --trusted-proxy``).
 
 One process keeps its buckets in memory; the processes of a cluster share theirs through Redis
 (:meth:`HttpLimiter.share` with :meth:`majiang.hall.cluster.RedisCluster.take_token`), so N processes
-give one budget, not N (issue 14 #2/#9)."""
+give one budget, not N: otherwise a client spreading its messages over the processes of a cluster
+would get N times the limit."""
 
 from __future__ import annotations
 

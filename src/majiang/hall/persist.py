@@ -118,7 +118,7 @@ class HandStore:
             s.flush()
             return row.id
 
-    # ---- session seeds: here, never in Redis (issue 14 #4) ----------------------------------------
+    # ---- session seeds: here, never in Redis (outside the trust boundary) ----------------------------
     def save_session(self, table_id: str, seed: str) -> int:
         """Keep a new session's seed (hex); the table's snapshot names the returned row."""
         with self.db.session() as s:

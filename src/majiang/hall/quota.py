@@ -3,8 +3,8 @@ codes tried, tables opened — ``service.CODE_ATTEMPTS``, ``service.CREATE_RATE`
 
 One process counts in memory; the processes of a cluster count in one window in Redis
 (:meth:`Window.share` with :meth:`majiang.hall.cluster.RedisCluster.take_window`), so N processes allow
-the limit once, not N times (the issue 14 leftover).  If Redis fails, the process counts alone again
-(logged), as the HTTP limits do (hall/limits.py).
+the limit once, not N times (counted per process, each process allowed it anew).  If Redis fails,
+the process counts alone again (logged), as the HTTP limits do (hall/limits.py).
 
 >>> w = Window(2, 60.0, "demo")
 >>> [w.take_here("7", now=t) for t in (0.0, 1.0, 2.0, 61.0)]

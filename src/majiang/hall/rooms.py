@@ -21,16 +21,17 @@ TIMER_PRESETS: dict[str, dict[str, float]] = {
 }
 
 
-#: a rooms file's claim window (issue 14 #5): every discard pauses this long for everyone, so bots, auto-pass
+#: a rooms file's claim window: every discard pauses this long for everyone, so bots, auto-pass
 #: and any decision quicker than that never show whether a seat could claim; a human who thinks longer
 #: makes the table wait, as at any table of people.  The claim timer itself (None) is exact but costs 3 s
 #: (10 s relaxed) after every discard, minutes a hand; set it per room where that is worth it.
 CLAIM_WINDOW_S = 1.0
 
-#: a rooms file's ready step after each hand (issue 16 B4): this long to press 准备 / 再来一局; who is not ready
+#: a rooms file's ready step after each hand: this long to press 准备 / 再来一局; who is not ready
 #: then plays the next hand in 托管 (and is stood up, at no cost, after a second step missed in a row)
 READY_S = 15.0
-#: a rooms file's wait before bots take a private table's empty seats (issue 16 B2); 0: only the owner adds them
+#: a rooms file's wait before bots take a private table's empty seats (a friend's time to come); 0: only
+#: the owner adds them
 PRIVATE_BOT_WAIT_S = 120.0
 
 

@@ -200,7 +200,7 @@ class Hall:
     async def buy(self, account: int, item: str, count: int = 1, request_id: str | None = None) -> dict[str, Any]:
         """A purchase, refused while the buyer plays a hand: the stakes are fixed for the hand — the
         coins a loser pays and the escape penalty are capped by the balance, which a purchase lowers
-        (issue 14 #5)."""
+        (spending mid-hand would shrink what the others could win)."""
         if await self.in_hand(account):
             raise ItemError("stakes", "the shop waits for the end of your hand: the stakes are fixed while it runs")
         return await self.run_db(self.items.buy, account, item, count, request_id)
@@ -304,7 +304,7 @@ class Hall:
                 events = await self.run_db(self._hand_events, state["hand_id"])
             seed = None
             ses = state.get("session")
-            if ses is not None:  # the seed is in the database, not in Redis (issue 14 #4)
+            if ses is not None:  # the seed is in the database, not in Redis: Redis is outside the trust boundary
                 found = await self.run_db(self.store.session_seed, int(ses.get("secret") or 0), table_id)
                 if found is None:
                     log.error("table %s: its session seed is not in the database; the table is dropped", table_id)
@@ -371,7 +371,8 @@ class Hall:
 
     async def create_table(self, room_id: str, private: bool = False, by: int | None = None) -> TableRunner:
         """Open a table; ``by`` the account asking (None: the hall itself, an event), which has one
-        open table at a time and opens at most ``CREATE_RATE`` a minute (issue 14 #6)."""
+        open table at a time and opens at most ``CREATE_RATE`` a minute (an account could otherwise fill the
+        hall with empty tables)."""
         room = self.room(room_id)
         if by is not None:
             await self._no_open_table(by)  # before counting: a refused opening is not counted
@@ -454,7 +455,7 @@ class Hall:
             found = held if held and not held.startswith(PENDING) else None
         return found
 
-    # ---- one seat per account (issue 14 #1) ---------------------------------------------------------
+    # ---- one seat per account: nobody plays two seats of one table, or two tables at once ------------
     async def take_seat(self, account: int) -> str | None:
         """Reserve the account's one seat (across the hall: an atomic compare-and-set in the cluster)
         before a table is picked for it.  None when reserved; otherwise the seat it holds (a table id,

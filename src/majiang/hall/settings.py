@@ -1,4 +1,4 @@
-"""The auto toggles at the table and 托管's bot (issue 16 item 3; docs/protocol.md, *Settings*).
+"""The auto toggles at the table and 托管's bot (docs/protocol.md, *Settings*).
 
 Three toggles, remembered per account (:class:`SettingsStore`, table ``account_settings``), acted on
 **by the server** the moment a prompt would be sent (:func:`preset_action`):

@@ -225,7 +225,7 @@ class TableRunner:
     # ---- public, called from the connection handlers ------------------------------------------
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
-        # a table nobody sits at closes (issue 14 #6)
+        # a table nobody sits at closes: empty tables would pile up in the lobby
         asyncio.get_running_loop().call_later(self.room.empty_close_s, self.put, "empty_check")
 
     def put(self, kind: str, account: int = 0, **data: Any) -> None:
@@ -254,7 +254,8 @@ class TableRunner:
 
     def seat_of(self, account: int) -> int | None:
         """The account's seat here; a seat its player escaped from (托管 plays it out) is no longer
-        the account's: it hears nothing more of this table and may sit elsewhere (issue 16 B1)."""
+        the account's: it hears nothing more of this table and may sit elsewhere (no message of the old table
+        reaches the new one)."""
         for i, s in enumerate(self.seats):
             if s is not None and s.account_id == account and s.human and not s.escaped:
                 return i
@@ -490,7 +491,7 @@ class TableRunner:
         }
         if self.hand is not None:
             # what spectators have been shown so far (the events older than the spectating delay) and
-            # the table at that point, public (issue 16 B5)
+            # the table at that point, public (never the live table: the delay protects the players)
             upto, view = spectator_view(self.hand, self.spectator_sent)
             msg["hand"] = self.hand_id
             msg["events"] = seat_events(self.hand.events[:upto], -1)
@@ -540,12 +541,13 @@ class TableRunner:
         info.gone += 1
         if self.state == "playing":
             info.auto = True  # 托管 until the player acts again
-            # not back within the grace: an escape, as if it had stood up (issue 14 #2)
+            # not back within the grace: an escape, as if it had stood up (a disconnect must not dodge a loss)
             asyncio.get_running_loop().call_later(
                 self.room.reconnect_grace_s, partial(self.put, "grace", m.account, gone=info.gone)
             )
             # an open prompt keeps its clock: a player who reloads the page finds it again with the time
-            # left (issue 16 B6); the prompts that follow are played by 托管 until it is back
+            # left, so a reload or a short network loss costs no decision; the prompts that follow are
+            # played by 托管 until it is back
         elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
             self.items.left(seat)
             self.seats[seat] = None
@@ -565,7 +567,8 @@ class TableRunner:
         if info.online:
             self.send(info.account_id, {"type": "auto", "on": True, "reason": reason})
         self.broadcast_table()
-        # a closed page keeps the open prompt's clock (a reload finds it, issue 16 B6); standing up plays it now
+        # a closed page keeps the open prompt's clock (a reload finds it, with its time left); standing
+        # up plays it now
         if reason != "disconnected" and seat in self.prompts and self.hand is not None:
             await self.act_for(seat, default=True)
 
@@ -633,7 +636,7 @@ class TableRunner:
             return
         if self.session is None or self.session.over:
             self.session = self.new_session()
-            # the seed is kept here and in the database, never in the (Redis) snapshot: issue 14 #4
+            # the seed is kept here and in the database, never in the (Redis) snapshot: Redis is untrusted
             self.session_row = await self.host.run_db(self.host.store.save_session, self.id, self.session.seed.hex())
         # seats at this table are fixed; the session's seat changes are not applied to real chairs
         self.session.seat_of = [0, 1, 2, 3]
@@ -687,10 +690,11 @@ class TableRunner:
         await self.deliver()
 
     async def deliver(self) -> None:
-        """Send the events not yet shown, the same way whether or not anyone could claim (issue 14 #7):
-        each discard ends a message and opens a claim window of ``room.claim_window()`` for everyone;
-        what follows it (a claim, the next draw) is sent when the window ends, and only then is the
-        next seat asked.  Claimers are asked at once (their prompts are their own)."""
+        """Send the events not yet shown, the same way whether or not anyone could claim (a pause only
+        when someone could would tell the others that someone can): each discard ends a message and
+        opens a claim window of ``room.claim_window()`` for everyone; what follows it (a claim, the
+        next draw) is sent when the window ends, and only then is the next seat asked.  Claimers are
+        asked at once (their prompts are their own)."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
         if self.release_timer is not None:
@@ -711,11 +715,11 @@ class TableRunner:
         for seat, info in enumerate(self.seats):
             if info is None or not info.human or info.escaped:
                 continue
-            out = self.unsealed(seat_events(new, seat))
+            out = seat_events(new, seat, self.sealed)
             if out:
                 self.send(info.account_id, {"type": "events", "hand": self.hand_id, "from": first, "events": out})
         # spectators see the same public events, delayed
-        public = self.unsealed(seat_events(new, -1))
+        public = seat_events(new, -1, self.sealed)
         msg = {"type": "events", "hand": self.hand_id, "from": first, "events": public, "delayed": True}
         loop.call_later(self.room.spectate_delay_s, self._to_spectators, msg, upto)
         if window:
@@ -1287,7 +1291,8 @@ class TableRunner:
 
     def send(self, account: int, msg: dict[str, Any]) -> None:
         """Every message of a table names it and its hand (``table_id``, ``hand``: the hand record
-        id, null before the first): a client shows only its current table's (issue 16 B1)."""
+        id, null before the first): a client shows only its current table's (a table left mid-hand stays
+        away from the next one)."""
         self.host.send(account, {**msg, "table_id": self.id, "hand": msg.get("hand", self.hand_id)})
 
     def publish(self) -> None:
@@ -1329,10 +1334,8 @@ class TableRunner:
             msg["leave_after"] = bool(self.seats[seat].leave_after)  # type: ignore[union-attr]
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
-            msg["view"] = SeatView(self.hand, seat).to_dict()
-            msg["events"] = self.unsealed(seat_events(self.hand.events[: self.shown], seat))
-            if self.sealed:
-                msg["view"].pop("seed", None)
+            msg["view"] = SeatView(self.hand, seat).to_dict(self.sealed)
+            msg["events"] = seat_events(self.hand.events[: self.shown], seat, self.sealed)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
         self.send(account, msg)
@@ -1350,12 +1353,6 @@ class TableRunner:
             if self.items.enabled:
                 again["items"] = self.items.told[seat] = self.items.usable(seat)
             self.send(account, again)
-
-    def unsealed(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Events as sent: at a sealed table (复式) without the seed that ``hand_end`` reveals."""
-        if not self.sealed:
-            return events
-        return [{k: v for k, v in e.items() if k != "seed"} if e.get("type") == "hand_end" else e for e in events]
 
     def _cancel_prompts(self) -> None:
         for p in self.prompts.values():

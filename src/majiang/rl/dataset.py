@@ -32,20 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from majiang.engine import items as _items
-from majiang.engine.hand import Hand, Phase
-from majiang.engine.log import dumps_event, loads_events, read_log
-from majiang.engine.protocol import (
-    ADDED_KONG,
-    CHOW,
-    CONCEALED_KONG,
-    DISCARD,
-    KONG,
-    PASS_ACTION,
-    PUNG,
-    WIN,
-    Action,
-)
+from majiang.engine.log import dumps_event, hand_at_start, loads_events, read_log, walk
 from majiang.rl.actions import ACTION_SIZE, action_mask, encode_action
 from majiang.rl.features import OBS_SHAPE
 from majiang.rl.incremental import HandEncoder
@@ -63,8 +50,6 @@ FIELDS: dict[str, tuple[Any, tuple[int, ...]]] = {
     "hand": (np.int32, ()),
 }
 FORMAT = "majiang-dataset-1"
-_HEAD_KEYS = {"type", "rules", "ruleset", "seed", "seed_hash", "dealer", "prevalent", "hand_no", "scores", "arrange"}
-_CLAIMS = {"chow": CHOW, "pung": PUNG}
 
 
 @dataclass
@@ -79,49 +64,13 @@ class Decision:
 
 def decisions(events: list[dict[str, Any]]) -> list[Decision]:
     """Every decision of the logged hand, in the order the engine asked (see the module)."""
-    if not events or events[0].get("type") != "hand_start":
-        raise ValueError("a hand log starts with a hand_start event")
-    head = events[0]
-    hand = Hand(
-        from_header(head),
-        bytes.fromhex(head["seed"]),
-        dealer=head["dealer"],
-        prevalent=head["prevalent"],
-        scores=head.get("scores"),
-        hand_no=head.get("hand_no", 0),
-        extra={k: v for k, v in head.items() if k not in _HEAD_KEYS},
-        arrange=[(int(i), int(j)) for i, j in head.get("arrange", [])],
-    )
+    hand = hand_at_start(events, from_header)
     enc = HandEncoder(hand)
     out: list[Decision] = []
     before: list[int] = []  # the deciding seat's score at each decision
-
-    def decide(seat: int, action: Action) -> None:
+    for seat, action in walk(hand, events):  # faults (Botzone's WA / TLE) are no decision: no record
         out.append(Decision(seat, enc.encode(seat), action_mask(hand.legal(seat)), encode_action(action)))
         before.append(hand.scores_before[seat] + hand.deltas[seat])
-        hand.act(seat, action)
-
-    while not hand.over and len(hand.events) < len(events):
-        e = events[len(hand.events)]
-        et = e["type"]
-        if et == "item":  # an item used between decisions (majiang.engine.items): re-applied from the seed
-            _items.replay_item(hand, e)
-        elif et == "fault":  # a wrong answer or a timeout (Botzone's WA / TLE): no action code, no record
-            hand.fault(e["seat"], e["kind"])
-        elif hand.phase is Phase.TURN:
-            decide(hand.current, _turn_action(e, hand.current, len(hand.events)))
-        elif et == "false_win":
-            decide(e["seat"], Action(WIN, e["tile"]))
-        else:  # a claim or rob window: the event shows who took what; everybody else asked passed
-            taken: dict[int, Action] = {}
-            if et in _CLAIMS:
-                taken[e["seat"]] = Action(_CLAIMS[et], e["tile"], tuple(e["tiles"]) if et == "chow" else ())
-            elif et == "kong" and e.get("kind") == "exposed":
-                taken[e["seat"]] = Action(KONG, e["tile"])
-            elif et in ("win", "robbed"):
-                taken[e["seat"]] = Action(WIN, e["tile"])
-            for s in list(hand.prompted()):
-                decide(s, taken.get(s, PASS_ACTION))
     if not hand.over:
         raise ValueError(f"the log ends before the hand does ({len(events)} events)")
     final = [b + d for b, d in zip(hand.scores_before, hand.deltas, strict=True)]
@@ -131,19 +80,6 @@ def decisions(events: list[dict[str, Any]]) -> list[Decision]:
         d.ret = float(final[d.seat] - b)
         later[d.seat] = b
     return out
-
-
-def _turn_action(e: dict[str, Any], seat: int, n: int) -> Action:
-    et = e["type"]
-    if et == "discard":
-        return Action(DISCARD, e["tile"])
-    if et == "add_kong_declared":
-        return Action(ADDED_KONG, e["tile"])
-    if et == "kong" and e.get("kind") == "concealed":
-        return Action(CONCEALED_KONG, e["tile"])
-    if et in ("win", "false_win"):
-        return Action(WIN, e["tile"])
-    raise ValueError(f"event {n} ({et}) is not a decision of seat {seat} on its turn")
 
 
 def log_paths(sources: Iterable[str | Path]) -> list[Path]:

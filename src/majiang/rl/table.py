@@ -15,7 +15,7 @@ from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
 from majiang.rl.features import OBS_HIGH, OBS_LOW, OBS_SHAPE
 from majiang.rl.incremental import HandEncoder
-from majiang.rulesets import make_ruleset
+from majiang.rulesets import lookup, make_ruleset
 from majiang.tiles import format_tiles, tile_str
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
@@ -30,7 +30,8 @@ def check_render_mode(render_mode: str | None) -> None:
 
 def env_name(rules: str) -> str:
     """PettingZoo's ``metadata["name"]``: the module a ruleset's environment is served from."""
-    return f"majiang_{rules if rules in ('nanchang', 'botzone') else 'mcr'}_v0"
+    entry = lookup(rules)  # not registered: an MCR profile, served by the MCR environment
+    return f"majiang_{entry.environment if entry is not None else 'mcr_v0'}"
 
 
 def observation_space() -> spaces.Dict:

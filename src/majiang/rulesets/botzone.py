@@ -54,6 +54,11 @@ NAME = "botzone"
 PENALTY, REWARD = -30, 10  # the offender, each other seat
 
 
+def make(options: dict[str, Any] | None = None) -> Botzone:
+    """The registry's factory: Botzone's game (it takes no room options)."""
+    return Botzone()
+
+
 class Botzone(MCR):
     """MCR as the Botzone judge plays it (see the module docstring)."""
 

@@ -25,15 +25,22 @@ _TILE_SET = tuple(full_set(flowers=True))
 register_fields("win", fields(total=NUMBER, self_drawn=FLAG))
 
 
+def make(options: dict[str, Any] | None = None) -> MCR:
+    """The registry's factory: MCR with the ``gb`` profile (it takes no room options)."""
+    return MCR("gb")
+
+
 class MCR:
     """Chinese Official Mahjong; ``profile`` is ``gb`` (1998, default) or ``botzone``."""
 
     stacks_per_wall = 18
     dead_wall = 0
+    seat_changes = True
 
     def __init__(self, profile: str | Rules = "gb") -> None:
         self.rules = get_rules(profile)
         self.name = self.rules.name
+        self.min_fan: int | None = self.rules.min_fan
         self._summary = asdict(self.rules)
 
     def tile_set(self) -> list[Tile]:

@@ -92,6 +92,8 @@ class Nanchang:
     #: no seat changes between rounds: the deal passes counter-clockwise to the dealer's 下家 and
     #: the players keep their chairs (seed 004 "庄家逆时针旋转，庄家胡牌后即可连庄"; nanchang.md §2.2)
     seat_changes = False
+    #: wins are counted in 倍 (multipliers), not fans: no fan minimum
+    min_fan: int | None = None
 
     def __init__(self, options: dict[str, Any] | Options | None = None) -> None:
         self.options = options if isinstance(options, Options) else options_from_dict(options or {})

@@ -99,8 +99,8 @@ class Setting(Base):
 
 
 class TableSession(Base):
-    """The secret of a table's session (issue 14 #4): the seed every hand of the session is derived
-    from.  Kept by the owning process and here, never in Redis; a process taking the table over reads
+    """The secret of a table's session: the seed every hand of the session is derived from.  Kept by
+    the owning process and here, never in Redis (outside the trust boundary); a process taking the table over reads
     it by the id its (Redis) snapshot names.  Deleted when the table ends."""
 
     __tablename__ = "table_sessions"

@@ -11,6 +11,7 @@ from typing import Any
 
 from majiang.cli.tournament.absence import cmd_redraw
 from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open_repo, print_session, wrap
+from majiang.rulebook import DEFAULT, fan_names
 
 
 def register(tsub: Any) -> None:
@@ -50,9 +51,10 @@ def register(tsub: Any) -> None:
     )
     n.add_argument(
         "--rules",
-        choices=("gb", "botzone"),
-        default="gb",
-        help="rules profile: gb (1998, default) or botzone (false wins end the hand)",
+        choices=fan_names(),
+        default=DEFAULT,
+        help=f"rules profile, a ruleset scored in fans: {', '.join(fan_names())} (default {DEFAULT}: the "
+        "1998 rules; botzone: false wins end the hand)",
     )
     n.add_argument("--seed", type=int, default=None, help="seed of the draw (default: random, printed)")
     n.add_argument("--id", dest="event_id", default=None, help="the event id (default: derived from the name)")

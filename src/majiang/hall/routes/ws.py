@@ -135,7 +135,7 @@ async def _gone(h: Hall, account: int, conn: Connection) -> None:
     """A connection ended: flush and close it; if it was the account's, tell its table."""
     await conn.close()
     if h.hub.detach(conn):
-        h.mutes.pop(account, None)  # mutes last as long as the connection (issue 14 #11)
+        h.mutes.pop(account, None)  # mutes last as long as the connection: a fresh connection starts with nobody muted
         await h.cluster.unlisten_account(account)
         table = await h.where_of(account)
         if table is not None:

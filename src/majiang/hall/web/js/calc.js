@@ -11,11 +11,10 @@ import { meldEl } from "./board.js";
 import { needConcealed } from "./calc-common.js";
 import { createForm as mcrForm } from "./calc-mcr.js";
 import { createForm as nanchangForm } from "./calc-nanchang.js";
-import { rulesetInfo, rulesets } from "./rulesets.js";
+import { defaultRuleset, rulesetInfo, rulesets } from "./rulesets.js";
 
 /** The calculator forms by the descriptor's `form`. */
 const FORMS = { mcr: mcrForm, nanchang: nanchangForm };
-const DEFAULT_RULES = "gb"; // hand-json's default
 const DEFAULT_FORM = "mcr";
 const FROM = [[1, "上家", "left"], [2, "对家", "across"], [3, "下家", "right"]];
 
@@ -41,7 +40,7 @@ export function readableError(text, body) {
 }
 
 export function mount(root) {
-  let rules = sessionStorage.getItem("majiang.calc.rules") || DEFAULT_RULES;
+  let rules = sessionStorage.getItem("majiang.calc.rules") || defaultRuleset();
   let mode = "hand";
   const forms = {}; // one per form kind, so a hand survives switching between rulesets that share it
   let form = formOf(rules);

@@ -8,9 +8,7 @@ import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { bi, h } from "./util.js";
 import { tileEl, tileName, tileZh } from "./tiles.js";
-
-const FAN_RULES = new Set(["gb", "botzone"]); // rulesets with fans and the 8-fan minimum
-const MIN_FAN = 8;
+import { defaultRuleset, minFan } from "./rulesets.js";
 
 function meldJson(m) {
   const d = { kind: m.kind, tiles: m.tiles.slice(), concealed: !!m.concealed };
@@ -36,9 +34,10 @@ export function hintQuery(session) {
     if (i !== me) for (const md of s.melds) for (const x of md.tiles) if (x) visible.push(x);
   });
   const body = { melds: st.melds.map(meldJson), hand: st.hand.slice(), visible };
-  const fans = FAN_RULES.has(m.rules || "gb");
-  if (fans) {
-    Object.assign(body, { rules: m.rules || "gb", min_fan: MIN_FAN, seat_wind: m.seatWind(me),
+  const rules = m.rules || defaultRuleset();
+  const fans = minFan(rules); // the fan minimum of a ruleset scored in fans, else null
+  if (fans !== null) {
+    Object.assign(body, { rules, min_fan: fans, seat_wind: m.seatWind(me),
       prevalent_wind: m.prevalent || "E" });
   } else {
     body.fans = false;
@@ -128,10 +127,11 @@ export function keepsReady(session) {
   return new Set(hs.keep.map((k) => k.discard));
 }
 
+/** One wait; `fans`: the fan minimum of a ruleset scored in fans, else null. */
 function waitRow(w, fans) {
   const f = w.fan;
-  const legal = f && f.discard >= MIN_FAN;
-  const selfOnly = f && !legal && f.self_drawn >= MIN_FAN;
+  const legal = f && f.discard >= fans;
+  const selfOnly = f && !legal && f.self_drawn >= fans;
   return h(`li.wait${!fans ? "" : legal ? ".legal" : selfOnly ? ".selfonly" : ".short"}`,
     { dataset: { tile: w.tile, unseen: w.unseen, fan: f ? f.discard : "" } },
     tileEl(w.tile, { size: "sm" }),
@@ -140,8 +140,8 @@ function waitRow(w, fans) {
       bi(`剩 ${w.unseen} 张`, `${w.unseen} left`)),
     fans && f ? h("span.wfan", { title: t("点和 / 自摸的番数", "fan on a discard / self-drawn") },
       bi(`${f.discard} 番`, `${f.discard} fan`), f.self_drawn !== f.discard ? h("span.small", ` (自摸 ${f.self_drawn})`) : null,
-      legal ? h("span.badge.ok", bi("够 8 番", "≥ 8")) : selfOnly ? h("span.badge.rules", bi("只能自摸", "self-draw only"))
-        : h("span.badge.bad", bi("不够 8 番", "< 8 fan"))) : null);
+      legal ? h("span.badge.ok", bi(`够 ${fans} 番`, `≥ ${fans}`)) : selfOnly ? h("span.badge.rules", bi("只能自摸", "self-draw only"))
+        : h("span.badge.bad", bi(`不够 ${fans} 番`, `< ${fans} fan`))) : null);
 }
 
 /** The hints card of the side panel: the 听 button and what the last answer said. */
@@ -167,16 +167,16 @@ export function hintsCard(session) {
   const box = h("div#hints", { dataset: { size: hs.size, shanten: hs.shanten } });
   card.append(box);
   if (hs.complete) {
-    const short = hs.fans && hs.fan !== null && hs.fan < MIN_FAN;
+    const short = hs.fans !== null && hs.fan !== null && hs.fan < hs.fans;
     box.append(h(`p.hint-line#hints-status${short ? ".short" : ""}`, { dataset: { fan: hs.fan ?? "" } },
       hs.fan === null ? bi("已经和牌形", "your hand is complete")
-        : short ? bi(`已成和牌形，但只有 ${hs.fan} 番，不够 ${MIN_FAN} 番起和`, `complete, but only ${hs.fan} fan: under the ${MIN_FAN}-fan minimum`)
+        : short ? bi(`已成和牌形，但只有 ${hs.fan} 番，不够 ${hs.fans} 番起和`, `complete, but only ${hs.fan} fan: under the ${hs.fans}-fan minimum`)
           : bi(`可以和：${hs.fan} 番`, `a win: ${hs.fan} fan`)));
   } else if (hs.size === 13) {
     if (hs.shanten === 0) {
-      const legal = hs.waits.filter((w) => w.fan && w.fan.discard >= MIN_FAN).length;
+      const legal = hs.waits.filter((w) => w.fan && w.fan.discard >= hs.fans).length;
       box.append(h("p.hint-line#hints-status", bi("听牌！", "Ready!"), " ",
-        hs.fans ? bi(`${hs.waits.length} 种听牌，${legal} 种够 8 番`, `${hs.waits.length} waits, ${legal} reach 8 fan`)
+        hs.fans ? bi(`${hs.waits.length} 种听牌，${legal} 种够 ${hs.fans} 番`, `${hs.waits.length} waits, ${legal} reach ${hs.fans} fan`)
           : bi(`${hs.waits.length} 种听牌`, `${hs.waits.length} waits`)),
       h("ul.waits#hint-waits", hs.waits.map((w) => waitRow(w, hs.fans))));
     } else {

@@ -3,12 +3,12 @@
 
 import { api } from "./api.js";
 import { bi, clear, h } from "./util.js";
-import { loadRulesets, rulesetName, rulesets } from "./rulesets.js";
+import { defaultRuleset, loadRulesets, rulesetName, rulesets } from "./rulesets.js";
 
 export function mount(root, arg, app) {
   const box = h("section.leaderboard-page#leaderboard");
   root.append(box);
-  let rules = arg || "gb";
+  let rules = arg || defaultRuleset();
   const tabs = h("div.rules-tabs#leaderboard-rules");
   const body = h("div#leaderboard-body", h("p", "载入中… loading…"));
   box.append(h("div.page-head", h("h1", bi("排行榜", "Leaderboard")),
@@ -18,7 +18,7 @@ export function mount(root, arg, app) {
   function renderTabs() {
     clear(tabs);
     const names = rulesets().map((r) => r.name);
-    for (const name of names.length ? names : [rules]) {
+    for (const name of names.length ? names : rules ? [rules] : []) {
       const [zh, en] = rulesetName(name);
       tabs.append(h(`a.btn.small${name === rules ? ".primary" : ""}`, { href: `#leaderboard/${name}`, dataset: { rules: name } }, bi(zh, en)));
     }
@@ -26,7 +26,8 @@ export function mount(root, arg, app) {
 
   async function load() {
     try {
-      const d = await api(`/api/leaderboard?rules=${encodeURIComponent(rules)}&limit=100`, { auth: false });
+      const which = rules ? `rules=${encodeURIComponent(rules)}&` : ""; // none: the server's default
+      const d = await api(`/api/leaderboard?${which}limit=100`, { auth: false });
       clear(body);
       if (!d.players.length) {
         body.append(h("p.empty", "还没有等级分 · No rated hands yet"));
@@ -96,7 +97,8 @@ export function ratingSection(accountId) {
       section.append(h("p.empty", "还没有等级分（至少两位真人的牌局才计分）· Not rated yet (hands with two or more humans count)"));
       return;
     }
-    const rules = names.includes("gb") ? "gb" : names[0];
+    // the first rated ruleset in the server's order (the default first)
+    const rules = rulesets().map((r) => r.name).find((n) => names.includes(n)) || names[0];
     section.append(h("div.stats", names.map((n) => {
       const [zh, en] = rulesetName(n);
       return h("div.stat", h("div.v", { id: `rating-${n}`, dataset: { rating: d.ratings[n].rating } }, d.ratings[n].rating.toFixed(1)),

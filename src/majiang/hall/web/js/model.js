@@ -61,7 +61,7 @@ export class HandModel {
     this.falseWins = [];
     this.deltas = null;
     this.seats = [0, 1, 2, 3].map(emptySeat);
-    this.n = 0; // events applied
+    this.n = 0; // the hand's events applied (or passed, for a spectator who joined mid-hand): the next one's index
     this.lastText = "";
   }
 
@@ -73,8 +73,16 @@ export class HandModel {
     return this.omniscient || s === this.me;
   }
 
-  applyEvents(events) {
-    for (const e of events) this.apply(e);
+  /** Apply a run of the hand's events; `from`: the index of its first event in the hand's log (an
+   * `events` message says it; default: the run goes on from the last event applied).  The events the
+   * model already holds are skipped, so that a run overlapping them is not applied a second time.
+   * Returns the events applied; null when the run starts after a gap (events were missed: the caller
+   * asks for a snapshot). */
+  applyEvents(events, from = this.n) {
+    if (from > this.n) return null;
+    const fresh = events.slice(this.n - from);
+    for (const e of fresh) this.apply(e);
+    return fresh;
   }
 
   apply(e) {

@@ -59,10 +59,12 @@ export function mount(root, arg, app) {
   let stage = null;
   let panel = null;
 
+  let model = null; // the table after model.n events: a step forward applies only the events after them
+
   function modelAt(n) {
-    const m = new HandModel(null, true);
-    m.applyEvents(data.events.slice(0, n));
-    return m;
+    if (!model || model.n > n) model = new HandModel(null, true); // a step back starts again
+    model.applyEvents(data.events.slice(model.n, n));
+    return model;
   }
 
   function draw() {

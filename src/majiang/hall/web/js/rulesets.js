@@ -33,6 +33,19 @@ export function rulesetInfo(name) {
   return byName[name] || null;
 }
 
+/** The name of the server's default ruleset (hand-json's, a room's that names none), or null before
+ * the descriptors are loaded. */
+export function defaultRuleset() {
+  const r = list.find((x) => x.default) || list[0];
+  return r ? r.name : null;
+}
+
+/** The fans a win needs (起和) in `name`, or null: not scored in fans (or not described). */
+export function minFan(name) {
+  const r = rulesetInfo(name);
+  return r && typeof r.min_fan === "number" ? r.min_fan : null;
+}
+
 /** [zh, en] display names; the bare name when the server did not describe it. */
 export function rulesetName(name) {
   const r = rulesetInfo(name);

@@ -111,7 +111,8 @@ class TableSession {
     if (this.view) this.view.redraw(what);
   }
 
-  /** A table message for the table shown (issue 16 B1): every table message names its table
+  /** A table message for the table shown (a table left mid-hand must not leak into the next one):
+   * every table message names its table
    * (`table_id`); one of a table left since — its hand played out by 托管 — is dropped. */
   mine(m) {
     return !!this.tableId && (!m.table_id || m.table_id === this.tableId);
@@ -294,7 +295,7 @@ class TableSession {
     if (this.spectator && m.delay_s) {
       toast(`观战中：事件延迟 ${m.delay_s} 秒，从下一步开始显示 · Spectating with a ${m.delay_s}s delay`, "info", 6000);
     }
-    // a page just opened (a reload, a new tab) goes straight back to the table (issue 16 B6)
+    // a page just opened (a reload, a new tab) goes straight back to the table the player sits at
     const go = this.expect || ["lobby", "login"].includes(app.route ?? bootRoute());
     this.expect = false;
     if (go && app.route !== "table") app.go("table");
@@ -326,16 +327,26 @@ class TableSession {
 
   onEvents(m) {
     if (!this.mine(m)) return;
-    const events = m.events;
+    const from = typeof m.from === "number" ? m.from : this.model.n;
     if (m.hand !== this.handId) {
-      const fresh = events.length > 0 && events[0].type === "hand_start";
+      const fresh = m.events.length > 0 && m.events[0].type === "hand_start";
       if (!fresh && !this.spectator) {
         this.resync(); // we missed the start of this hand: ask for a snapshot
         return;
       }
       this.handId = m.hand;
       this.model = new HandModel(this.spectator ? null : this.seat);
-      if (!fresh) this.model.started = true; // a spectator joining mid-hand sees the table from now on
+      if (!fresh) { // a spectator joining mid-hand sees the table from now on
+        this.model.started = true;
+        this.model.n = from;
+      }
+    }
+    // each event once: a run overlapping what the model holds is trimmed, a gap asks for a snapshot
+    const events = this.model.applyEvents(m.events, from);
+    if (events === null) {
+      if (this.spectator) return; // its snapshot comes with the next hand
+      this.resync();
+      return;
     }
     let changes = false;
     const now = performance.now();
@@ -366,7 +377,6 @@ class TableSession {
         this.hints = null;
         this.markReady = false;
       }
-      this.model.apply(e);
       if (STATE_CHANGING.has(e.type)) changes = true;
     }
     if (changes) {
