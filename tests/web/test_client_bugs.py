@@ -157,3 +157,33 @@ def test_the_model_applies_each_event_once(page: Any, hall: Any, two_hands: tupl
         events,
     )
     assert got == {"same": True, "applied": len(events) - 30, "n": len(events), "gap": None, "gapN": 5}
+
+
+def test_a_player_shares_a_hand_by_link_and_takes_it_back(
+    page: Any, new_page: Any, hall: Any, two_hands: tuple[int, list[int], str]
+) -> None:
+    """Replays are private by default; a player of the hand makes a share link that anyone may open (with
+    the players' names, without their coins) until he takes it back."""
+    import httpx
+
+    _, hands, token = two_hands
+    hand = hands[0]
+    page.goto("/")
+    page.evaluate("t => localStorage.setItem('majiang.token', t)", token)
+    page.goto(f"/#replay/{hand}")
+    page.reload()
+    page.click("#share-hand")
+    expect(page.locator("#share-url")).to_contain_text("/#replay/s/")
+    url = page.locator("#share-url").inner_text()
+    stranger = new_page()
+    stranger.goto(url)
+    expect(stranger.locator("#shared-note")).to_be_visible()
+    expect(stranger.locator("#replay-log li").first).to_be_visible()
+    shared = httpx.get(f"{hall.base}/api/shared/{url.rsplit('/', 1)[1]}", timeout=10).json()
+    assert shared["players"] != [None] * 4 and "coins" not in shared["result"]
+    page.click("#share-hand")  # 取消分享
+    expect(page.locator("#share-url")).to_have_text("")
+    assert httpx.get(f"{hall.base}/api/shared/{url.rsplit('/', 1)[1]}", timeout=10).status_code == 404
+    other = httpx.post(f"{hall.base}/api/guest", timeout=10).json()["token"]
+    r = httpx.post(f"{hall.base}/api/hands/{hand}/share", headers={"Authorization": f"Bearer {other}"}, timeout=10)
+    assert r.status_code == 404  # only its players share a hand

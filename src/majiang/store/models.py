@@ -66,6 +66,8 @@ class HandRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # set when one of its players shares it: the replay at /#replay/s/<token> for anyone with the link
+    share_token: Mapped[str | None] = mapped_column(String(32), default=None, unique=True, index=True)
 
 
 class HandEvent(Base):

@@ -40,7 +40,9 @@ function describe(e, names) {
 }
 
 export function mount(root, arg, app) {
-  const id = parseInt(arg, 10);
+  // #replay/<id>[/review], or #replay/s/<token>: a hand one of its players shared
+  const shareToken = /^s\/([A-Za-z0-9_-]{16,32})$/.exec(arg || "");
+  const id = shareToken ? -1 : parseInt(arg, 10);
   const wantReview = /\/review$/.test(arg || "");
   const stageBox = h("div.stage-box#replay-stage");
   const side = h("aside.table-side.replay-side#replay-side");
@@ -193,6 +195,8 @@ export function mount(root, arg, app) {
     side.append(
       h("div.card",
         h("h3", bi("回放", "Replay"), ` #${data.id}`),
+        data.yours ? shareBox() : null,
+        data.shared ? h("div.small#shared-note", "分享的牌局 · a hand shared by one of its players") : null,
         h("div.small", `房间 room ${data.room} · 规则 rules ${data.rules} · 桌 table ${data.table}`),
         h("div.small.mono", { title: data.seed_hash }, `种子哈希 seed hash ${data.seed_hash.slice(0, 20)}…`),
         h("div.small.mono", { title: data.seed }, `种子 seed ${data.seed.slice(0, 20)}…`),
@@ -217,7 +221,26 @@ export function mount(root, arg, app) {
 
   // with the login when there is one: a private table's hand is its players' only, and only they
   // see who sat where
-  api(`/api/hands/${id}`).then(async (d) => {
+  function shareBox() {
+    // private by default: a player of the hand makes its link (and may take it back)
+    const out = h("span.small.mono#share-url", data.share ? `${location.origin}/#replay/s/${data.share}` : "");
+    const toggle = h("button.btn.small#share-hand", {
+      on: {
+        click: async () => {
+          const d = data.share
+            ? await api(`/api/hands/${data.id}/share`, { method: "DELETE" })
+            : await api(`/api/hands/${data.id}/share`, { method: "POST" });
+          data.share = d.token;
+          out.textContent = d.token ? `${location.origin}/#replay/s/${d.token}` : "";
+          toggle.replaceChildren(d.token ? bi("取消分享", "Unshare") : bi("分享链接", "Share link"));
+          if (d.token && navigator.clipboard) navigator.clipboard.writeText(out.textContent).catch(() => {});
+        },
+      },
+    }, data.share ? bi("取消分享", "Unshare") : bi("分享链接", "Share link"));
+    return h("div.share", toggle, " ", out);
+  }
+
+  api(shareToken ? `/api/shared/${shareToken[1]}` : `/api/hands/${id}`).then(async (d) => {
     data = d;
     const ids = [...new Set((d.players || []).filter((x) => x !== null))];
     const profiles = {};
