@@ -281,3 +281,22 @@ def test_the_clock_api_and_the_projector_page(tmp_path):
     assert page.status_code == 200 and 'data-every="5"' in page.text and 'id="clock"' in page.text
     assert "time called" in c.get("/tournaments/assets/projector.js").text.lower()
     db.dispose()
+
+
+def test_the_phone_page_knows_the_hands_dealer_and_winds(tmp_path):
+    """Was: the phone page labelled players by their first-round winds for all 16 hands and never showed
+    the current dealer (from hand 9 the seats have moved)."""
+    from majiang.tournament.seating import dealer, seat_winds
+
+    db, _repo, token, c = _pinned_event(tmp_path)
+    api, ref = "/api/tournaments/cup/t/1/2", {"Authorization": f"Bearer {token}"}
+    state = c.get(api, headers=ref).json()
+    assert state["next_hand"] == {"no": 1, "dealer": 0, "winds": [0, 1, 2, 3], "prevalent": 0}
+    for _ in range(8):  # eight draws, entered by the referee
+        state = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None}}, headers=ref).json()
+    nh = state["next_hand"]
+    assert nh["no"] == 9 and nh["dealer"] == dealer(9) and nh["winds"] == list(seat_winds(9)) and nh["prevalent"] == 2
+    assert nh["winds"] != [0, 1, 2, 3]  # the seats have moved since the first round
+    js = c.get("/tournaments/assets/table-entry.js").text
+    assert "pays 30" in js and "−10 each" not in js
+    db.dispose()

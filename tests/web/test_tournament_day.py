@@ -81,6 +81,7 @@ def test_a_phone_enters_a_hand_the_others_confirm_and_the_standings_move(
     link = event["table"]
     east = _open(new_page, link, 0)
     expect(east.locator("#progress")).to_contain_text("0/16")
+    expect(east.locator("#hand-head")).to_contain_text(f"第 1 盘 · 东风圈 · 庄家 {link['players'][0]}")
     for name in link["players"]:
         expect(east.locator("#scores")).to_contain_text(name)
     east.click("button[data-pick='winner:0']")

@@ -71,7 +71,20 @@
     ];
   }
 
-  function names() { return state.players.map((p) => `${WINDS[p.seat]} ${p.name}`); }
+  // each player with his seat wind in the hand being entered (the seats move after hands 4, 8, 12)
+  function names() {
+    const nh = state.next_hand;
+    return state.players.map((p) => `${WINDS[nh ? nh.winds[p.seat] : p.seat]} ${p.name}`);
+  }
+
+  function handHead() {
+    const nh = state.next_hand;
+    if (!nh) return null;
+    const dealerName = state.players[nh.dealer].name;
+    return el("p", { id: "hand-head" },
+      `第 ${nh.no} 盘 · ${WINDS[nh.prevalent].split(" ")[0]}风圈 · 庄家 ${dealerName} · Hand ${nh.no}, ` +
+      `${["East", "South", "West", "North"][nh.prevalent]} round, dealer ${dealerName}`);
+  }
 
   function choice(label, key, options) {
     const wrap = el("div", { class: "row" });
@@ -102,7 +115,7 @@
       "data-false": i, onclick: () => {
         form.falseWins = form.falseWins.includes(i) ? form.falseWins.filter((s) => s !== i) : [...form.falseWins, i];
         render(); } }, x)));
-    parts.push(el("h2", {}, "错和 False win (−10 each)"), fw);
+    parts.push(el("h2", {}, "错和 False win: pays 30 (10 to each other player)"), fw);
     // other penalties of this hand: seat, code, points, then add
     const pSeat = el("select", { id: "pen-seat" }, ...n.map((x, i) => el("option", { value: i }, x)));
     const pCode = el("select", { id: "pen-code" }, ...CODES.map(([v, t]) => el("option", { value: v }, t)));
@@ -161,7 +174,8 @@
 
   function scoresView() {
     const t = el("table", { id: "scores" });
-    state.players.forEach((p, i) => t.append(el("tr", {}, el("td", {}, `${WINDS[i]} ${p.name}`),
+    const n = names();
+    state.players.forEach((p, i) => t.append(el("tr", {}, el("td", {}, n[i]),
       el("td", { class: "n" }, String(state.scores[i])))));
     return t;
   }
@@ -173,6 +187,8 @@
       app.append(el("h1", {}, `${state.name || state.event} · 第 ${session} 局 第 ${table} 桌`));
       app.append(el("p", { id: "progress" }, state.totals ? "快速录入 Totals entered" : `${state.hands}/16 盘 hands` +
         (state.time_called ? " · 时间到 time called" : "")));
+      const head = handHead();
+      if (head && !state.pending) app.append(head);
       app.append(scoresView());
       if (seat === null) app.append(el("p", {}, "裁判视图 Referee view"));
       else if (state.pending) app.append(pendingView(state.pending));

@@ -43,10 +43,11 @@ from majiang.hall.limits import Buckets, client_address, network_of
 from majiang.store import Database
 from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
-from majiang.tournament.model import Event
+from majiang.tournament.model import HANDS_PER_SESSION, Event
 from majiang.tournament.organiser import is_organiser, pin_seat
 from majiang.tournament.penalties import Penalty, PenaltyCode
 from majiang.tournament.scoring import EntryError
+from majiang.tournament.seating import dealer, prevalent_wind, seat_winds
 
 entry_router = APIRouter(tags=["tournaments"])
 
@@ -219,11 +220,18 @@ def _state(repo: TournamentRepository, event: Event, session: int, table: int) -
             {"seat": i, "wind": "ESWN"[i], "id": pid, "name": names.get(pid, pid)} for i, pid in enumerate(t.players)
         ],
         "hands": len(t.hands),
+        "next_hand": _next_hand(len(t.hands) + 1) if t.totals is None and len(t.hands) < HANDS_PER_SESSION else None,
         "totals": None if t.totals is None else list(t.totals),
         "scores": list(res.seat_scores),
         "time_called": t.time_called,
         "pending": _pending(repo.load(event.id), session, table),
     }
+
+
+def _next_hand(no: int) -> dict[str, Any]:
+    """The hand being entered: its dealer (a first-round seat) and each first-round seat's wind in it
+    (the 1998 rotation moves the seats after hands 4, 8 and 12), and the prevalent wind."""
+    return {"no": no, "dealer": dealer(no), "winds": list(seat_winds(no)), "prevalent": prevalent_wind(no)}
 
 
 def _apply(
