@@ -249,7 +249,7 @@ def test_printing_a_session_seating_and_all_its_sheets(run, tmp_path):
             assert seating.count(n) >= 3, n  # card, slip, list
             assert _text(tmp_path / "qr.pdf").count(n) >= 3, n
             assert n in sheets, n
-        assert _text(tmp_path / "qr.pdf").count("PIN ") == 4
+        assert _text(tmp_path / "qr.pdf").count("PIN ") == 16  # one on each seat slip, none on the public cards
         assert sheets.count("Score sheet") == 4 and "Find your seat" in seating
     for argv, msg in [
         (("--all-tables", "-o", "x.pdf"), "--session K"),

@@ -300,3 +300,39 @@ def test_the_phone_page_knows_the_hands_dealer_and_winds(tmp_path):
     js = c.get("/tournaments/assets/table-entry.js").text
     assert "pays 30" in js and "−10 each" not in js
     db.dispose()
+
+
+def test_a_duplicate_session_shows_in_public_only_when_every_table_is_done(tmp_path):
+    """Was: the public standings, standings.csv, the plot and the projector showed running scores of a
+    复式 session after every hand; the same seats at two tables read identical scores, so a table behind
+    learned each wall's outcome."""
+    from majiang.tournament.sealing import DUPLICATE_KEY
+
+    db, repo, token, c = _pinned_event(tmp_path)
+    repo.set_extra("cup", **{DUPLICATE_KEY: {"1": {"tables": []}}})
+    ref = {"Authorization": f"Bearer {token}"}
+    api = "/api/tournaments/cup/t/1/{}/propose"
+    for _ in range(8):  # table 1 plays on, hand by hand
+        c.post(api.format(1), json={"seat": 0, "hand": {"winner": 0, "discarder": 1, "points": 8}}, headers=ref)
+    for t in (2, 3):
+        c.post(api.format(t), json={"seat": 0, "totals": [30, -10, -10, -10]}, headers=ref)
+
+    def public() -> tuple[dict, str, str]:
+        return (
+            c.get("/api/tournaments/cup/standings").json(),
+            c.get("/tournaments/cup/standings.csv").text,
+            c.get("/tournaments/cup/plot.svg").text,
+        )
+
+    standings, csv_text, plot = public()
+    assert "s1_score" not in csv_text.splitlines()[0]
+    assert all(row.get("standard_total", 0) in (0, "0") for row in standings["groups"][0]["standings"]), standings
+    assert repo.full_result("cup").sessions  # the organiser still sees everything
+    c.post(api.format(4), json={"seat": 0, "totals": [30, -10, -10, -10]}, headers=ref)
+    for _ in range(8):
+        c.post(api.format(1), json={"seat": 0, "hand": {"winner": 0, "discarder": 1, "points": 8}}, headers=ref)
+    standings, csv_text, plot_done = public()
+    assert plot_done != plot  # the session's points appear only now
+    assert "s1_score" in csv_text.splitlines()[0]
+    assert any(row["standard_total"] not in (0, "0") for row in standings["groups"][0]["standings"])
+    db.dispose()

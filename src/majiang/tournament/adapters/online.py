@@ -48,6 +48,7 @@ from majiang.tournament.adapters.bridge import BotSpec, false_wins_of, play_tabl
 from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
 from majiang.tournament.demo import TableSeating
 from majiang.tournament.model import HANDS_PER_SESSION, Event, HandRecord
+from majiang.tournament.sealing import DUPLICATE_KEY, duplicate_info, session_finished, table_finished
 
 if TYPE_CHECKING:
     from majiang.hall.rooms import Room
@@ -161,26 +162,6 @@ def event_room(hall: Hall, rules: str, room_id: str | None = None, bots: str = "
             competition=True,
         )
     )
-
-
-DUPLICATE_KEY = "duplicate_walls"  # event.extra: session → {"seed": hex (secret), "tables": [hall ids], "revealed"}
-
-
-def duplicate_info(event: Event, session_no: int) -> dict[str, Any] | None:
-    """The session's duplicate-walls record, or None when its tables deal their own walls."""
-    got = (event.extra.get(DUPLICATE_KEY) or {}).get(str(session_no))
-    return dict(got) if isinstance(got, dict) else None
-
-
-def table_finished(table: Any) -> bool:
-    """An event table is finished: its 16 hands, its totals, or time called (第六条)."""
-    return table.totals is not None or table.time_called or len(table.hands) >= HANDS_PER_SESSION
-
-
-def session_finished(event: Event, session_no: int) -> bool:
-    """Every table of session k, in every group that drew it, is finished."""
-    tables = [t for g in event.groups if len(g.sessions) >= session_no for t in g.sessions[session_no - 1].tables]
-    return bool(tables) and all(table_finished(t) for t in tables)
 
 
 async def _live(hall: Hall, table_id: str) -> tuple[bool, str | None]:

@@ -44,6 +44,7 @@ from majiang.tournament.adapters.repository import EventNotFound, RepositoryErro
 from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
 from majiang.tournament.ranking import GroupResult
+from majiang.tournament.sealing import duplicate_info, public_view, session_finished
 
 REFRESH_S = 30
 __all__ = ["DB", "get_db", "router"]
@@ -79,8 +80,15 @@ def _page(title: str, body: str, refresh: bool = False) -> HTMLResponse:
     )
 
 
+class PublicRepository(TournamentRepository):
+    """What the public pages read: a 复式 session still playing is left out (majiang.tournament.sealing)."""
+
+    def load(self, event_id: str) -> Event:
+        return public_view(super().load(event_id))
+
+
 def _repo(db: Database) -> TournamentRepository:
-    return TournamentRepository(db)
+    return PublicRepository(db)
 
 
 def _event_results(db: Database, event_id: str) -> tuple[Event, dict[str, GroupResult]]:
@@ -332,7 +340,7 @@ def _sessions_table(event: Event, group: Group, names: dict[str, str]) -> str:
 def _sheet(db: Database, event_id: str, session: int, table: int, group: str | None = None) -> Any:
     from majiang.tournament.sheet import score_sheet
 
-    repo = _repo(db)
+    repo = TournamentRepository(db)  # a sealed session's sheet is refused below, with the reason
     try:
         event = repo.load(event_id)
         result = repo.full_result(event_id, group)
@@ -342,8 +350,6 @@ def _sheet(db: Database, event_id: str, session: int, table: int, group: str | N
         raise HTTPException(404, str(e)) from None
     if not 1 <= session <= len(result.sessions) or not 1 <= table <= len(result.sessions[session - 1].tables):
         raise HTTPException(404, f"event {event_id!r} has no table {table} in session {session}")
-    from majiang.tournament.adapters.online import duplicate_info, session_finished
-
     if duplicate_info(event, session) is not None and not session_finished(event, session):
         raise HTTPException(
             403,
