@@ -78,6 +78,30 @@ def decided_by(a: Standing, b: Standing) -> str:
     return "tied"
 
 
+TIE_BREAK_TEXT = {
+    "match_total": ("比赛成绩之和", "higher Σ session scores"),
+    "best_session": ("单局最高标准分", "higher best session standard score"),
+    "high_sessions": ("高标准分局数", "more high session standard scores"),
+    "tied": ("并列", "equal on every tie-break: the rank is shared"),
+}
+
+
+def tie_breaks(standings: Sequence[Standing]) -> dict[str, str]:
+    """For each player level on standard total with a neighbour in the ranking: the step of the
+    1998 chain that placed him (against the tied player above him, else the one below), or ``tied``
+    when nothing separates them.  Players with no one level are left out."""
+    ok = [s for s in standings if not s.disqualified]
+    out: dict[str, str] = {}
+    for i, s in enumerate(ok):
+        above = ok[i - 1] if i and ok[i - 1].standard_total == s.standard_total else None
+        below = ok[i + 1] if i + 1 < len(ok) and ok[i + 1].standard_total == s.standard_total else None
+        if above is not None:
+            out[s.player] = decided_by(above, s)
+        elif below is not None:
+            out[s.player] = decided_by(s, below)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class TeamStanding:
     team: str

@@ -60,7 +60,7 @@ from majiang.tournament.model import (
 from majiang.tournament.penalties import Penalty, PenaltyCode, PenaltyError
 from majiang.tournament.phases import Phase, PhaseError, bounds, check_phases, overall, phases_of
 from majiang.tournament.phases import fields as phase_fields
-from majiang.tournament.ranking import GroupResult, evaluate, evaluate_event
+from majiang.tournament.ranking import GroupResult, evaluate, evaluate_event, tie_breaks
 from majiang.tournament.scoring import EntryError, TableResult, score_table
 from majiang.tournament.standard import TieSplit
 
@@ -1131,6 +1131,7 @@ def standings_json(
         team_moved = team_arrows(r, before) if previous is not None else {}
         names = {p.id: p.name for p in g.players}
         team_names = {t.id: t.name for t in g.teams}
+        ties = tie_breaks(r.standings)
         groups.append(
             {
                 "group": g.id,
@@ -1153,6 +1154,8 @@ def standings_json(
                         "session_standards": [_num(v) for v in s.session_standards],
                         "session_scores": list(s.session_scores),
                         "disqualified": s.disqualified,
+                        # level on standard total with a neighbour: the tie-break that placed him
+                        "tie_break": ties.get(s.player),
                     }
                     for s in r.standings
                 ],

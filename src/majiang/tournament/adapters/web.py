@@ -43,7 +43,7 @@ from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
-from majiang.tournament.ranking import GroupResult
+from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, tie_breaks
 from majiang.tournament.sealing import duplicate_info, public_view, session_finished
 
 REFRESH_S = 30
@@ -289,6 +289,7 @@ def _standings_table(
 ) -> str:
     heads = "".join(f"<th>第{sr.no}局<br><small>S{sr.no}</small></th>" for sr in result.sessions)
     m_head = "<th>升降<br><small>Move</small></th>" if movement is not None else ""
+    ties = tie_breaks(result.standings)
     rows = []
     for s in result.standings:
         per = "".join(
@@ -300,8 +301,12 @@ def _standings_table(
         )
         move = movement.get(s.player, "") if movement is not None else None
         m_cell = "" if move is None else _move_cell(move)
+        tie = ""
+        if s.player in ties:  # level on standard total: which tie-break placed him (第十一条)
+            zh, en = TIE_BREAK_TEXT[ties[s.player]]
+            tie = f'<br><small class="tie" title="{escape(en)}">{escape(zh)}</small>'
         rows.append(
-            f'<tr><td>{s.rank}{" DQ" if s.disqualified else ""}</td>{m_cell}<td class="l">{label}</td>'
+            f'<tr><td>{s.rank}{" DQ" if s.disqualified else ""}{tie}</td>{m_cell}<td class="l">{label}</td>'
             f"<td>{escape(team_names.get(s.team or '', s.team or ''))}</td>{per}"
             f'<td class="b">{_std(s.standard_total)}</td><td>{s.match_total}</td></tr>'
         )
