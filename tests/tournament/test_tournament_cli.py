@@ -350,3 +350,37 @@ def test_the_session_clock_and_a_time_call_at_every_table_still_playing(run):
     assert [e["by"] for e in json.loads(out) if e["kind"] == "time_call"] == ["clock"] * 3
     code, _, err = run("clock", "cup", "--session", "1", "--start", "--minutes", "10", "--warn", "10", ok=False)
     assert code == 2 and "warn < minutes" in err
+
+
+def test_withdrawn_players_are_left_out_of_every_later_draw_and_marked(run, tmp_path):
+    """Was: no withdrawal (退赛): a withdrawn player was drawn again every session (session 4 drew both
+    withdrawn players at one table) and nothing marked him in the standings or on the projector."""
+    run("new", "Cup", "--count", "20", "--sessions", "4", "--seed", "3")
+    _, out, _ = run("draw", "cup", "--json")
+    for t in range(1, 6):
+        run("enter", "cup", "--session", "1", "--table", str(t), "--totals", "30,-10,-10,-10")
+    code, _, err = run("withdraw", "cup", "P99", ok=False)
+    assert code == 2 and "no player" in err
+    _, _, err = run("withdraw", "cup", "P03", "--reason", "ill")
+    assert "from session 2" in err
+    run("withdraw", "cup", "P11")
+    code, _, err = run("withdraw", "cup", "P11", ok=False)
+    assert code == 2 and "already" in err
+    # 18 present: two substitutes fill the tables, or the draw says so
+    code, _, err = run("draw", "cup", "--session", "2", ok=False)
+    assert code == 2 and "18 players" in err, err
+    run("withdraw", "cup", "P11", "--undo")
+    run("withdraw", "cup", "P15")
+    run("withdraw", "cup", "P19")
+    run("withdraw", "cup", "P11")  # four gone: 16 present fill four tables
+    for k in (2, 3, 4):
+        _, out, _ = run("draw", "cup", "--session", str(k), "--json")
+        seated = {p for t in json.loads(out)["tables"] for p in t}
+        assert len(seated) == 16 and not seated & {"P03", "P11", "P15", "P19"}, (k, seated)
+        for t in range(1, 5):
+            run("enter", "cup", "--session", str(k), "--table", str(t), "--totals", "30,-10,-10,-10")
+    _, out, _ = run("standings", "cup", "--json")
+    rows = {r["player"]: r for r in json.loads(out)["groups"][0]["standings"]}
+    assert len(rows) == 20 and all(rows[p]["withdrawn"] for p in ("P03", "P11", "P15", "P19"))
+    assert not rows["P01"]["withdrawn"]
+    assert rows["P03"]["session_scores"][1:] == [None, None, None]  # byes: standard 0 from session 2 on

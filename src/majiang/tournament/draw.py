@@ -24,6 +24,7 @@ from typing import Literal
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
 from majiang.tournament.pairing import redraw, snake_tables, swiss_tables
 from majiang.tournament.ranking import disqualified, evaluate
+from majiang.tournament.roster import withdrawn_from
 from majiang.tournament.schedule import SchedulePlan, make_schedule
 from majiang.tournament.seating import Schedule, balance_winds
 
@@ -111,7 +112,8 @@ def draw_session(
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
     everyone = seatable(group)
     pool = list(everyone) if players is None else [p for p in players if p in set(everyone)]
-    away = [p for p in dict.fromkeys(absent) if p in set(pool)]
+    # a withdrawn player (退赛) is an absentee of every session from his withdrawal on
+    away = [p for p in dict.fromkeys([*absent, *withdrawn_from(event, session_no)]) if p in set(pool)]
     ids = [p for p in pool if p not in set(away)]
     restricted = players is not None or bool(away)
     if restricted and (not ids or len(ids) % 4):

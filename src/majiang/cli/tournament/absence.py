@@ -57,6 +57,32 @@ def register(tsub: Any) -> None:
     a.add_argument("--db", default=None, help=DB_HELP)
     a.set_defaults(func=cmd_absent)
 
+    w = tsub.add_parser(
+        "withdraw",
+        help="a withdrawal (退赛): the player is left out of every later draw",
+        description=describe(
+            "Withdraw a player for good.  From session K (default: the first with nothing entered — a drawn "
+            "session still empty is drawn again without him, 'draw --session K') he is an absentee of every "
+            "session: a bye, standard score 0 (the 1998 rules' 弃权论), his earlier sessions stand and he stays "
+            "ranked on them, and N — the number of ranked players — does not change.  Each later draw leaves "
+            "him out and re-draws those present, avoiding earlier meetings; if they do not fill tables of four, "
+            "seat a substitute ('absent … --substitute').  The standings mark him 退赛 withdrawn.  --undo takes "
+            "a withdrawal back."
+        ),
+        formatter_class=RAW,
+        epilog="examples:\n"
+        '  majiang tournament withdraw cup P07 --reason "ill"\n'
+        "  majiang tournament withdraw cup P07 --from-session 3\n"
+        "  majiang tournament withdraw cup P07 --undo",
+    )
+    w.add_argument("event", help="event id")
+    w.add_argument("player", help="the player's id")
+    w.add_argument("--reason", default="", help="why (kept with the event, shown to the organiser)")
+    w.add_argument("--from-session", type=int, default=None, metavar="K", help="the first session he misses")
+    w.add_argument("--undo", action="store_true", help="take the withdrawal back")
+    w.add_argument("--db", default=None, help=DB_HELP)
+    w.set_defaults(func=cmd_withdraw)
+
 
 # ---- absent / redraw -------------------------------------------------------------------------------
 @wrap
@@ -68,6 +94,25 @@ def cmd_absent(args: argparse.Namespace) -> int:
     if len(args.player) != 1:
         raise CliError("one --player per substitute; for byes give every --player with --bye")
     return _substitute(args, args.player[0])
+
+
+@wrap
+def cmd_withdraw(args: argparse.Namespace) -> int:
+    from majiang.tournament.roster import RosterError, reinstate, withdraw, withdrawals
+
+    repo = open_repo(args)
+    event = repo.load(args.event)
+    try:
+        if args.undo:
+            repo.set_extra(event.id, **reinstate(event, args.player))
+            print(f"{args.player}: withdrawal taken back; later draws seat him again", file=sys.stderr)
+            return 0
+        repo.set_extra(event.id, **withdraw(event, args.player, reason=args.reason, from_session=args.from_session))
+    except RosterError as e:
+        raise CliError(str(e)) from None
+    k = withdrawals(repo.load(event.id))[args.player]["from_session"]
+    print(f"{args.player} withdrew (退赛): a bye from session {k} on; draw session {k} next", file=sys.stderr)
+    return 0
 
 
 def _substitute(args: argparse.Namespace, player: str) -> int:

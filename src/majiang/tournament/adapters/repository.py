@@ -61,6 +61,7 @@ from majiang.tournament.penalties import Penalty, PenaltyCode, PenaltyError
 from majiang.tournament.phases import Phase, PhaseError, bounds, check_phases, overall, phases_of
 from majiang.tournament.phases import fields as phase_fields
 from majiang.tournament.ranking import GroupResult, evaluate, evaluate_event, tie_breaks
+from majiang.tournament.roster import withdrawals
 from majiang.tournament.scoring import EntryError, TableResult, score_table
 from majiang.tournament.standard import TieSplit
 
@@ -1132,6 +1133,7 @@ def standings_json(
         names = {p.id: p.name for p in g.players}
         team_names = {t.id: t.name for t in g.teams}
         ties = tie_breaks(r.standings)
+        gone = withdrawals(event)
         groups.append(
             {
                 "group": g.id,
@@ -1156,6 +1158,7 @@ def standings_json(
                         "disqualified": s.disqualified,
                         # level on standard total with a neighbour: the tie-break that placed him
                         "tie_break": ties.get(s.player),
+                        "withdrawn": s.player in gone,  # 退赛: out of every draw from then on
                     }
                     for s in r.standings
                 ],

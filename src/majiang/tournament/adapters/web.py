@@ -44,6 +44,7 @@ from majiang.tournament.adapters.repository import EventNotFound, RepositoryErro
 from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
 from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, tie_breaks
+from majiang.tournament.roster import withdrawals
 from majiang.tournament.sealing import duplicate_info, public_view, session_finished
 
 REFRESH_S = 30
@@ -231,6 +232,8 @@ def _group_section(
 ) -> list[str]:
     """One group's standings, team standings, tables and plot (each group is ranked on its own)."""
     names = {p.id: p.name or p.id for p in group.players}
+    gone = withdrawals(event)  # 退赛: marked wherever the player is listed
+    names |= {p: f"{names.get(p, p)} · 退赛 withdrawn" for p in gone if p in names}
     team_names = {t.id: t.name or t.id for t in group.teams}
     n = len(result.sessions)
     label = f"{group.name or group.id} · " if titled else ""

@@ -1,0 +1,72 @@
+"""Withdrawals (退赛): a player who leaves the event for good.
+
+Kept in the event (``extra["withdrawn"]``: player → the first session he no longer plays, and why).
+From that session on every draw leaves him out: recorded as an absentee of each session (a bye,
+standard score 0, by the 1998 rules' 弃权论 — his earlier sessions stand and he stays ranked on them,
+so N, the number of ranked players, is unchanged), and the session is drawn again for those present
+(avoiding earlier meetings; players that do not fill tables of four need substitutes, as for any
+absentee).  Every output marks him.
+
+>>> from dataclasses import replace
+>>> from majiang.tournament.registration import build_group, count_entries, new_event
+>>> ev = new_event("c", "C", build_group(count_entries(8), 0), sessions=2, seed=1)
+>>> extra = withdraw(ev, "P03", reason="ill")
+>>> sorted(extra["withdrawn"]), withdrawn_from(replace(ev, extra={**ev.extra, **extra}), 1)
+(['P03'], ['P03'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.tournament.model import Event
+
+KEY = "withdrawn"
+
+
+class RosterError(ValueError):
+    """A withdrawal that cannot be (an unknown player, one withdrawn already, an undo of nothing)."""
+
+
+def withdrawals(event: Event) -> dict[str, dict[str, Any]]:
+    """Player → ``{"from_session", "reason"}`` for every withdrawn player."""
+    got = event.extra.get(KEY) or {}
+    return {str(p): dict(v) for p, v in got.items() if isinstance(v, dict)}
+
+
+def withdrawn_from(event: Event, session_no: int) -> list[str]:
+    """The players withdrawn by session ``session_no`` (who must not be drawn in it)."""
+    return [p for p, w in withdrawals(event).items() if int(w.get("from_session", 1)) <= session_no]
+
+
+def withdraw(event: Event, player: str, *, reason: str = "", from_session: int | None = None) -> dict[str, Any]:
+    """The ``extra`` update that withdraws ``player`` from ``from_session`` on (default: the first session
+    not drawn yet, or the one drawn but not started)."""
+    known = {p.id for g in event.groups for p in g.players}
+    if player not in known:
+        raise RosterError(f"no player {player!r} in {event.id}: see 'majiang tournament players {event.id}'")
+    done = withdrawals(event)
+    if player in done:
+        raise RosterError(f"{player} withdrew already (from session {done[player]['from_session']})")
+    k = from_session if from_session is not None else _next_session(event)
+    done[player] = {"from_session": k, "reason": reason[:200]}
+    return {KEY: done}
+
+
+def reinstate(event: Event, player: str) -> dict[str, Any]:
+    """The ``extra`` update that takes a withdrawal back (later draws seat him again)."""
+    done = withdrawals(event)
+    if done.pop(player, None) is None:
+        raise RosterError(f"{player} has not withdrawn")
+    return {KEY: done}
+
+
+def _next_session(event: Event) -> int:
+    """The first session with nothing entered (a drawn session still empty is drawn again without him)."""
+    from majiang.tournament.draw import has_entries
+
+    group = event.groups[0]
+    for s in group.sessions:
+        if not has_entries(s):
+            return s.no
+    return len(group.sessions) + 1
