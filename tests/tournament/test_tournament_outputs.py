@@ -250,15 +250,15 @@ def _two_tables():
 def test_session_seats_alphabetical_with_winds_and_byes():
     tables, seats, absent = pdf.session_seats(_two_tables(), 1)
     assert tables[1] == (2, ["Ана Петровић", "Zoë Ødegård", "李小龙", "Ślązak Łukasz"])
-    assert [s.name for s in seats] == [
+    assert [s.name for s in seats] == [  # Chinese names by pinyin among the Latin ones, Cyrillic after
         "Élodie Lefèvre",
         "Jürgen Weiß",
+        "李小龙",
         "Ślązak Łukasz",
         "Tomáš Dvořák",
+        "王芳",
         "Zoë Ødegård",
         "Ана Петровић",
-        "李小龙",
-        "王芳",
     ]
     assert next(s for s in seats if s.name == "李小龙") == pdf.Seat("李小龙", 2, 2)
     assert absent == ["Absent Andy"]
@@ -299,3 +299,18 @@ def test_all_score_sheets_of_a_session_in_one_pdf(tmp_path):
     assert "+24" not in pages[1] and "500" not in pages[1]  # the unplayed table's sheet is blank
     with pytest.raises(ValueError):
         pdf.score_sheets_pdf([])
+
+
+def test_chinese_names_are_filed_by_pinyin():
+    """Was: the find-your-seat list sorted Chinese names by code point (刘 吴 周 孙 …)."""
+    names = ["刘洋", "吴磊", "周杰", "孙丽", "陈静", "李娜", "Émile Roux", "Lukas Berg"]
+    assert sorted(names, key=pdf.alphabetical) == [
+        "陈静",
+        "Émile Roux",
+        "李娜",
+        "刘洋",
+        "Lukas Berg",
+        "孙丽",
+        "吴磊",
+        "周杰",
+    ]

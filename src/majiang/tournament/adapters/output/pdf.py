@@ -245,9 +245,13 @@ def session_seats(group: Group, session_no: int) -> tuple[list[tuple[int, list[s
 
 def alphabetical(name: str) -> tuple[str, str]:
     """A sort key that files a letter with its diacritics under the plain letter (É with E, Š with S,
-    Ø with O), case-insensitively; non-Latin names after the Latin ones, in code-point order."""
+    Ø with O), case-insensitively, and a Chinese name by its pinyin (刘 liu between Li and Lu: 陈 李 刘
+    孙 王 吴 张 周, not the code-point order 刘 吴 周 孙), tones breaking ties (mā before má)."""
+    from pypinyin import Style, lazy_pinyin  # type: ignore[import-untyped]
+
+    latin = " ".join(lazy_pinyin(name, style=Style.TONE3, errors="default"))
     base = unicodedata.normalize(
-        "NFKD", name.replace("Ø", "O").replace("ø", "o").replace("Ł", "L").replace("ł", "l").replace("ß", "ss")
+        "NFKD", latin.replace("Ø", "O").replace("ø", "o").replace("Ł", "L").replace("ł", "l").replace("ß", "ss")
     )
     return "".join(c for c in base if not unicodedata.combining(c)).casefold(), name
 
