@@ -93,3 +93,28 @@ def test_spectate_a_table(new_page: Any, signup: Any) -> None:
     player.once("dialog", lambda d: d.accept())
     player.click("#stand")
     player.wait_for_url(re.compile("#lobby$"))
+
+
+def test_a_friend_watches_a_private_table_by_its_code(new_page: Any, signup: Any) -> None:
+    """Was: the lobby's code box only joined; mid-hand it queued the friend for a bot's seat."""
+    host = new_page()
+    friend = new_page()
+    host_name = signup(host, "privhost")
+    signup(friend, "privwatch")
+    host.click(".room-card[data-room=fast] .btn.ghost")
+    host.click("#create-private")
+    host.wait_for_url(re.compile("#table$"))
+    code = host.locator("#table-code b").inner_text()
+    host.click("#add-bots")
+    expect(host.locator(".strip.pos0 .concealed .tile").first).to_be_visible()
+    friend.fill("#join-code", code)
+    friend.click("#watch-code-btn")
+    friend.wait_for_url(re.compile("#table$"))
+    expect(friend.locator(".table-card")).to_contain_text("观战中")
+    expect(friend.locator("#seat-list")).to_contain_text(host_name)
+    expect(friend.locator("#actionbar")).to_have_count(0)  # watching, not seated nor queued
+    friend.click("#stand")
+    friend.wait_for_url(re.compile("#lobby$"))
+    host.once("dialog", lambda d: d.accept())
+    host.click("#stand")
+    host.wait_for_url(re.compile("#lobby$"))

@@ -38,14 +38,25 @@ export function mount(root, _arg, app) {
     chatInput.value = "";
   };
 
-  const joinByCode = () => {
+  const typedCode = () => {
     const code = codeInput.value.trim().toUpperCase();
     if (!/^[0-9A-Z]{6,12}$/.test(code)) {
       toast("请输入房号（字母和数字）· Enter the table's code (letters and digits)", "error");
-      return;
+      return null;
     }
+    return code;
+  };
+  const joinByCode = () => {
+    const code = typedCode();
+    if (!code) return;
     session.expectSeat();
     conn.send({ type: "join", code });
+  };
+  const watchByCode = () => { // a friend's private table, watched without taking a seat
+    const code = typedCode();
+    if (!code) return;
+    session.expectSpectate();
+    conn.send({ type: "spectate", code });
   };
 
   root.append(h("section.lobby-page",
@@ -61,8 +72,9 @@ export function mount(root, _arg, app) {
       shop.el,
       h("div.card",
         h("h3", bi("好友房", "Join friends")),
-        h("p.small", "输入好友私人桌的房号 · Enter the code of a friend's private table"),
-        h("div.row", codeInput, h("button.btn.primary#join-code-btn", { on: { click: joinByCode } }, bi("加入", "Join")))),
+        h("p.small", "输入好友私人桌的房号：入座或观战 · Enter the code of a friend's private table: sit or watch"),
+        h("div.row", codeInput, h("button.btn.primary#join-code-btn", { on: { click: joinByCode } }, bi("加入", "Join")),
+          h("button.btn#watch-code-btn", { on: { click: watchByCode } }, bi("观战", "Watch")))),
       h("div.card.chat",
         h("h3", bi("大厅聊天", "Lobby chat")),
         chatLog,
