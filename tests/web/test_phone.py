@@ -229,3 +229,41 @@ def test_language_toggle_is_remembered(page: Any) -> None:
     row = page.locator("#calc-fans tr[data-fan='Full Flush']")
     expect(row.locator("td.zh")).to_have_text("清一色")
     expect(row.locator("td.zh")).to_be_visible()
+
+
+def test_a_tap_on_a_seat_shows_its_pond_and_melds_readably(phone: Any, shots: Path) -> None:
+    """Was: on a phone the other seats' discards were unreadable — the 1280-wide stage scaled down, pond and
+    meld tiles 6–17 px wide, no tap to enlarge.  A tap on a seat's pond (or plate, or melds) opens them
+    at a readable size, the last discard marked."""
+    page = phone
+    page.goto("/")
+    page.tap("#guest")
+    page.wait_for_selector(".room-card")
+    page.locator(".room-card[data-room=fast] button.quick").tap()
+    page.wait_for_selector("#add-bots")
+    page.tap("#add-bots")
+    pond = page.locator(".pond.pos1")
+    while pond.locator(".tile").count() < 2:  # the right-hand seat has discarded twice
+        next_step(page, "#result, #actionbar .act, #my-hand .tile.playable")
+        if page.locator("#actionbar .act[data-action=pass]").count():
+            try_tap(page.locator("#actionbar .act[data-action=pass]"))
+        elif page.locator("#my-hand .tile.playable").count():
+            try_tap(page.locator("#my-hand .tile.playable").last)
+        if page.locator("#result").is_visible():
+            pytest.fail("the hand ended before the right-hand seat discarded twice")
+    # read in one go: the stage is redrawn after every event
+    size = page.evaluate(
+        "(() => { const r = document.querySelector('.pond.pos1 .tile').getBoundingClientRect();"
+        " return Math.max(r.width, r.height); })()"
+    )
+    assert size < 24, f"the stage's pond tile is {size:.0f} px: nothing to enlarge"
+    pond.tap()
+    detail = page.locator("#seat-detail")
+    expect(detail).to_be_visible()
+    widths = [b["width"] for b in (t.bounding_box() for t in detail.locator("#seat-detail-pond .tile").all())]
+    assert len(widths) >= 2 and min(widths) >= 24, widths
+    on_screen(page, "#seat-detail-close")
+    no_hscroll(page, "seat detail")
+    page.screenshot(path=str(shots / "phone-seat-detail.png"))
+    page.tap("#seat-detail-close")
+    expect(detail).to_have_count(0)

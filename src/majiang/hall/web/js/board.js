@@ -260,3 +260,26 @@ export function fitStage(box, stage) {
   stage.style.left = `${Math.max(0, (w - STAGE_W * s) / 2)}px`;
   stage.style.top = `${Math.max(0, (hgt - STAGE_H * s) / 2)}px`;
 }
+
+/**
+ * One seat's pond, melds and flowers at a readable size, outside the scaled stage: what a tap on a seat
+ * opens (on a phone the stage's other ponds are a dozen pixels wide).  The last discard is marked.
+ */
+export function seatDetail(model, seat, names, onClose) {
+  const st = model.seats[seat];
+  const info = (names && names[seat]) || null;
+  const wind = model.started ? model.seatWind(seat) : "ESWN"[seat];
+  const discards = h("div.detail-tiles#seat-detail-pond", st.discards.map((t, i) => {
+    const last = model.lastDiscard && model.lastDiscard.seat === seat && model.lastDiscard.index === i;
+    return tileEl(t, { size: "sm", cls: `${st.claimed[i] ? "taken" : ""}${last ? " last" : ""}`,
+      title: tileName(t) + (st.claimed[i] ? " · 被吃碰杠 claimed" : "") + (last ? " · 最后打出 last discard" : "") });
+  }));
+  return h("div.seat-detail#seat-detail", { dataset: { seat }, role: "dialog", "aria-label": "seat detail" },
+    h("div.detail-head",
+      h("b", `${WIND_ZH[wind]}家 ${WIND_EN[wind]} · ${info ? info.name : "空位 empty"}`),
+      h("button.btn.small#seat-detail-close", { on: { click: onClose }, "aria-label": "close" }, "✕")),
+    h("h4", "牌河 Discards"), st.discards.length ? discards : h("p.small", "还没有 none yet"),
+    h("h4", "副露 Melds"), st.melds.length ? meldsEl(model, seat, "sm", { me: -1 }) : h("p.small", "无 none"),
+    st.flowers.length ? h("h4", `花牌 Flowers ${st.flowers.length}`) : null,
+    st.flowers.length ? h("div.detail-tiles", st.flowers.map((f) => tileEl(f, { size: "sm" }))) : null);
+}

@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
-import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage } from "./board.js";
+import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage, seatDetail } from "./board.js";
 import { WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
 import { pointsName, rulesetName } from "./rulesets.js";
 import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
@@ -1039,6 +1039,19 @@ export function mount(root, _arg, app) {
     else stageBox.append(next);
     stage = next;
     fitStage(stageBox, stage);
+    // a tap on a seat's pond, plate or melds opens them at a readable size (phones: the stage is scaled down)
+    for (const el of stage.querySelectorAll(".pond, .plate, .strip:not(.pos0)")) {
+      el.addEventListener("click", () => { detailSeat = Number(el.dataset.seat); drawDetail(); });
+    }
+    drawDetail();
+  }
+
+  let detailSeat = null;
+  function drawDetail() {
+    document.getElementById("seat-detail")?.remove();
+    if (detailSeat === null || !session.model.seats[detailSeat]) return;
+    const names = session.table ? session.table.seats : [null, null, null, null];
+    document.body.append(seatDetail(session.model, detailSeat, names, () => { detailSeat = null; drawDetail(); }));
   }
 
   function drawOverlays() {
