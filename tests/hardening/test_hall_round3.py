@@ -126,3 +126,53 @@ def test_an_escaper_pays_the_penalty_and_nothing_of_what_the_bot_does_after(tmp_
 
 async def _balance(live: Live, account: int) -> int:
     return int((await live.hall.run_db(live.hall.store.balances, [account]))[0])
+
+
+def test_a_dongfeng_match_places_the_seats_and_moves_the_rank(tmp_path: Any) -> None:
+    """Was: every hand stood alone — no 东风战 / 全庄, no places, no 段位.  A room with match_hands 4 plays
+    東風戦: four hands with running totals, then the places, the rank points and a fresh East round."""
+    from majiang.hall.match import level, places
+
+    rooms = [
+        Room(
+            id="m4",
+            name="东风战",
+            rules="gb",
+            bots="rand",
+            bot_fill_s=600,
+            next_hand_s=0.05,
+            timers="blitz",
+            claim_window_s=0.0,
+            match_hands=4,
+            place_points=(30, 10, -10, -30),
+        )
+    ]
+
+    async def body(live: Live) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any], dict[str, Any], int]:
+        assert live.http is not None
+        r = await live.http.post("/api/register", json={"username": "matcher", "password": "correct horse"})
+        tok = r.json()["token"]
+        ws = await live.connect(tok)
+        ws.send({"type": "create", "room": "m4"})
+        seat = (await ws.until(lambda m: m["type"] == "table"))["seat"]
+        ws.send({"type": "auto", "on": True})  # 托管 plays the hands
+        ws.send({"type": "add_bots"})
+        ends = [await ws.until(lambda m: m["type"] == "hand_end", timeout=300) for _ in range(4)]
+        match_end = await ws.until(lambda m: m["type"] == "match_end", timeout=60)
+        nxt = await ws.until(lambda m: m["type"] == "events" and m["events"][0]["type"] == "hand_start", timeout=60)
+        board = (await live.http.get("/api/leaderboard?rules=gb&by=rank")).json()
+        return ends, match_end, nxt["events"][0], board, seat
+
+    (ends, match_end, start, board, seat), errors = run_live(f"sqlite:///{tmp_path}/m4.db", rooms, body, timeout=600)
+    assert not errors, errors[0]
+    totals = [sum(e["scores"][s] for e in ends) for s in range(4)]
+    assert [e["match"]["hand"] for e in ends] == [1, 2, 3, 4] and all(e["match"]["of"] == 4 for e in ends)
+    assert ends[-1]["match"]["totals"] == totals == match_end["totals"]
+    assert match_end["places"] == places(totals) and sorted(match_end["places"]) == [1, 2, 3, 4]
+    mine = match_end["places"][seat]
+    assert match_end["points"][seat] == (30, 10, -10, -30)[mine - 1]
+    assert [p for s, p in enumerate(match_end["points"]) if s != seat] == [0, 0, 0]  # bots hold no 段位
+    got = max(0, (30, 10, -10, -30)[mine - 1])
+    assert match_end["ranks"][seat]["after"] == level(got)
+    assert [(p["name"], p["points"]) for p in board["players"]] == [("matcher", got)]
+    assert start["dealer"] == 0 and start.get("round", 0) == 0  # the next match: East round, seat 0 deals

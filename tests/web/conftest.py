@@ -76,6 +76,20 @@ bots = "fan"
 ready_s = 0
 
 [[room]]
+id = "match"
+name = "东风战 East-round match"
+rules = "gb"
+coefficient = 1
+fee = 0
+timers = "blitz"
+claim_window_s = 0.0
+bots = "rand"
+bot_fill_s = 300
+next_hand_s = 5
+ready_s = 0
+match_hands = 4
+
+[[room]]
 id = "nanchang"
 name = "南昌场 Nanchang"
 rules = "nanchang"

@@ -19,6 +19,7 @@ from sqlalchemy import delete, insert, select
 from majiang.engine.view import tiles_to_json
 from majiang.hall.coins import CoinSettlement, settle_coins
 from majiang.hall.ledger import HOUSE, MINT, post, system_account
+from majiang.hall.match import Match, finish_match
 from majiang.hall.ratings import rate_hand
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent, HandRow, PlayerHand, TableSession
@@ -219,6 +220,19 @@ class HandStore:
                 self._refill_bots(s, [a for a in accounts if a in accs and accs[a].kind == "bot"], hand_id)
                 rate_hand(s, hand_id, row.rules, accounts, score_deltas, table_id)  # docs/ratings.md
             return coins
+
+    def finish_match(
+        self,
+        match: Match,
+        table_id: str,
+        room: str,
+        rules: str,
+        accounts: list[int | None],
+        place_points: list[int],
+    ) -> dict[str, Any]:
+        """A finished match stored and its ranked players' 段位 moved, in one transaction (hall/match.py)."""
+        with self.db.session() as s:
+            return finish_match(s, match, table_id, room, rules, accounts, place_points)
 
     def _refill_bots(self, s: Any, bots: list[int], hand_id: int) -> None:
         """Server bots are funded by explicit grants from the mint when they run low."""

@@ -81,6 +81,10 @@ class Room:
     options: dict[str, Any] = field(default_factory=dict)  # ruleset options (Nanchang)
     competition: bool = False  # a competition room: no coins, no items, results go to the event
     guests: bool = True  # guests may sit here (the built-in rooms allow them only in the free room)
+    # hands played as one match (hall/match.py): 0 every hand alone, 4 东风战, 16 全庄; the places earn
+    # place_points (rank points toward 段位: 1st, 2nd, 3rd, 4th)
+    match_hands: int = 0
+    place_points: tuple[int, int, int, int] = (30, 10, -10, -30)
 
     def timer(self, name: str) -> float:
         return TIMER_PRESETS[self.timers][name]
@@ -118,6 +122,8 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {d.get('id')!r}: unknown setting(s) {sorted(unknown)}; known: {sorted(known)}")
     if "id" not in d or "name" not in d:
         raise ValueError(f"every room needs an id and a name: {d}")
+    if "place_points" in d:
+        d = {**d, "place_points": tuple(d["place_points"])}
     room = Room(**{"claim_window_s": CLAIM_WINDOW_S, "ready_s": READY_S, **d})
     if room.timers not in TIMER_PRESETS:
         raise ValueError(f"room {room.id!r}: timers must be one of {sorted(TIMER_PRESETS)}")
@@ -132,6 +138,10 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {room.id!r}: {e}") from None
     if room.bot_fallback not in BOT_KINDS:
         raise ValueError(f"room {room.id!r}: bot_fallback must be a built-in bot ({', '.join(BOT_KINDS)})")
+    if room.match_hands not in (0, 4, 16) or len(room.place_points) != 4:
+        raise ValueError(f"room {room.id!r}: match_hands is 0, 4 (东风战) or 16 (全庄); place_points has four numbers")
+    if list(room.place_points) != sorted(room.place_points, reverse=True):
+        raise ValueError(f"room {room.id!r}: place_points go from 1st down to 4th, e.g. [30, 10, -10, -30]")
     if not (0 <= room.ready_s <= 600 and 0 <= room.private_bot_wait_s <= 86_400):
         raise ValueError(f"room {room.id!r}: ready_s 0–600 and private_bot_wait_s 0–86400 seconds")
     return room

@@ -27,6 +27,7 @@ from majiang.engine.view import SeatView, action_from_json, action_json, public_
 from majiang.hall import botprocs
 from majiang.hall.between import BetweenHands
 from majiang.hall.items import ItemStore, TableItems
+from majiang.hall.match import Match
 from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
 from majiang.hall.rooms import PRIVATE_PREFIX, Room
@@ -210,6 +211,8 @@ class TableRunner:
         self.items = TableItems(self)  # 道具 (majiang.hall.items): only in rooms that allow them
         self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
         self.keep_false_won: set[int] = set()  # … and after a false win, that the turn had one
+        # 东风战 / 全庄 (hall/match.py): the match being played, none where every hand stands alone
+        self.match: Match | None = Match(room.match_hands) if room.match_hands and not room.competition else None
         self.false_wins: dict[int, int] = {}  # false wins of this hand, by seat
         # a spectator's snapshot reached this event of this hand: its delayed events start there
         self.spectator_from: dict[int, tuple[int | None, int]] = {}
@@ -665,6 +668,23 @@ class TableRunner:
         self.items.notify()
         await self.flush()
 
+    async def end_match(self, accounts: list[int | None]) -> dict[str, Any]:
+        """The match is over: its places and 段位 points stored, the next one starts with a fresh
+        session (East round, seat 0 deals); the ``match_end`` message."""
+        assert self.match is not None
+        body = await self.host.run_db(
+            self.host.store.finish_match,
+            self.match,
+            self.id,
+            self.room.id,
+            self.room.rules,
+            accounts,
+            list(self.room.place_points),
+        )
+        self.match = Match(self.room.match_hands)
+        self.session = None
+        return {"type": "match_end", "table_id": self.id, **body}
+
     def new_session(self) -> Session:
         """The table's next session: a fresh secret seed, or the event's (复式) starting at ``first_hand``
         (dealer and round as after that many hands: the deal passes every hand)."""
@@ -1069,7 +1089,15 @@ class TableRunner:
         }
         if self.sealed:
             msg["sealed"] = True  # 复式: the seed is revealed (GET /api/hands/{id}) when the event session ends
+        match_end = None
+        if self.match is not None:
+            self.match.add(self.hand_id, hand.deltas)
+            msg["match"] = self.match.progress()
+            if self.match.over:
+                match_end = await self.end_match([s.account_id if s else None for s in self.seats])
         self.broadcast(msg)
+        if match_end is not None:
+            self.broadcast(match_end)
         self.host.metrics.hand_settled(self)
         for i, s in enumerate(self.seats):
             if s is not None and isinstance(s.bot, botprocs.ProcessBot):
@@ -1223,6 +1251,7 @@ class TableRunner:
             "sealed": self.sealed,
             "seq": self.seq,
             "items": self.items.snapshot(),
+            "match": self.match.to_dict() if self.match is not None else None,
         }
 
     @classmethod
@@ -1248,6 +1277,8 @@ class TableRunner:
         t.sealed = bool(snap.get("sealed"))
         t.seq = snap.get("seq", 0) + 1000  # prompts sent before the crash are stale now
         t.hand_id = snap.get("hand_id")
+        if snap.get("match"):
+            t.match = Match.from_dict(snap["match"])
         for i, s in enumerate(snap["seats"]):
             if s is not None:
                 bot = botprocs.seat_bot(host, room, i, hash((t.id, i)) & 0xFFFF, s["bot"]).bot if s["bot"] else None

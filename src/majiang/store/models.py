@@ -110,3 +110,31 @@ class TableSession(Base):
     table_id: Mapped[str] = mapped_column(String(40), index=True)
     seed: Mapped[str] = mapped_column(String(64))  # hex
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class MatchResult(Base):
+    """A finished match (东风战: 4 hands, 全庄: 16) of a hall table: each seat's account, total and place."""
+
+    __tablename__ = "match_results"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(40), index=True)
+    room: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[str] = mapped_column(String(20))
+    hands: Mapped[int] = mapped_column(Integer)
+    first_hand: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    players: Mapped[list[Any]] = mapped_column(JSON)  # account id (or None) per seat, at the match's end
+    totals: Mapped[list[Any]] = mapped_column(JSON)  # each seat's sum of hand scores
+    places: Mapped[list[Any]] = mapped_column(JSON)  # 1–4 per seat
+    points: Mapped[list[Any]] = mapped_column(JSON)  # the rank points each seat's place earned (0: unranked)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PlayerRank(Base):
+    """An account's 段位 in one ruleset: its rank points from its matches' places (docs/ratings.md)."""
+
+    __tablename__ = "player_ranks"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(20), primary_key=True)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

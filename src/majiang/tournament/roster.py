@@ -63,10 +63,8 @@ def reinstate(event: Event, player: str) -> dict[str, Any]:
 
 def _next_session(event: Event) -> int:
     """The first session with nothing entered (a drawn session still empty is drawn again without him)."""
-    from majiang.tournament.draw import has_entries
-
     group = event.groups[0]
     for s in group.sessions:
-        if not has_entries(s):
+        if not any(t.entered for t in s.tables):
             return s.no
     return len(group.sessions) + 1

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 
 from majiang.hall import ratings
 from majiang.hall.accounts import AuthError
+from majiang.hall.match import rank_board
 from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.routes.deps import Authed, HallDep, RowId
 from majiang.hall.service import Hall
@@ -73,11 +74,24 @@ REASONS = {
 }
 
 
-@router.get("/api/leaderboard", summary="the ruleset's rated players and bots, best rating first (docs/ratings.md)")
+@router.get(
+    "/api/leaderboard",
+    summary="the ruleset's players: by rating (rated players and bots, best first) or by=rank (段位 from matches)",
+)
 async def leaderboard(
-    h: HallDep, rules: Annotated[str, Query(max_length=20)] = "gb", limit: Annotated[int, Query(ge=1, le=200)] = 50
+    h: HallDep,
+    rules: Annotated[str, Query(max_length=20)] = "gb",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    by: Annotated[str, Query(pattern="^(rating|rank)$")] = "rating",
 ) -> dict[str, Any]:
-    return {"rules": rules, "players": await h.run_db(ratings.leaderboard, h.db, rules, limit)}
+    if by == "rank":
+
+        def board() -> list[dict[str, Any]]:
+            with h.db.session() as s:
+                return rank_board(s, rules, limit)
+
+        return {"rules": rules, "by": "rank", "players": await h.run_db(board)}
+    return {"rules": rules, "by": "rating", "players": await h.run_db(ratings.leaderboard, h.db, rules, limit)}
 
 
 def _viewer(h: Hall, authorization: str | None) -> int | None:

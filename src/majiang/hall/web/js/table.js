@@ -166,6 +166,11 @@ class TableSession {
     c.on("item_used", (m) => this.onItemUsed(m));
     c.on("prompt", (m) => this.onPrompt(m));
     c.on("hand_end", (m) => this.onHandEnd(m));
+    c.on("match_end", (m) => {
+      if (!this.mine(m)) return;
+      this.matchEnd = { ...m, hand: this.result ? this.result.hand : null };
+      this.redraw();
+    });
     c.on("preset", (m) => { // a toggle answered the prompt (one shown when it was turned on goes)
       if (this.prompt && this.prompt.seq === m.seq) this.prompt = null;
     });
@@ -721,6 +726,24 @@ export function winHandEl(win) {
     h("span.wintile", tileEl(win.tile, { size: "md", title: `和张 winning tile: ${tileName(win.tile)}` })));
 }
 
+// 东风战 / 全庄 (docs/ratings.md): the running totals after each hand, the places and 段位 at the match's end
+function matchBox(r, names) {
+  const m = r.match;
+  if (!m) return null;
+  const end = session.matchEnd && session.matchEnd.hand === r.hand ? session.matchEnd : null;
+  const kind = m.of === 4 ? ["东风战", "East-round match"] : ["全庄", "full match"];
+  const rows = [0, 1, 2, 3].map((s) => h(`tr${s === session.seat ? ".me" : ""}`, { dataset: { seat: s } },
+    h("td", names[s]), h("td.num", signed(m.totals[s])),
+    end ? h("td.num", `${end.places[s]}`) : null,
+    end ? h("td.num", end.ranks[s] ? `${signed(end.points[s])} → ${end.ranks[s].after.zh}` : "—") : null));
+  return h("div.match#match-box",
+    h("h3", end ? bi(`${kind[0]}结束：名次`, `${kind[1]} over: places`) : bi(`${kind[0]} 第 ${m.hand}/${m.of} 局`, `${kind[1]}, hand ${m.hand} of ${m.of}`)),
+    h("table.match-totals",
+      h("thead", h("tr", h("th", bi("玩家", "Player")), h("th.num", bi("累计", "Total")),
+        end ? h("th.num", bi("名次", "Place")) : null, end ? h("th.num", bi("段位分", "Rank points")) : null)),
+      h("tbody", rows)));
+}
+
 function renderResult() {
   const r = session.result;
   if (!r || !session.resultOpen) return null;
@@ -777,6 +800,8 @@ function renderResult() {
   const verify = session.verified === true
     ? h("span.verify.ok", "✓ sha256(seed) = seed hash ", bi("洗牌公平可验证", "the shuffle was committed before the hand"))
     : session.verified === false ? h("span.verify.bad", "✗ seed does not match its hash!") : null;
+  const mb = matchBox(r, names);
+  if (mb) box.append(mb);
   box.append(h("div.seed",
     h("div", h("b", bi("种子哈希", "seed hash (shown at the start):"), " "), h("span#seed-hash", r.seed_hash)),
     h("div", h("b", bi("种子", "seed (revealed):"), " "), h("span#seed", r.seed || (r.sealed
