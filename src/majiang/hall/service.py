@@ -27,6 +27,7 @@ from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.quota import Window
 from majiang.hall.rooms import Room, load_rooms
 from majiang.hall.settings import Prefs, SettingsStore
+from majiang.hall.states import TableState
 from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
@@ -178,13 +179,13 @@ class Hall:
             return False
         local = self.tables.get(table_id)
         if local is not None:
-            return local.state == "playing" and any(
+            return local.state == TableState.PLAYING and any(
                 s is not None and s.human and s.account_id == account for s in local.seats
             )
         info = await self.cluster.table_info(table_id)
         return bool(
             info
-            and info.get("state") == "playing"
+            and info.get("state") == TableState.PLAYING
             and any(s and not s.get("bot") and s.get("account") == account for s in info["seats"])
         )
 
@@ -289,7 +290,7 @@ class Hall:
                 await self.cluster.drop_table(table_id, None)
                 return
             events: list[dict[str, Any]] = []
-            if state.get("hand_id") is not None and state.get("state") == "playing":
+            if state.get("hand_id") is not None and state.get("state") == TableState.PLAYING:
                 events = await self.run_db(self._hand_events, state["hand_id"])
             seed = None
             ses = state.get("session")
@@ -330,7 +331,7 @@ class Hall:
         infos = {t["id"]: t for t in await self.cluster.all_tables()}
         for t in self.tables.values():  # local tables: always the freshest
             infos[t.id] = t.info()
-        return [t for t in infos.values() if t.get("state") != "ended"]
+        return [t for t in infos.values() if t.get("state") != TableState.ENDED]
 
     async def room_list(self) -> list[dict[str, Any]]:
         tables = await self.tables_info()
@@ -339,7 +340,7 @@ class Hall:
             mine = [t for t in tables if t["room"] == r.id and not t.get("private")]  # private: unlisted
             d = r.to_dict()
             d["tables"] = len(mine)
-            d["playing"] = sum(1 for t in mine if t["state"] == "playing")
+            d["playing"] = sum(1 for t in mine if t["state"] == TableState.PLAYING)
             d["players"] = sum(1 for t in mine for s in t["seats"] if s and not s["bot"])
             out.append(d)
         return out
@@ -386,7 +387,7 @@ class Hall:
         ``record``: the table about to open, recorded as the account's open one when none is."""
         mine = self.opened.get(account, "")
         open_one = self.tables.get(mine)
-        if open_one is None or open_one.state == "ended":
+        if open_one is None or open_one.state == TableState.ENDED:
             # the last table it opened here has ended, whatever the registry still says
             other = await self.cluster.open_table(account, record, ended=mine)
             if other is None:
@@ -399,7 +400,7 @@ class Hall:
         local = [
             t
             for t in self.tables.values()
-            if t.room.id == room.id and not t.private and t.state == "waiting" and t.open_seats() > 0
+            if t.room.id == room.id and not t.private and t.state == TableState.WAITING and t.open_seats() > 0
         ]
         if local:
             table = min(local, key=lambda t: t.open_seats())
@@ -410,7 +411,7 @@ class Hall:
             for t in await self.cluster.all_tables()
             if t["room"] == room.id
             and not t["private"]
-            and t["state"] == "waiting"
+            and t["state"] == TableState.WAITING
             and t["id"] not in self.tables
             and sum(1 for s in t["seats"] if s is None) > 0
         ]

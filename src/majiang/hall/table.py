@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 from majiang.bots.base import Bot
 from majiang.engine.hand import Hand, IllegalAction
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import WIN, Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, public_view, seat_events
 from majiang.hall import botprocs
@@ -31,6 +31,7 @@ from majiang.hall.metrics import Metrics
 from majiang.hall.persist import EventWriter, HandStore
 from majiang.hall.rooms import Room
 from majiang.hall.settings import Prefs, autoplay_bot, preset_action
+from majiang.hall.states import TableState
 from majiang.rulesets import make_ruleset
 
 T = TypeVar("T")
@@ -190,7 +191,7 @@ class TableRunner:
         self.seats: list[SeatInfo | None] = [None, None, None, None]
         self.spectators: set[int] = set()
         self.inbox: asyncio.Queue[Msg] = asyncio.Queue()
-        self.state = "waiting"  # waiting → playing ⇄ between → ended
+        self.state = TableState.WAITING  # waiting → playing ⇄ between → ended (majiang.hall.states)
         self.session: Session | None = None
         self.hand: Hand | None = None
         self.hand_id: int | None = None
@@ -277,7 +278,7 @@ class TableRunner:
     # ---- the owner task ------------------------------------------------------------------------
     async def run(self) -> None:
         try:
-            while self.state != "ended":
+            while self.state != TableState.ENDED:
                 msg = await self.inbox.get()
                 try:
                     await self.handle(msg)
@@ -315,7 +316,7 @@ class TableRunner:
             self.send_snapshot(acc)
             await self.items.seated(acc)
             return
-        if self.state not in ("waiting", "between"):
+        if self.state not in (TableState.WAITING, TableState.BETWEEN):
             if self.between.wait_for_seat(acc, m.data.get("name", f"#{acc}")):  # a bot's seat, at the hand's end
                 await self.on_spectate(m)
                 self.send(acc, {"type": "seat_queued", "message": "a bot gives you its seat when this hand ends"})
@@ -376,13 +377,13 @@ class TableRunner:
         self.error(account, code, message)
 
     async def on_empty_check(self, m: Msg) -> None:
-        if self.state == "waiting" and not self.humans() and not self.spectators and self.pending_sits <= 0:
-            self.state = "ended"
+        if self.state == TableState.WAITING and not self.humans() and not self.spectators and self.pending_sits <= 0:
+            self.state = TableState.ENDED
 
     async def on_fill(self, m: Msg) -> None:
         self.fill_timer = None
         self.between.fill_at = None
-        if self.state == "waiting" and self.humans():
+        if self.state == TableState.WAITING and self.humans():
             await self.fill_bots()
 
     async def on_add_bots(self, m: Msg) -> None:
@@ -419,20 +420,20 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
-        if self.room.competition and (self.private or self.state != "waiting"):
+        if self.room.competition and (self.private or self.state != TableState.WAITING):
             # an event table (private, opened by the event) or a competition hand under way keeps the
             # chair: 托管 until he is back; a public competition table not yet started just frees it
             await self.away(seat, "away")
             return
         self.items.left(seat)
-        if self.state == "playing" and self.hand is not None and not self.hand.over:
+        if self.state == TableState.PLAYING and self.hand is not None and not self.hand.over:
             await self.escape(seat)
         else:
             self.seats[seat] = None
         self.host.left(acc, self)
         self.broadcast_table()
-        if not self.humans() and self.state in ("waiting", "between"):
-            self.state = "ended"
+        if not self.humans() and self.state in (TableState.WAITING, TableState.BETWEEN):
+            self.state = TableState.ENDED
         await self.between.check()  # the others are ready: no need to wait for the step's end
 
     async def stand_now(self, account: int) -> None:
@@ -542,7 +543,7 @@ class TableRunner:
             return
         info.online = False
         info.gone += 1
-        if self.state == "playing":
+        if self.state == TableState.PLAYING:
             info.auto = True  # 托管 until the player acts again
             # not back within the grace: an escape, as if it had stood up (a disconnect must not dodge a loss)
             asyncio.get_running_loop().call_later(
@@ -551,12 +552,12 @@ class TableRunner:
             # an open prompt keeps its clock: a player who reloads the page finds it again with the time
             # left, so a reload or a short network loss costs no decision; the prompts that follow are
             # played by 托管 until it is back
-        elif self.state in ("waiting", "between"):  # no hand running: the seat is simply freed
+        elif self.state in (TableState.WAITING, TableState.BETWEEN):  # no hand running: the seat is simply freed
             self.items.left(seat)
             self.seats[seat] = None
             self.host.left(m.account, self)
             if not self.humans():
-                self.state = "ended"
+                self.state = TableState.ENDED
             await self.between.check()  # the others are ready: no need to wait for the step's end
         self.broadcast_table()
 
@@ -593,7 +594,7 @@ class TableRunner:
         self.send_snapshot(info.account_id)
         self.broadcast_table()
         await self.items.seated(info.account_id)
-        if asked is not None and self.hand is not None and self.state == "playing":
+        if asked is not None and self.hand is not None and self.state == TableState.PLAYING:
             await self.prompt_all()
 
     async def on_grace(self, m: Msg) -> None:
@@ -606,7 +607,7 @@ class TableRunner:
         assert info is not None
         if info.online or info.escaped or info.gone != m.data.get("gone"):
             return
-        if self.state == "playing" and self.hand is not None and not self.hand.over:
+        if self.state == TableState.PLAYING and self.hand is not None and not self.hand.over:
             self.items.left(seat)
             await self.escape(seat)
             self.host.left(m.account, self)
@@ -615,7 +616,12 @@ class TableRunner:
     # ---- playing -------------------------------------------------------------------------------
     async def maybe_start(self) -> None:
         ready = self.between.all_ready()  # the ready step: every seated human (bots always are)
-        if self.state in ("waiting", "between") and self.free_seats() == 0 and self.humans() and ready:
+        if (
+            self.state in (TableState.WAITING, TableState.BETWEEN)
+            and self.free_seats() == 0
+            and self.humans()
+            and ready
+        ):
             self.disarm_fill()
             self.between.close()
             await self.start_hand()
@@ -630,12 +636,12 @@ class TableRunner:
                 self.seats[i] = None
                 self.host.left(info.account_id, self)
         if self.free_seats():
-            self.state = "waiting"
+            self.state = TableState.WAITING
             if self.humans():
                 self.arm_fill()
             self.broadcast_table()
             if not self.humans():
-                self.state = "ended"
+                self.state = TableState.ENDED
             return
         if self.session is None or self.session.over:
             self.session = self.new_session()
@@ -653,7 +659,7 @@ class TableRunner:
         self.spectator_sent = 0
         self.spectator_from = {}
         self.false_wins = {}
-        self.state = "playing"
+        self.state = TableState.PLAYING
         players = [s.account_id if s else None for s in self.seats]
         self.hand_id = await self.host.run_db(
             self.host.store.start_hand,
@@ -741,7 +747,7 @@ class TableRunner:
 
     async def on_release(self, m: Msg) -> None:
         self.release_timer = None
-        if self.hand is not None and self.state == "playing":
+        if self.hand is not None and self.state == TableState.PLAYING:
             await self.deliver()
 
     def _to_spectators(self, msg: dict[str, Any], upto: int) -> None:
@@ -878,7 +884,7 @@ class TableRunner:
         seat, seq = m.data["seat"], m.data["seq"]
         p = self.prompts.get(seat)
         info = self.seats[seat]
-        if p is None or p.seq != seq or info is None or self.hand is None or self.state != "playing":
+        if p is None or p.seq != seq or info is None or self.hand is None or self.state != TableState.PLAYING:
             return
         decided = preset_action(SeatView(self.hand, seat), p.legal, info.prefs)
         if decided is None or info.auto or not info.online:  # changed meanwhile: ask as usual
@@ -901,7 +907,14 @@ class TableRunner:
         assert info is not None
         info.prefs = Prefs.from_dict(m.data)
         p = self.prompts.get(seat)
-        if p is None or p.preset or info.auto or not info.online or self.hand is None or self.state != "playing":
+        if (
+            p is None
+            or p.preset
+            or info.auto
+            or not info.online
+            or self.hand is None
+            or self.state != TableState.PLAYING
+        ):
             return
         if preset_action(SeatView(self.hand, seat), p.legal, info.prefs) is not None:
             p.preset = True
@@ -913,7 +926,7 @@ class TableRunner:
     async def on_action(self, m: Msg) -> None:
         acc = m.account
         seat = self.seat_of(acc)
-        if seat is None or self.hand is None or self.state != "playing":
+        if seat is None or self.hand is None or self.state != TableState.PLAYING:
             self.error(acc, "not_playing", "you are not playing at this table now")
             return
         p = self.prompts.get(seat)
@@ -931,7 +944,7 @@ class TableRunner:
             return
         info = self.seats[seat]
         assert info is not None
-        false_win = action not in p.legal and action.type == "win"
+        false_win = action not in p.legal and action.type == WIN
         if action not in p.legal:
             if false_win:  # the engine rules on a false win (错和/诈和): one a turn, the turn's clock runs on
                 if p.false_won:
@@ -965,7 +978,7 @@ class TableRunner:
             if seat not in self.prompts:  # not asked again: what was kept for it goes
                 self.keep_deadline.pop(seat, None)
                 self.keep_false_won.discard(seat)
-            if len(self.hand.events) > before and self.state == "playing":
+            if len(self.hand.events) > before and self.state == TableState.PLAYING:
                 await self.false_won(seat)
 
     async def false_won(self, seat: int) -> None:
@@ -1077,13 +1090,13 @@ class TableRunner:
                 self.seats[i] = None
         self.between.leaving()  # 本局后离座: stood up now, at no cost
         self.between.seat_the_queue()  # friends who watched for a bot's seat (a private table)
-        self.state = "between"
+        self.state = TableState.BETWEEN
         if self.humans() and not session_done:
             self.between.after_hand()  # the ready step (or the pause before the next hand)
         self.broadcast_table()
         self.items.notify()
         if not self.humans() or session_done:
-            self.state = "ended"
+            self.state = TableState.ENDED
             return
 
     async def on_next(self, m: Msg) -> None:
@@ -1091,11 +1104,11 @@ class TableRunner:
 
     async def next_hand(self) -> None:
         """Start the next hand if the table is full, else wait for players (and bots)."""
-        if self.state == "between":
+        if self.state == TableState.BETWEEN:
             await self.maybe_start()
-            if self.state == "between":
+            if self.state == TableState.BETWEEN:
                 self.between.close()
-                self.state = "waiting" if self.humans() else "ended"
+                self.state = TableState.WAITING if self.humans() else TableState.ENDED
                 if self.humans():
                     self.arm_fill()
                 self.broadcast_table()
@@ -1142,7 +1155,7 @@ class TableRunner:
                 self.send(a, entry)
 
     async def on_close(self, m: Msg) -> None:
-        self.state = "ended"
+        self.state = TableState.ENDED
 
     async def on_use_item(self, m: Msg) -> None:
         await self.items.on_use(m.account, m.data)
@@ -1157,15 +1170,15 @@ class TableRunner:
         idempotent), or ask again whoever must act; send everyone the table as it stands."""
         for a in self.people():
             self.send_snapshot(a)
-        if self.state == "playing" and self.hand is not None:
+        if self.state == TableState.PLAYING and self.hand is not None:
             if self.hand.over:
                 await self.end_hand()
             else:
                 await self.prompt_all()
-        elif self.state == "between":
+        elif self.state == TableState.BETWEEN:
             self.between.after_hand()
             self.broadcast_table()
-        elif self.state == "waiting" and self.humans():
+        elif self.state == TableState.WAITING and self.humans():
             self.arm_fill()
 
     # ---- surviving a crashed process -------------------------------------------------------------
@@ -1236,7 +1249,7 @@ class TableRunner:
         t = cls(host, room, table_id=snap["id"], private=snap["private"])
         t.code = snap.get("code")
         t.creator = snap.get("creator")
-        t.state = snap["state"]
+        t.state = TableState(snap["state"])
         t.hands_played = snap.get("hands_played", 0)
         t.first_hand = int(snap.get("first_hand", 0))
         t.sealed = bool(snap.get("sealed"))
@@ -1270,12 +1283,12 @@ class TableRunner:
             t.session.hand_no = ses["hand_no"]
             t.session.over = ses["over"]
             t.session.previous = ses.get("previous", {})
-        if t.state == "playing":
+        if t.state == TableState.PLAYING:
             if events:
                 t.hand = replay(events, from_header)
                 t.sent = t.shown = len(t.hand.events)
             else:
-                t.state = "between"  # the hand never got its first event written: deal again
+                t.state = TableState.BETWEEN  # the hand never got its first event written: deal again
         return t
 
     # ---- messages --------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from majiang.hall.states import TableState
 from majiang.tournament.adapters.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
 from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
 from majiang.tournament.demo import TableSeating
@@ -187,9 +188,9 @@ async def _live(hall: Hall, table_id: str) -> tuple[bool, str | None]:
     """Whether a hall table still runs (on this process or another), and its code."""
     local = hall.tables.get(table_id)
     if local is not None:
-        return local.state != "ended", local.code
+        return local.state != TableState.ENDED, local.code
     state = await hall.cluster.table_state(table_id)
-    if state is None or state.get("state") == "ended":
+    if state is None or state.get("state") == TableState.ENDED:
         return False, None
     return True, state.get("code")
 
