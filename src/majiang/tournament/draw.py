@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
 from majiang.tournament.pairing import redraw, snake_tables, swiss_tables
 from majiang.tournament.ranking import disqualified, evaluate
@@ -31,7 +32,7 @@ DrawMethod = Literal["perfect", "swiss", "snake", "seeded"]
 METHODS: tuple[str, ...] = ("perfect", "swiss", "snake", "seeded")
 
 
-class DrawError(ValueError):
+class DrawError(TournamentError):
     """A session that cannot be drawn now; the message says what to do instead."""
 
 

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from majiang.tournament.designs import AbstractSchedule
+from majiang.tournament.errors import TournamentError
 
 
-class ScheduleError(ValueError):
+class ScheduleError(TournamentError):
     """No schedule can satisfy the hard constraints (a team larger than the number of tables…)."""
 
 
