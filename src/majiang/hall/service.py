@@ -28,7 +28,7 @@ from majiang.hall.quota import Window
 from majiang.hall.rooms import Room, load_rooms
 from majiang.hall.settings import Prefs, SettingsStore
 from majiang.hall.states import TableState
-from majiang.hall.table import HandEndHook, Msg, TableRunner, is_private_id, new_code, normal_code
+from majiang.hall.table import HandEndHook, Msg, TableCore, TableRunner, is_private_id, new_code, normal_code
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
 from majiang.store.models import Account, HandEvent
@@ -511,7 +511,7 @@ class Hall:
         if held is not None and held.startswith(PENDING):
             await self.cluster.free_seat(account, held)
 
-    async def seat_here(self, account: int, table: TableRunner) -> bool:
+    async def seat_here(self, account: int, table: TableCore) -> bool:
         """At the table, before it seats the account: its one seat is this one (atomically)."""
         for _ in range(3):
             held = await self.cluster.hold_seat(account, table.id, None)
@@ -522,28 +522,28 @@ class Hall:
             await self.cluster.hold_seat(account, table.id, held)
         return await self.cluster.seat(account) == table.id
 
-    def sit_refused(self, account: int, table: TableRunner) -> None:
+    def sit_refused(self, account: int, table: TableCore) -> None:
         """The table did not seat the account (full, playing, its balance): its reservation goes."""
         self.spawn(self.cluster.free_seat(account, table.id))
 
-    def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None:
+    def joined(self, account: int, table: TableCore, spectator: bool = False) -> None:
         self.where[account] = table.id
         self.spawn(self.cluster.set_where(account, table.id))
 
-    def left(self, account: int, table: TableRunner) -> None:
+    def left(self, account: int, table: TableCore) -> None:
         if self.where.get(account) == table.id:
             del self.where[account]
         self.spawn(self.cluster.set_where(account, None))
         self.spawn(self.cluster.free_seat(account, table.id))
 
-    def table_changed(self, table: TableRunner) -> None:
+    def table_changed(self, table: TableCore) -> None:
         """Publish the table's seats and state (for every lobby) and its snapshot (for a takeover)."""
         if getattr(table, "fenced", False):
             return
         self.spawn(self.cluster.save_table(table.id, table.info(), table.snapshot()))
         self.lobby_changed()
 
-    def table_ended(self, table: TableRunner) -> None:
+    def table_ended(self, table: TableCore) -> None:
         if getattr(table, "fenced", False):
             return
         self.tables.pop(table.id, None)
