@@ -11,7 +11,7 @@ from hardening_harness import Live, run_live
 
 from majiang.bots.base import Bot
 from majiang.engine.protocol import PASS, Action
-from majiang.hall import table as table_module
+from majiang.hall import turns as turns_module
 from majiang.hall.rooms import Room
 
 ROOMS = [
@@ -40,7 +40,7 @@ class Greedy(Bot):
 
 @pytest.fixture
 def greedy_autoplay(monkeypatch: Any) -> None:
-    monkeypatch.setattr(table_module, "autoplay_bot", lambda *_a, **_k: Greedy())
+    monkeypatch.setattr(turns_module, "autoplay_bot", lambda *_a, **_k: Greedy())
 
 
 def test_a_claim_left_to_run_out_is_a_pass(tmp_path: Any, greedy_autoplay: None) -> None:

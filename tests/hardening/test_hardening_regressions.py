@@ -19,7 +19,7 @@ import pytest
 from hardening_harness import Live, WSClosed, run_live
 
 from majiang.engine.session import Session
-from majiang.hall import table as table_module
+from majiang.hall import turns as table_module  # where a new session draws its seed
 from majiang.hall.rooms import Room
 from majiang.rulesets import make_ruleset
 

@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 
 from majiang.bots.fan import FanBot
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG, WIN, Action
 from majiang.engine.view import SeatView
 from majiang.mcr.rules import get_rules
 from majiang.melds import Meld, MeldKind
@@ -83,7 +83,7 @@ class EVBot(FanBot):
     # ---- decisions ---------------------------------------------------------------------------
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         for a in legal:
-            if a.type == "win":
+            if a.type == WIN:
                 return a  # the engine offers only valid wins (≥ 8 fan)
         self._deadline = time.process_time() + self.budget_s
         self._check = 0
@@ -100,9 +100,9 @@ class EVBot(FanBot):
         melds = view.melds[view.seat]
         counts = view.counts
         for a in legal:
-            if a.type == "added_kong":
+            if a.type == ADDED_KONG:
                 return a
-            if a.type == "concealed_kong":
+            if a.type == CONCEALED_KONG:
                 c = list(counts)
                 c[a.tile] -= 4
                 kong = Meld(MeldKind.KONG, (a.tile,) * 4, concealed=True)
@@ -110,7 +110,7 @@ class EVBot(FanBot):
                     return a
         found = self._best_discard(view, counts, melds)
         if found is not None:
-            return Action("discard", found[1])
+            return Action(DISCARD, found[1])
         return super().turn(view, legal)  # far from ready: the fan bot's patterns and defence
 
     def claim(self, view: SeatView, legal: list[Action]) -> Action:
@@ -121,19 +121,19 @@ class EVBot(FanBot):
         pass_value = self._hand_value(view, counts, melds)
         best: tuple[float, Action] | None = None
         for a in legal:
-            if a.type not in ("pung", "chow", "kong"):
+            if a.type not in (PUNG, CHOW, KONG):
                 continue
             c = list(counts)
-            if a.type == "chow":
+            if a.type == CHOW:
                 for t in a.tiles:
                     if t != a.tile:
                         c[t] -= 1
                 meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
             else:
-                c[a.tile] -= 2 if a.type == "pung" else 3
-                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == "pung" else 4), source=1)
+                c[a.tile] -= 2 if a.type == PUNG else 3
+                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == PUNG else 4), source=1)
             after_melds = [*melds, meld]
-            if a.type == "kong":
+            if a.type == KONG:
                 value = self._hand_value(view, c, after_melds)
             else:
                 found = self._best_discard(view, c, after_melds)
@@ -143,7 +143,7 @@ class EVBot(FanBot):
         if best is not None:
             return best[1]
         if pass_value > 0:
-            return next(a for a in legal if a.type == "pass")
+            return next(a for a in legal if a.type == PASS)
         return super().claim(view, legal)
 
     # ---- the table, once per decision --------------------------------------------------------

@@ -15,7 +15,7 @@ import subprocess
 import time
 from typing import Any
 
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import PASS, Action
 from majiang.engine.view import SeatView, action_from_json
 
 
@@ -106,7 +106,7 @@ class Program:
 
 def fallback(legal: list[Action]) -> Action:
     """What replaces a fault: pass when passing is legal, else the last legal action (a discard)."""
-    return next((a for a in legal if a.type == "pass"), legal[-1])
+    return next((a for a in legal if a.type == PASS), legal[-1])
 
 
 class ExternalBot:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from majiang.bots.base import TurnOrClaim
 from majiang.bots.efficiency import seen_counts
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG, Action
 from majiang.engine.view import SeatView
 from majiang.mcr.hand import InvalidHandError, WinningHand
 from majiang.mcr.scorer import score
@@ -38,9 +38,9 @@ class FanBot(TurnOrClaim):
         melds = view.melds[view.seat]
         counts = view.counts
         for a in legal:
-            if a.type == "added_kong":
+            if a.type == ADDED_KONG:
                 return a  # 明杠 and a free draw; the pung was already exposed
-            if a.type == "concealed_kong":
+            if a.type == CONCEALED_KONG:
                 c = list(counts)
                 c[a.tile] -= 4
                 kong = Meld(MeldKind.KONG, (a.tile,) * 4, concealed=True)
@@ -68,34 +68,34 @@ class FanBot(TurnOrClaim):
         best = ranked[0]
         if view.wall < DEFENCE_WALL and best[0] >= DEFENCE_SHANTEN:
             safe = min(ranked, key=lambda ch: (self._danger(view, ch[2]), ch[0]))
-            return Action("discard", safe[2])
-        return Action("discard", best[2])
+            return Action(DISCARD, safe[2])
+        return Action(DISCARD, best[2])
 
     def claim(self, view: SeatView, legal: list[Action]) -> Action:
         melds = view.melds[view.seat]
         now = self._distance(view, view.counts, melds)
         best: tuple[float, Action] | None = None
         for a in legal:
-            if a.type not in ("pung", "chow", "kong"):
+            if a.type not in (PUNG, CHOW, KONG):
                 continue
             c = list(view.counts)
-            if a.type == "chow":
+            if a.type == CHOW:
                 for t in a.tiles:
                     if t != a.tile:
                         c[t] -= 1
                 meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
             else:
-                c[a.tile] -= 2 if a.type == "pung" else 3
-                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == "pung" else 4), source=1)
+                c[a.tile] -= 2 if a.type == PUNG else 3
+                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == PUNG else 4), source=1)
             after_melds = [*melds, meld]
-            if a.type == "kong":
+            if a.type == KONG:
                 after = self._distance(view, c, after_melds)
             else:
                 after = min(self._distance(view, _minus(c, t), after_melds) for t in range(34) if c[t])
             # a claim gives up 门前清/不求人: it must bring the hand at least a step nearer
             if after <= now - 1 and (best is None or after < best[0]):
                 best = (after, a)
-        return best[1] if best is not None else next(a for a in legal if a.type == "pass")
+        return best[1] if best is not None else next(a for a in legal if a.type == PASS)
 
     # ---- measuring ---------------------------------------------------------------------------
     def _distance(self, view: SeatView, counts: Sequence[int], melds: Sequence[Meld], drawn: bool = False) -> float:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from majiang.bots.base import TurnOrClaim
 from majiang.bots.efficiency import seen_counts
-from majiang.engine.protocol import Action
+from majiang.engine.protocol import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG, Action
 from majiang.engine.view import SeatView
 from majiang.shanten import shanten_of_counts
 
@@ -53,12 +53,12 @@ class NanchangBot(TurnOrClaim):
         jing = jing_kinds(view)
         melds = len(view.melds[view.seat])
         for a in legal:
-            if a.type in ("concealed_kong", "added_kong") and a.tile not in jing:
+            if a.type in (CONCEALED_KONG, ADDED_KONG) and a.tile not in jing:
                 return a  # kong bonuses are paid at once in Nanchang
         seen = seen_counts(view)
         best: tuple[float, int, int] | None = None
         for a in legal:
-            if a.type != "discard":
+            if a.type != DISCARD:
                 continue
             c = list(view.counts)
             c[a.tile] -= 1
@@ -67,7 +67,7 @@ class NanchangBot(TurnOrClaim):
             if best is None or score < best:
                 best = score
         assert best is not None
-        return Action("discard", best[2])
+        return Action(DISCARD, best[2])
 
     def claim(self, view: SeatView, legal: list[Action]) -> Action:
         jing = jing_kinds(view)
@@ -75,12 +75,12 @@ class NanchangBot(TurnOrClaim):
         counts = view.counts
         now = wild_shanten(counts, melds, jing)
         for a in legal:
-            if a.type in ("pung", "kong", "chow"):
+            if a.type in (PUNG, KONG, CHOW):
                 c = list(counts)
-                for t in a.tiles if a.type == "chow" else (a.tile,) * (2 if a.type == "pung" else 3):
-                    if a.type != "chow" or t != a.tile:
+                for t in a.tiles if a.type == CHOW else (a.tile,) * (2 if a.type == PUNG else 3):
+                    if a.type != CHOW or t != a.tile:
                         c[t] -= 1
-                if a.type == "kong":
+                if a.type == KONG:
                     after = wild_shanten(c, melds + 1, jing)
                 else:
                     after = min(
@@ -88,7 +88,7 @@ class NanchangBot(TurnOrClaim):
                     )
                 if after < now:
                     return a
-        return next(a for a in legal if a.type == "pass")
+        return next(a for a in legal if a.type == PASS)
 
     @staticmethod
     def _unseen(c: Sequence[int], seen: Sequence[int]) -> int:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from majiang.rulebook import DEFAULT, choices
+
+if TYPE_CHECKING:
+    from majiang.sim import SimResult
 
 
 def register(sub: Any) -> None:
@@ -73,22 +76,38 @@ def _multiples(hands: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from majiang.sim import simulate
+    bots = _bots(args)
+    if bots is None:
+        return 2
+    try:
+        res = _simulate(args, bots)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    d = res.to_dict()
+    if args.json:
+        print(json.dumps(d))
+        return 0
+    _print_table(args, d)
+    return 0
 
+
+def _bots(args: argparse.Namespace) -> list[str] | None:
+    """The four bot specs, with --time-limit applied; None (said on stderr) when an option is wrong."""
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) != 4:
         print(f"error: --bots needs four bots, e.g. fan,eff,eff,rand (got {args.bots!r})", file=sys.stderr)
-        return 2
+        return None
     if args.time_limit is not None:
         if not args.time_limit > 0:
             print("error: --time-limit must be positive", file=sys.stderr)
-            return 2
+            return None
         from majiang.bots.botzone import with_time_limit
 
         bots = [with_time_limit(b, args.time_limit) for b in bots]
     if args.hands <= 0:
         print("error: --hands must be positive", file=sys.stderr)
-        return 2
+        return None
     if args.duplicate and args.hands % SEATINGS:
         print(
             f"warning: --duplicate plays each wall in {SEATINGS} seatings; --hands {args.hands} is not a multiple "
@@ -98,50 +117,38 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.workers < 1:
         print("error: --workers must be at least 1", file=sys.stderr)
-        return 2
-    par: dict[str, Any] = {"workers": args.workers, "ray_address": args.ray}
-    show = not args.no_progress and sys.stderr.isatty()
-    try:
-        if show:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        return None
+    return bots
 
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                transient=True,
-            ) as prog:
-                task = prog.add_task("hands", total=args.hands)
-                res = simulate(
-                    args.hands,
-                    args.seed,
-                    bots,
-                    rules=args.rules,
-                    duplicate=args.duplicate,
-                    log_dir=args.log,
-                    verify=args.verify,
-                    **par,
-                    progress=lambda n: prog.update(task, completed=n),
-                )
-        else:
-            res = simulate(
-                args.hands,
-                args.seed,
-                bots,
-                rules=args.rules,
-                duplicate=args.duplicate,
-                log_dir=args.log,
-                verify=args.verify,
-                **par,
-            )
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    d = res.to_dict()
-    if args.json:
-        print(json.dumps(d))
-        return 0
+
+def _simulate(args: argparse.Namespace, bots: list[str]) -> SimResult:
+    """The simulation's result, with a progress bar on a terminal (unless --no-progress)."""
+    from majiang.sim import simulate
+
+    kwargs: dict[str, Any] = dict(
+        rules=args.rules,
+        duplicate=args.duplicate,
+        log_dir=args.log,
+        verify=args.verify,
+        workers=args.workers,
+        ray_address=args.ray,
+    )
+    if args.no_progress or not sys.stderr.isatty():
+        return simulate(args.hands, args.seed, bots, **kwargs)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as prog:
+        task = prog.add_task("hands", total=args.hands)
+        return simulate(args.hands, args.seed, bots, **kwargs, progress=lambda n: prog.update(task, completed=n))
+
+
+def _print_table(args: argparse.Namespace, d: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -169,4 +176,3 @@ def run(args: argparse.Namespace) -> int:
         f"{d['false_wins']} · zero-sum violations {d['zero_sum_violations']}"
         + (f" · replay mismatches {d['replay_mismatches']}" if args.verify else "")
     )
-    return 0

@@ -2,11 +2,12 @@
 views (:func:`majiang.engine.view.event_view`), JSON and logs (:mod:`majiang.engine.log`) derive from.
 
 An event stays a plain dict at run time (``{"type": "discard", "seat": 2, "tile": 4}``; the engine
-appends thousands per second), but every key of every type is declared here: what it holds
-(:data:`TILE` — a tile, or lists of them; :data:`NUMBER`; :data:`TEXT`; :data:`FLAG`; :data:`DATA`,
-JSON without tiles; a :class:`Record` of its own fields; :data:`PUBLIC_STATE`) and who may see it
-(:data:`PUBLIC`, :data:`OWNER` — only the event's ``seat``, :data:`PER_SEAT` — a list by seat of
-which each seat sees its own entry, :data:`HIDDEN` — only the log).  What is not declared is
+appends thousands per second), but every key of every type is declared here: what it holds (a
+:class:`Kind`: :data:`TILE` — a tile, or lists of them; :data:`NUMBER`; :data:`TEXT`; :data:`FLAG`;
+:data:`DATA`, JSON without tiles; :data:`PUBLIC_STATE`; or a :class:`Record` of its own fields) and who
+may see it (a :class:`SeenBy`: :data:`PUBLIC`, :data:`OWNER` — only the event's ``seat``,
+:data:`PER_SEAT` — a list by seat of which each seat sees its own entry, :data:`HIDDEN` — only the log,
+:data:`SEALABLE` — everybody unless the view is sealed).  What is not declared is
 refused: an unknown event type or field raises :class:`UnknownEvent`, nothing passes through
 unchecked.
 
@@ -19,26 +20,47 @@ detail) and its public state (:func:`register_public`) when its module is import
 {'type': 'discard', 'seat': 2, 'tile': '5m'}
 >>> from_json({"type": "payment", "reason": "kong", "deltas": [3, -1, -1, -1]})["deltas"]
 [3, -1, -1, -1]
->>> spec("draw").fields["tile"].seen_by
-'owner'
+>>> spec("draw").fields["tile"].seen_by is OWNER
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, TypeAlias
 
 from majiang.tiles import parse_tile, tile_str
 
-#: what a field holds, at any depth of lists (and of a dict's values)
-TILE, NUMBER, TEXT, FLAG, DATA = "tile", "number", "text", "flag", "data"
-#: a ruleset's public state (:meth:`~majiang.engine.protocol.Ruleset.public`): keys :func:`register_public` declares
-PUBLIC_STATE = "public_state"
 
-#: who may see a field through a seat view; SEALABLE: everybody, unless the view is sealed (the seed a
-#: hand's end reveals, which a 复式 table keeps until the other tables on the same walls are done)
-PUBLIC, OWNER, PER_SEAT, HIDDEN, SEALABLE = "public", "owner", "per_seat", "hidden", "sealable"
+class Kind(StrEnum):
+    """What a field holds, at any depth of lists (and of a dict's values)."""
+
+    TILE = "tile"
+    NUMBER = "number"
+    TEXT = "text"
+    FLAG = "flag"
+    DATA = "data"  # JSON without tiles
+    #: a ruleset's public state (:meth:`~majiang.engine.protocol.Ruleset.public`): keys
+    #: :func:`register_public` declares
+    PUBLIC_STATE = "public_state"
+
+
+class SeenBy(StrEnum):
+    """Who may see a field through a seat view."""
+
+    PUBLIC = "public"
+    OWNER = "owner"  # only the event's ``seat``
+    PER_SEAT = "per_seat"  # a list by seat: each seat sees its own entry
+    HIDDEN = "hidden"  # only the log
+    #: everybody, unless the view is sealed (the seed a hand's end reveals, which a 复式 table keeps
+    #: until the other tables on the same walls are done)
+    SEALABLE = "sealable"
+
+
+TILE, NUMBER, TEXT, FLAG, DATA, PUBLIC_STATE = Kind
+PUBLIC, OWNER, PER_SEAT, HIDDEN, SEALABLE = SeenBy
 
 #: the log format written now (in ``hand_start``); logs without a version are format 1, whose
 #: reader turns numbers written as tile names (Nanchang's jing deltas) back into numbers
@@ -58,13 +80,13 @@ class Record:
     fields: Mapping[str, Field]
 
 
-Holds: TypeAlias = "str | Record"
+Holds: TypeAlias = "Kind | Record"
 
 
 @dataclass(frozen=True)
 class Field:
     holds: Holds
-    seen_by: str = PUBLIC
+    seen_by: SeenBy = PUBLIC
     #: ``(key, value)``: ``seen_by`` applies only when the event's ``key`` is ``value`` (a kong's tile is
     #: the owner's only when the kong is concealed); otherwise the field is public
     only_if: tuple[str, Any] | None = None
@@ -100,7 +122,7 @@ def fields(**holds: Holds) -> dict[str, Field]:
     return {name: Field(h) for name, h in holds.items()}
 
 
-def _f(holds: Holds, seen_by: str = PUBLIC, only_if: tuple[str, Any] | None = None) -> Field:
+def _f(holds: Holds, seen_by: SeenBy = PUBLIC, only_if: tuple[str, Any] | None = None) -> Field:
     return Field(holds, seen_by, only_if)
 
 

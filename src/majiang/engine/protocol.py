@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from majiang.engine.wall import SeatWalls, Wall
@@ -24,26 +25,31 @@ from majiang.melds import Meld
 from majiang.tiles import Tile
 
 
+class ActionType(StrEnum):
+    """What a decision does.  A :class:`~enum.StrEnum`: each member is its string (``"discard"``),
+    so logs, the wire and the C core see the same values as before there were names."""
+
+    DISCARD = "discard"
+    CHOW = "chow"  # 吃
+    PUNG = "pung"  # 碰
+    KONG = "kong"  # 明杠 on a discard
+    ADDED_KONG = "added_kong"  # 加杠
+    CONCEALED_KONG = "concealed_kong"  # 暗杠
+    WIN = "win"  # 和
+    PASS = "pass"  # 过
+
+
 class Action(NamedTuple):
     """A player's decision.  ``tile``: the tile discarded / claimed / konged / won; ``tiles``: the
     three tiles of a chow (吃), the claimed one included."""
 
-    type: str
+    type: ActionType
     tile: Tile = -1
     tiles: tuple[Tile, ...] = ()
 
 
-DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS = (
-    "discard",
-    "chow",
-    "pung",
-    "kong",
-    "added_kong",
-    "concealed_kong",
-    "win",
-    "pass",
-)
-ACTION_TYPES = (DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS)
+DISCARD, CHOW, PUNG, KONG, ADDED_KONG, CONCEALED_KONG, WIN, PASS = ActionType
+ACTION_TYPES = tuple(ActionType)
 
 # shared instances: the engine lists these instead of building new tuples on every turn
 PASS_ACTION = Action(PASS)

@@ -335,7 +335,7 @@ def seat_events(events: Iterable[dict[str, Any]], seat: int, sealed: bool = Fals
 def action_from_json(d: Any) -> Action:
     """Parse ``{"type": "discard", "tile": "5m"}`` (and chows with ``tiles``); raises ValueError
     with a clear reason."""
-    from majiang.engine.protocol import ACTION_TYPES
+    from majiang.engine.protocol import ACTION_TYPES, ActionType
     from majiang.tiles import parse_tile
 
     if not isinstance(d, dict):
@@ -348,4 +348,4 @@ def action_from_json(d: Any) -> Action:
     if not isinstance(raw, list | tuple) or len(raw) not in (0, 3):
         raise ValueError("'tiles' must list the three tiles of a chow")
     tiles = tuple(sorted(parse_tile(x) for x in raw))
-    return Action(t, tile, tiles)
+    return Action(ActionType(t), tile, tiles)

@@ -32,6 +32,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from majiang.hall.rooms import Room
+from majiang.hall.states import TableState
 
 READY_MISSES_TO_STAND = 2  # ready steps missed in a row before the seat is given up (between hands: no cost)
 SEAT_QUEUE_LIMIT = 3  # friends waiting mid-hand for a bot's seat at one private table
@@ -56,7 +57,7 @@ class BetweenTable(Protocol):
     @property
     def private(self) -> bool: ...
     @property
-    def state(self) -> str: ...
+    def state(self) -> TableState: ...
     @property
     def seats(self) -> Sequence[BetweenSeat | None]: ...
     @property
@@ -139,8 +140,8 @@ class BetweenHands:
                 account,
                 "not_between",
                 {
-                    "waiting": "there is no ready step now: the next hand starts when the table is full",
-                    "between": "this room has no ready step: the next hand starts by itself",
+                    TableState.WAITING: "there is no ready step now: the next hand starts when the table is full",
+                    TableState.BETWEEN: "this room has no ready step: the next hand starts by itself",
                 }.get(self.t.state, "a hand is in play: the ready step comes after it"),
             )
             return
@@ -156,12 +157,12 @@ class BetweenHands:
 
     async def check(self) -> None:
         """Everyone seated is ready: end the step now (the next hand starts if the table is full)."""
-        if self.ready is not None and self.t.state == "between" and self.all_ready():
+        if self.ready is not None and self.t.state == TableState.BETWEEN and self.all_ready():
             self.close()
             await self.t.next_hand()
 
     async def on_ready_end(self, step: int) -> None:
-        if self.ready is None or step != self.step or self.t.state != "between":
+        if self.ready is None or step != self.step or self.t.state != TableState.BETWEEN:
             return
         for i in self.t.humans():
             info = self.t.seats[i]
@@ -186,7 +187,7 @@ class BetweenHands:
             return
         info = self.t.seats[seat]
         assert info is not None
-        if self.t.state != "playing":
+        if self.t.state != TableState.PLAYING:
             if on:  # no hand in play: leaving costs nothing, so leave now
                 await self.t.stand_now(account)
             return

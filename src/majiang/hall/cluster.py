@@ -20,18 +20,15 @@ memory.  :class:`RedisCluster` shares it through Redis:
 * **shared rate limits** — ``mj:rl:<bucket>:<keyed hash>``: the HTTP token buckets of every process
   (an atomic script), so N processes give one budget, not N.
 
-Redis is outside the trust boundary (whoever reads or writes it must learn nothing and forge
-nothing): nothing in it is secret.  Every relayed message is
-sealed (AES-256-GCM under a key derived from ``MAJIANG_CLUSTER_KEY``; the channel, nonce and time are
-authenticated with it) — a forged, stale or replayed one is dropped (a replay to a process that heard
-the original: by the nonces it remembers; to a process that was not listening yet — one started or
-subscribed since: because the message is older than its subscription, on the clock every process
-shares, Redis's own), and no tile, prompt or private
-chat crosses Redis in the clear; the session seed is not in the snapshot (PostgreSQL's
-``table_sessions`` holds it, the snapshot names its row), and the snapshot itself is sealed the same
-way (the private code and a queued item's pattern are in it, and a takeover must restore exactly what
-the owner wrote); ``mj:codes`` is keyed by a keyed hash of each code, the rate-limit keys by one of
-the client address or name.
+Redis is outside the trust boundary (whoever reads it learns nothing): nothing in it is secret.  Every relayed message
+is sealed (AES-256-GCM under a key derived from ``MAJIANG_CLUSTER_KEY``; the channel, nonce and time are authenticated
+with it) — a forged, stale or replayed one is dropped (a replay to a process that heard the original by the nonces it
+remembers; to one that was not listening yet because the message is older than its subscription, on Redis's clock,
+which every process shares), and no tile, prompt or private chat crosses Redis in the clear;
+the session seed is not in the snapshot (PostgreSQL's ``table_sessions`` holds it, the snapshot names its row), and
+the snapshot itself is sealed the same way (the private code and a queued item's pattern are in it, and a takeover
+must restore exactly what the owner wrote); ``mj:codes`` is keyed by a keyed hash of each code, the rate-limit keys by
+one of the client address or name.
 """
 
 from __future__ import annotations

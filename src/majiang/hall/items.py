@@ -38,6 +38,7 @@ from majiang.engine.items import (
 from majiang.engine.view import tiles_to_json
 from majiang.hall.ledger import HOUSE, LedgerError, post, system_account
 from majiang.hall.rooms import Room
+from majiang.hall.states import TableState
 from majiang.store import Database
 from majiang.store.item_models import ItemLog, ItemStock
 from majiang.store.models import Account
@@ -297,7 +298,7 @@ class ItemTable(Protocol):
     @property
     def room(self) -> Room: ...
     @property
-    def state(self) -> str: ...
+    def state(self) -> TableState: ...
     @property
     def hand(self) -> Hand | None: ...
     @property
@@ -340,7 +341,7 @@ class TableItems:
             return []
         inv = self.inv.get(info.account_id, {})
         hand = t.hand
-        playing = t.state == "playing" and hand is not None and not hand.over
+        playing = t.state == TableState.PLAYING and hand is not None and not hand.over
         in_hand = set(engine_items.usable(hand, seat)) if playing and hand is not None else set()
         out = []
         for item, spec in ITEMS.items():
@@ -463,7 +464,7 @@ class TableItems:
 
     async def _queue_qiankun(self, acc: int, seat: int, pattern: Any) -> None:
         t = self.t
-        if t.state not in ("waiting", "between"):
+        if t.state not in (TableState.WAITING, TableState.BETWEEN):
             raise ItemError("item_moment", "乾坤大挪移 is used before a hand starts: use it after this hand")
         if self.queued is not None:
             raise ItemError("item_moment", "乾坤大挪移 is already set for the next hand at this table")
@@ -482,7 +483,7 @@ class TableItems:
         t = self.t
         hand = t.hand
         spec = ITEMS[item]
-        if t.state != "playing" or hand is None or hand.over:
+        if t.state != TableState.PLAYING or hand is None or hand.over:
             raise ItemError("item_moment", f"{spec.zh} is used during a hand, on your turn")
         try:
             tile = parse_tile(tile_s) if tile_s is not None else None

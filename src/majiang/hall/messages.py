@@ -184,13 +184,14 @@ class BadMessage(ValueError):
     pass
 
 
-def parse_client_message(text: str | bytes) -> Any:
+def parse_client_message(text: str | bytes) -> ClientMessage:
     """Validate one WebSocket message; raises :class:`BadMessage` with a clear reason."""
     raw = text.encode() if isinstance(text, str) else text
     if len(raw) > MAX_MESSAGE_BYTES:
         raise BadMessage(f"message too large ({len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES})")
     try:
-        return _adapter.validate_json(raw)
+        msg: ClientMessage = _adapter.validate_json(raw)
+        return msg
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ()))

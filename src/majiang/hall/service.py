@@ -29,7 +29,8 @@ from majiang.hall.persist import EventWriter, HandStore, fresh_executor
 from majiang.hall.quota import Window
 from majiang.hall.rooms import Room, is_private_id, load_rooms
 from majiang.hall.settings import Prefs, SettingsStore
-from majiang.hall.table import HandEndHook, Msg, TableRunner, new_code, normal_code
+from majiang.hall.states import TableState
+from majiang.hall.table import HandEndHook, Msg, TableCore, TableRunner, new_code, normal_code
 from majiang.hall.text import clean_chat
 from majiang.rulesets import names as ruleset_names
 from majiang.store import Database
@@ -187,13 +188,13 @@ class Hall:
             return False
         local = self.tables.get(table_id)
         if local is not None:
-            return local.state == "playing" and any(
+            return local.state == TableState.PLAYING and any(
                 s is not None and s.human and s.account_id == account for s in local.seats
             )
         info = await self.cluster.table_info(table_id)
         return bool(
             info
-            and info.get("state") == "playing"
+            and info.get("state") == TableState.PLAYING
             and any(s and not s.get("bot") and s.get("account") == account for s in info["seats"])
         )
 
@@ -300,7 +301,7 @@ class Hall:
                 await self.cluster.drop_table(table_id, None)
                 return
             events: list[dict[str, Any]] = []
-            if state.get("hand_id") is not None and state.get("state") == "playing":
+            if state.get("hand_id") is not None and state.get("state") == TableState.PLAYING:
                 events = await self.run_db(self._hand_events, state["hand_id"])
             seed = None
             ses = state.get("session")
@@ -341,7 +342,7 @@ class Hall:
         infos = {t["id"]: t for t in await self.cluster.all_tables()}
         for t in self.tables.values():  # local tables: always the freshest
             infos[t.id] = t.info()
-        return [t for t in infos.values() if t.get("state") != "ended"]
+        return [t for t in infos.values() if t.get("state") != TableState.ENDED]
 
     async def room_list(self) -> list[dict[str, Any]]:
         tables = await self.tables_info()
@@ -350,7 +351,7 @@ class Hall:
             mine = [t for t in tables if t["room"] == r.id and not t.get("private")]  # private: unlisted
             d = r.to_dict()
             d["tables"] = len(mine)
-            d["playing"] = sum(1 for t in mine if t["state"] == "playing")
+            d["playing"] = sum(1 for t in mine if t["state"] == TableState.PLAYING)
             d["players"] = sum(1 for t in mine for s in t["seats"] if s and not s["bot"])
             out.append(d)
         return out
@@ -397,7 +398,7 @@ class Hall:
         ``record``: the table about to open, recorded as the account's open one when none is."""
         mine = self.opened.get(account, "")
         open_one = self.tables.get(mine)
-        if open_one is None or open_one.state == "ended":
+        if open_one is None or open_one.state == TableState.ENDED:
             # the last table it opened here has ended, whatever the registry still says
             other = await self.cluster.open_table(account, record, ended=mine)
             if other is None:
@@ -410,7 +411,7 @@ class Hall:
         local = [
             t
             for t in self.tables.values()
-            if t.room.id == room.id and not t.private and t.state == "waiting" and t.open_seats() > 0
+            if t.room.id == room.id and not t.private and t.state == TableState.WAITING and t.open_seats() > 0
         ]
         if local:
             table = min(local, key=lambda t: t.open_seats())
@@ -421,7 +422,7 @@ class Hall:
             for t in await self.cluster.all_tables()
             if t["room"] == room.id
             and not t["private"]
-            and t["state"] == "waiting"
+            and t["state"] == TableState.WAITING
             and t["id"] not in self.tables
             and sum(1 for s in t["seats"] if s is None) > 0
         ]
@@ -521,7 +522,7 @@ class Hall:
         if held is not None and held.startswith(PENDING):
             await self.cluster.free_seat(account, held)
 
-    async def seat_here(self, account: int, table: TableRunner) -> bool:
+    async def seat_here(self, account: int, table: TableCore) -> bool:
         """At the table, before it seats the account: its one seat is this one (atomically)."""
         for _ in range(3):
             held = await self.cluster.hold_seat(account, table.id, None)
@@ -532,28 +533,28 @@ class Hall:
             await self.cluster.hold_seat(account, table.id, held)
         return await self.cluster.seat(account) == table.id
 
-    def sit_refused(self, account: int, table: TableRunner) -> None:
+    def sit_refused(self, account: int, table: TableCore) -> None:
         """The table did not seat the account (full, playing, its balance): its reservation goes."""
         self.spawn(self.cluster.free_seat(account, table.id))
 
-    def joined(self, account: int, table: TableRunner, spectator: bool = False) -> None:
+    def joined(self, account: int, table: TableCore, spectator: bool = False) -> None:
         self.where[account] = table.id
         self.spawn(self.cluster.set_where(account, table.id))
 
-    def left(self, account: int, table: TableRunner) -> None:
+    def left(self, account: int, table: TableCore) -> None:
         if self.where.get(account) == table.id:
             del self.where[account]
         self.spawn(self.cluster.set_where(account, None))
         self.spawn(self.cluster.free_seat(account, table.id))
 
-    def table_changed(self, table: TableRunner) -> None:
+    def table_changed(self, table: TableCore) -> None:
         """Publish the table's seats and state (for every lobby) and its snapshot (for a takeover)."""
         if getattr(table, "fenced", False):
             return
         self.spawn(self.cluster.save_table(table.id, table.info(), table.snapshot()))
         self.lobby_changed()
 
-    def table_ended(self, table: TableRunner) -> None:
+    def table_ended(self, table: TableCore) -> None:
         if getattr(table, "fenced", False):
             return
         self.tables.pop(table.id, None)

@@ -26,13 +26,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from majiang.tournament.draw import seatable
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Group, ModelError, Player, SessionRecord, Substitution, TableRecord
 from majiang.tournament.pairing import redraw
 from majiang.tournament.ranking import disqualified
 from majiang.tournament.seating import balance_winds
 
 
-class AbsenceError(ValueError):
+class AbsenceError(TournamentError):
     """An absence the session cannot take; the message says what to do instead."""
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
 from majiang.tournament.pairing import redraw, snake_tables, swiss_tables
 from majiang.tournament.ranking import disqualified, evaluate
@@ -32,7 +33,7 @@ DrawMethod = Literal["perfect", "swiss", "snake", "seeded"]
 METHODS: tuple[str, ...] = ("perfect", "swiss", "snake", "seeded")
 
 
-class DrawError(ValueError):
+class DrawError(TournamentError):
     """A session that cannot be drawn now; the message says what to do instead."""
 
 
@@ -82,6 +83,39 @@ def seeded_tables(order: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     if len(order) % 4:
         raise DrawError(f"{len(order)} players do not fill tables of four")
     return tuple(tuple(order[i : i + 4]) for i in range(0, len(order), 4))
+
+
+def _scheduled(event: Event, group: Group, session_no: int, base_seed: int) -> Sequence[Sequence[str]]:
+    """``perfect``: the session's tables from the event's schedule (planned now if none is stored)."""
+    plans = event.extra.get("plans", {})
+    if group.id in plans:
+        plan = SchedulePlan.from_dict(plans[group.id])
+    else:
+        plan = plan_group(group, max(session_no, int(event.extra.get("sessions", session_no))), seed=base_seed)
+    if session_no > len(plan.sessions):
+        raise DrawError(
+            f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
+            "with --method swiss or --method snake"
+        )
+    tables = plan.sessions[session_no - 1]
+    out = sorted(disqualified(group) & {p for t in tables for p in t})
+    if out:
+        raise DrawError(
+            f"{', '.join(out)} disqualified: the schedule seats them in session {session_no}; "
+            "draw it with 'draw --method redraw' (byes) or seat a substitute"
+        )
+    return tables
+
+
+def _by_standings(method: str, ranking: Sequence[str], group: Group, played: Schedule) -> Sequence[Sequence[str]]:
+    """``swiss`` / ``snake`` / ``seeded``: tables from the ranking, best first, the winds balanced."""
+    if method == "swiss":
+        tables = swiss_tables(ranking, team_of=group.team_of(), played=played)
+    elif method == "snake":
+        tables = snake_tables(ranking)
+    else:
+        tables = seeded_tables(ranking)
+    return balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
 
 
 def draw_session(
@@ -134,23 +168,7 @@ def draw_session(
         tables, _ = redraw(ids, seed=base_seed * 7919 + 31 * session_no, team_of=group.team_of(), played=played)
         tables = balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
     elif method == "perfect":
-        plans = event.extra.get("plans", {})
-        if group_id in plans:
-            plan = SchedulePlan.from_dict(plans[group_id])
-        else:
-            plan = plan_group(group, max(session_no, int(event.extra.get("sessions", session_no))), seed=base_seed)
-        if session_no > len(plan.sessions):
-            raise DrawError(
-                f"the event's schedule has {len(plan.sessions)} sessions; draw session {session_no} "
-                "with --method swiss or --method snake"
-            )
-        tables = plan.sessions[session_no - 1]
-        out = sorted(disqualified(group) & {p for t in tables for p in t})
-        if out:
-            raise DrawError(
-                f"{', '.join(out)} disqualified: the schedule seats them in session {session_no}; "
-                "draw it with 'draw --method redraw' (byes) or seat a substitute"
-            )
+        tables = _scheduled(event, group, session_no, base_seed)
     else:
         if order is None or session_no == 1:
             ranking = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
@@ -158,13 +176,7 @@ def draw_session(
             wanted = set(ids)
             ranking = [p for p in order if p in wanted]
             ranking += [p for p in ids if p not in set(ranking)]
-        if method == "swiss":
-            tables = swiss_tables(ranking, team_of=group.team_of(), played=played)
-        elif method == "snake":
-            tables = snake_tables(ranking)
-        else:
-            tables = seeded_tables(ranking)
-        tables = balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
+        tables = _by_standings(method, ranking, group, played)
     try:
         return SessionRecord(
             no=session_no,

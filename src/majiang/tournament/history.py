@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group
 from majiang.tournament.phases import PhaseError, evaluate_phase, find_phase, overall, phases_of
 from majiang.tournament.ranking import GroupResult
 
 
-class HistoryError(ValueError):
+class HistoryError(TournamentError):
     """A session the standings cannot be taken after; the message says which can."""
 
 

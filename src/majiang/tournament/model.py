@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from majiang.mcr.fans import FAN_INFO, fan_by_name
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.penalties import Penalty
 
 HANDS_PER_SESSION = 16  # 4 rounds (圈) × 4 deals
@@ -28,7 +29,7 @@ TEAM_PLAYERS = 4
 TEAM_RESERVES = 1
 
 
-class ModelError(ValueError):
+class ModelError(TournamentError):
     """A record that cannot be right: unknown seat, a discarder who won, a team of six players…"""
 
 

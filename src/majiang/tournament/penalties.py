@@ -18,6 +18,7 @@ from typing import Any
 
 from majiang.mcr.payment import FalseWin, false_win_deltas
 from majiang.mcr.rules import Rules
+from majiang.tournament.errors import TournamentError
 
 
 class PenaltyCode(StrEnum):
@@ -64,7 +65,7 @@ LADDER: dict[PenaltyCode, tuple[int, ...]] = {
 FALSE_WIN_CODES = frozenset({PenaltyCode.FALSE_WIN, PenaltyCode.DECEPTIVE_WIN, PenaltyCode.DELIBERATE_FALSE_WIN})
 
 
-class PenaltyError(ValueError):
+class PenaltyError(TournamentError):
     """A penalty outside the 1998 scale or on a seat that does not exist."""
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from majiang.tournament.draw import draw_session, has_entries, seatable
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group, SessionRecord
 from majiang.tournament.ranking import GroupResult, Standing, disqualified, evaluate
 from majiang.tournament.standard import TieSplit
@@ -37,7 +38,7 @@ PHASE_DRAWS: tuple[str, ...] = ("perfect", "swiss", "snake", "seeded")
 MAX_PHASES = 10
 
 
-class PhaseError(ValueError):
+class PhaseError(TournamentError):
     """Phases that cannot be right, or a phase that cannot be drawn yet; the message says why."""
 
 

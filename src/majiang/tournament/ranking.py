@@ -232,6 +232,18 @@ def evaluate(
             )
         )
     standings = rank_individuals(rows)
+    return GroupResult(
+        group=group,
+        scheme=sch.name,
+        field_size=field if not sessions else (fields or {}).get(sessions[-1].no, field),
+        sessions=tuple(sessions),
+        standings=standings,
+        teams=rank_teams(_team_rows(group, standings, only)),
+    )
+
+
+def _team_rows(group: Group, standings: Sequence[Standing], only: set[str] | None) -> list[TeamStanding]:
+    """Each team's totals, the sums of its ranked members' (only teams with a member in ``only``)."""
     by_player = {s.player: s for s in standings}
     team_rows = []
     for t in group.teams:
@@ -246,14 +258,7 @@ def evaluate(
                 match_total=sum(by_player[m].match_total for m in members),
             )
         )
-    return GroupResult(
-        group=group,
-        scheme=sch.name,
-        field_size=field if not sessions else (fields or {}).get(sessions[-1].no, field),
-        sessions=tuple(sessions),
-        standings=standings,
-        teams=rank_teams(team_rows),
-    )
+    return team_rows
 
 
 def evaluate_event(event: Event) -> dict[str, GroupResult]:

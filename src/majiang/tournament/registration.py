@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from majiang.tournament.draw import plan_group
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import TEAM_PLAYERS, Event, Group, ModelError, Player, Team
 
 SCHEMES = ("1998", "4210")
 COLUMNS = ("id", "name", "team", "ema_id", "country", "reserve")
 
 
-class RegistrationError(ValueError):
+class RegistrationError(TournamentError):
     """A player list or an event setup that cannot work; the message says how to fix it."""
 
 

@@ -19,11 +19,12 @@ from majiang.mcr.hand import WinningHand
 from majiang.mcr.payment import hand_deltas as win_deltas
 from majiang.mcr.rules import Rules, get_rules
 from majiang.mcr.scorer import score
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import HANDS_PER_SESSION, SESSION_START, HandRecord, TableRecord
 from majiang.tournament.penalties import Penalty, PenaltyCode
 
 
-class EntryError(ValueError):
+class EntryError(TournamentError):
     """A hand or table entry the rules do not allow."""
 
 

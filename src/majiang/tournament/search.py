@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from majiang.tournament.designs import AbstractSchedule
+from majiang.tournament.errors import TournamentError
 
 
-class ScheduleError(ValueError):
+class ScheduleError(TournamentError):
     """No schedule can satisfy the hard constraints (a team larger than the number of tables…)."""
 
 
@@ -51,6 +52,36 @@ def count_repeats(meet: list[list[int]]) -> int:
     return sum(max(0, meet[a][b] - 1) for a in range(n) for b in range(a + 1, n))
 
 
+def _meetings(n: int, sessions: Sequence[Sequence[Sequence[int]]]) -> list[list[int]]:
+    """How many times each two of the ``n`` players meet at a table in ``sessions``."""
+    meet = [[0] * n for _ in range(n)]
+    for session in sessions:
+        for t in session:
+            for i in range(len(t)):
+                for j in range(i + 1, len(t)):
+                    meet[t[i]][t[j]] += 1
+                    meet[t[j]][t[i]] += 1
+    return meet
+
+
+def _swap(meet: list[list[int]], A: list[int], B: list[int], i: int, j: int) -> None:
+    """Exchange ``A[i]`` and ``B[j]`` between their tables, and their meetings with it."""
+    a, b = A[i], B[j]
+    for x in A:
+        if x != a:
+            meet[a][x] -= 1
+            meet[x][a] -= 1
+            meet[b][x] += 1
+            meet[x][b] += 1
+    for y in B:
+        if y != b:
+            meet[b][y] -= 1
+            meet[y][b] -= 1
+            meet[a][y] += 1
+            meet[y][a] += 1
+    A[i], B[j] = b, a
+
+
 def search_schedule(
     n: int,
     sessions: int,
@@ -72,13 +103,7 @@ def search_schedule(
     tables = n // 4
     rng = random.Random(seed)
     sched = [_initial_session(rng, n, teams, tables) for _ in range(sessions)]
-    meet = [[0] * n for _ in range(n)]
-    for session in (*prior, *sched):
-        for t in session:
-            for i in range(len(t)):
-                for j in range(i + 1, len(t)):
-                    meet[t[i]][t[j]] += 1
-                    meet[t[j]][t[i]] += 1
+    meet = _meetings(n, (*prior, *sched))
     cost = count_repeats(meet)
     best_cost, best = cost, [[list(t) for t in s] for s in sched]
     if tables < 2 or sessions == 0:
@@ -117,19 +142,7 @@ def search_schedule(
                 delta += (meet[a][y] >= 1) - (meet[b][y] >= 2)
         if delta > 0 and rng.random() >= math.exp(-delta / temp):
             continue
-        for x in A:
-            if x != a:
-                meet[a][x] -= 1
-                meet[x][a] -= 1
-                meet[b][x] += 1
-                meet[x][b] += 1
-        for y in B:
-            if y != b:
-                meet[b][y] -= 1
-                meet[y][b] -= 1
-                meet[a][y] += 1
-                meet[y][a] += 1
-        A[i], B[j] = b, a
+        _swap(meet, A, B, i, j)
         cost += delta
         if cost < best_cost:
             best_cost, best = cost, [[list(t) for t in ss] for ss in sched]

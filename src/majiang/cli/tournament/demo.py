@@ -70,14 +70,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
     if args.sessions < 1:
         raise CliError("--sessions must be at least 1")
-    kinds = [k.strip() for k in (best_bot() if args.bots == "auto" else args.bots).split(",") if k.strip()]
-    from majiang.bots.base import make_bot
-
-    for k in set(kinds):
-        try:
-            make_bot(k, 0)
-        except (ValueError, ImportError) as e:
-            raise CliError(f"--bots {k!r}: {e}") from None
+    kinds = _bot_kinds(args)
     width = max(2, len(str(args.players)))
     ids = [f"P{i:0{width}d}" for i in range(1, args.players + 1)]
     bots: Any = kinds[0] if len(kinds) == 1 else {pid: kinds[i % len(kinds)] for i, pid in enumerate(ids)}
@@ -124,6 +117,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
+    _print_standings(args, kinds, plan, data)
+    return 0
+
+
+def _bot_kinds(args: argparse.Namespace) -> list[str]:
+    """The bot kinds of --bots (``auto``: the best one installed), each checked by making one."""
+    kinds = [k.strip() for k in (best_bot() if args.bots == "auto" else args.bots).split(",") if k.strip()]
+    from majiang.bots.base import make_bot
+
+    for k in set(kinds):
+        try:
+            make_bot(k, 0)
+        except (ValueError, ImportError) as e:
+            raise CliError(f"--bots {k!r}: {e}") from None
+    return kinds
+
+
+def _print_standings(args: argparse.Namespace, kinds: list[str], plan: Any, data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -144,4 +155,3 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for r in data["teams"]:
             tt.add_row(str(r["rank"]), r["team"], fmt_score(r["standard_total"]))
         con.print(tt)
-    return 0

@@ -15,6 +15,13 @@ from majiang.rulebook import DEFAULT, fan_names
 
 
 def register(tsub: Any) -> None:
+    _register_new(tsub)
+    _register_list(tsub)
+    _register_draw(tsub)
+    _register_seating(tsub)
+
+
+def _register_new(tsub: Any) -> None:
     n = tsub.add_parser(
         "new",
         help="register an event and plan its schedule; prints the event id",
@@ -61,6 +68,8 @@ def register(tsub: Any) -> None:
     n.add_argument("--db", default=None, help=DB_HELP)
     n.set_defaults(func=cmd_new)
 
+
+def _register_list(tsub: Any) -> None:
     ls = tsub.add_parser(
         "list",
         help="list the events in the database",
@@ -70,6 +79,8 @@ def register(tsub: Any) -> None:
     ls.add_argument("--db", default=None, help=DB_HELP)
     ls.set_defaults(func=cmd_list)
 
+
+def _register_draw(tsub: Any) -> None:
     d = tsub.add_parser(
         "draw",
         help="seat a session's tables (from the schedule, or by the standings)",
@@ -119,6 +130,8 @@ def register(tsub: Any) -> None:
     d.add_argument("--db", default=None, help=DB_HELP)
     d.set_defaults(func=cmd_draw)
 
+
+def _register_seating(tsub: Any) -> None:
     st = tsub.add_parser(
         "seating",
         help="show who sits where in a session",

@@ -9,6 +9,7 @@ from fastapi.responses import PlainTextResponse
 
 from majiang.hall.ledger import audit
 from majiang.hall.routes.deps import HallDep
+from majiang.hall.states import TableState
 
 router = APIRouter()
 
@@ -39,7 +40,10 @@ async def metrics(h: HallDep) -> str:
         "majiang_coins_house": (house, "Coins the house holds (fees, penalties)."),
         "majiang_takeovers": (h.takeovers, "Tables this process took over from a dead one."),
         "majiang_tables": (len(h.tables), "Tables open on this process."),
-        "majiang_tables_playing": (sum(1 for t in h.tables.values() if t.state == "playing"), "Tables playing a hand."),
+        "majiang_tables_playing": (
+            sum(1 for t in h.tables.values() if t.state == TableState.PLAYING),
+            "Tables playing a hand.",
+        ),
         "majiang_connections": (len(h.hub.conns), "Connected accounts."),
         "majiang_players_seated": (sum(len(t.humans()) for t in h.tables.values()), "Humans seated."),
         "majiang_event_commits": (h.events.commits, "Group commits of hand events."),

@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -14,7 +16,32 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from majiang.hall.accounts import AuthError, Principal
 from majiang.hall.hub import Connection
 from majiang.hall.items import ItemError, shop_list
-from majiang.hall.messages import BadMessage, parse_client_message
+from majiang.hall.messages import (
+    Act,
+    AddBots,
+    Auto,
+    BadMessage,
+    Buy,
+    Chat,
+    ClientMessage,
+    Create,
+    Hello,
+    Inventory,
+    Join,
+    LeaveAfter,
+    Lobby,
+    Mute,
+    Ping,
+    QuickJoin,
+    Ready,
+    Settings,
+    ShopList,
+    Spectate,
+    Stand,
+    Tables,
+    UseItem,
+    parse_client_message,
+)
 from majiang.hall.routes.deps import get_hall, paginate
 from majiang.hall.routes.shop import items_changed
 from majiang.hall.service import Hall, HallError
@@ -58,7 +85,7 @@ async def ws(websocket: WebSocket) -> None:
     try:
         if token is None:
             first = parse_frame(await asyncio.wait_for(receive_frame(websocket), 10))
-            if first.type != "hello":
+            if not isinstance(first, Hello):
                 raise AuthError('send {"type": "hello", "token": …} first')
             token = first.token
         p = await h.run_db(h.accounts.verify, token)
@@ -125,7 +152,7 @@ async def receive_frame(websocket: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def parse_frame(frame: str | None) -> Any:
+def parse_frame(frame: str | None) -> ClientMessage:
     if frame is None:
         raise BadMessage("binary frames are not accepted: send each message as a JSON text frame")
     return parse_client_message(frame)
@@ -142,110 +169,176 @@ async def _gone(h: Hall, account: int, conn: Connection) -> None:
             h.route(table, "disconnected", account)
 
 
-async def dispatch(h: Hall, p: Principal, conn: Connection, msg: Any) -> None:
-    acc = p.account_id
-    t = msg.type
-    if t == "ping":
-        conn.send({"type": "pong", "at": time.time()})
+# ---- what each message does ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Client:
+    """Where a message came from: the hall, the account that sent it, its connection (the answer)."""
+
+    h: Hall
+    p: Principal
+    conn: Connection
+
+    @property
+    def account(self) -> int:
+        return self.p.account_id
+
+    def error(self, code: str, message: str, **extra: Any) -> None:
+        self.conn.send({"type": "error", "code": code, "message": message, **extra})
+
+
+async def _ping(c: Client, msg: Ping) -> None:
+    c.conn.send({"type": "pong", "at": time.time()})
+
+
+async def _shop(c: Client, msg: ShopList) -> None:
+    c.conn.send({"type": "shop", "items": shop_list(c.h.items.prices)})
+
+
+async def _inventory(c: Client, msg: Inventory) -> None:
+    c.conn.send({"type": "inventory", **await c.h.run_db(c.h.items.summary, c.account)})
+
+
+async def _buy(c: Client, msg: Buy) -> None:
+    try:
+        got = await c.h.buy(c.account, msg.item, msg.count, msg.id)  # refused mid-hand (stakes fixed)
+    except ItemError as e:
+        c.error(e.code, str(e), item=msg.item)
         return
-    if t == "shop":
-        conn.send({"type": "shop", "items": shop_list(h.items.prices)})
-        return
-    if t == "inventory":
-        conn.send({"type": "inventory", **await h.run_db(h.items.summary, acc)})
-        return
-    if t == "buy":
-        try:
-            got = await h.buy(acc, msg.item, msg.count, msg.id)  # refused mid-hand (stakes fixed)
-        except ItemError as e:
-            conn.send({"type": "error", "code": e.code, "message": str(e), "item": msg.item})
+    c.conn.send({"type": "bought", **got})
+    await items_changed(c.h, c.account)
+
+
+async def _hello(c: Client, msg: Hello) -> None:
+    c.error("already", "already authenticated")
+
+
+async def _lobby(c: Client, msg: Lobby) -> None:
+    h = c.h
+    h.hub.lobby_listeners.add(c.account)
+    c.conn.send({"type": "lobby", "rooms": await h.room_list(), "chat": h.lobby_chat[-30:]})
+
+
+async def _tables(c: Client, msg: Tables) -> None:
+    h = c.h
+    page, total, nxt = paginate(await h.table_list(h.room(msg.room).id), msg.limit, msg.offset)
+    c.conn.send({"type": "tables", "room": msg.room, "tables": page, "offset": msg.offset, "total": total, "next": nxt})
+
+
+async def _mute(c: Client, msg: Mute) -> None:
+    h, acc = c.h, c.account
+    s = h.mutes.get(acc, set())
+    if msg.on and msg.account not in s:
+        if len(s) >= MUTE_LIMIT:
+            c.error("bad_message", f"you can mute at most {MUTE_LIMIT} players")
             return
-        conn.send({"type": "bought", **got})
-        await items_changed(h, acc)
+        if await h.run_db(h.accounts.get, msg.account) is None:
+            c.error("not_found", f"no account {msg.account}")
+            return
+        h.mutes.setdefault(acc, s).add(msg.account)
+    elif not msg.on:
+        s.discard(msg.account)
+        if not s:
+            h.mutes.pop(acc, None)
+    c.conn.send({"type": "muted", "account": msg.account, "on": msg.on})
+
+
+async def _settings(c: Client, msg: Settings) -> None:
+    changes = msg.changes()
+    if changes:
+        await c.h.set_prefs(c.account, changes)  # answers with "settings" (and tells the table)
+    else:
+        c.conn.send({"type": "settings", "settings": (await c.h.prefs_of(c.account)).to_dict()})
+
+
+async def _sit(c: Client, msg: QuickJoin | Create | Join, current: str | None) -> None:
+    h, acc, t = c.h, c.account, msg.type
+    if current is not None:
+        # the code of the table he is at (an event table he stepped away from) takes him back to it
+        back = isinstance(msg, Join) and bool(msg.code) and await h.find_table(None, msg.code, by=acc) == current
+        if isinstance(msg, Join) and not back and (msg.table not in (None, current) or msg.code):
+            c.error("seated", "leave your table first (stand)")
+            return
+        h.route(current, "sit", acc, name=c.p.username)
         return
-    if t == "hello":
-        conn.send({"type": "error", "code": "already", "message": "already authenticated"})
+    refused = await h.sit_down(acc, c.p.username, t, msg)  # one seat per account (Hall.take_seat)
+    if refused is not None:
+        c.error(refused[0], refused[1])
+
+
+async def _spectate(c: Client, msg: Spectate, current: str | None) -> None:
+    h, acc = c.h, c.account
+    target = await h.find_table(msg.table, msg.code, by=acc)  # a private one only by its code
+    if current is None or current == target:
+        h.route(target, "spectate", acc)
+    else:  # the table the account is at decides: a spectator moves, a seated player is refused
+        h.route(current, "spectate_elsewhere", acc, table=target)
+
+
+async def _act(c: Client, msg: Act, current: str) -> None:
+    if msg.table is not None and msg.table != current:  # a prompt of a table left since: not this one's
+        c.error("stale", f"you are not at table {msg.table} now", seq=msg.seq)
         return
-    if t == "lobby":
-        h.hub.lobby_listeners.add(acc)
-        conn.send({"type": "lobby", "rooms": await h.room_list(), "chat": h.lobby_chat[-30:]})
-        return
-    if t == "tables":
-        page, total, nxt = paginate(await h.table_list(h.room(msg.room).id), msg.limit, msg.offset)
-        conn.send(
-            {"type": "tables", "room": msg.room, "tables": page, "offset": msg.offset, "total": total, "next": nxt}
-        )
-        return
-    if t == "mute":
-        s = h.mutes.get(acc, set())
-        if msg.on and msg.account not in s:
-            if len(s) >= MUTE_LIMIT:
+    c.h.route(current, "action", c.account, seq=msg.seq, action=msg.action.model_dump(exclude_none=True))
+
+
+async def _to_table(c: Client, msg: Any, current: str) -> None:
+    """A message the table itself answers, with the fields it needs."""
+    kind, fields = _TABLE_FIELDS[type(msg)]
+    c.h.route(current, kind, c.account, **{k: getattr(msg, k) for k in fields})
+
+
+#: messages the table answers: the table's inbox kind and the fields it reads
+_TABLE_FIELDS: dict[type[Any], tuple[str, tuple[str, ...]]] = {
+    Stand: ("stand", ()),
+    AddBots: ("add_bots", ("seat",)),
+    Ready: ("ready", ()),
+    LeaveAfter: ("leave_after", ("on",)),
+    Auto: ("auto", ("on",)),
+    Chat: ("chat", ("text",)),
+    UseItem: ("use_item", ("item", "tile", "target")),
+}
+#: messages answered here, wherever the account is: its connection, the lobby, the shop, its settings
+ANYWHERE: dict[type[Any], Callable[[Client, Any], Awaitable[None]]] = {
+    Ping: _ping,
+    ShopList: _shop,
+    Inventory: _inventory,
+    Buy: _buy,
+    Hello: _hello,
+    Lobby: _lobby,
+    Tables: _tables,
+    Mute: _mute,
+    Settings: _settings,
+}
+#: messages for the table the account is at (refused when it is at none)
+AT_TABLE: dict[type[Any], Callable[[Client, Any, str], Awaitable[None]]] = {
+    Act: _act,
+    **{kind: _to_table for kind in _TABLE_FIELDS},
+}
+
+
+async def dispatch(h: Hall, p: Principal, conn: Connection, msg: ClientMessage) -> None:
+    """One validated message, to the handler its type names (:data:`ANYWHERE`, the seat's own, or
+    :data:`AT_TABLE`)."""
+    c = Client(h, p, conn)
+    match msg:
+        case Chat(scope="lobby"):
+            if (wait := await h.lobby_say(c.account, msg.text)) > 0:
                 conn.send(
-                    {"type": "error", "code": "bad_message", "message": f"you can mute at most {MUTE_LIMIT} players"}
+                    {
+                        "type": "error",
+                        "code": "rate_limited",
+                        "message": f"the lobby is busy; say it again in {wait:.1f} s",
+                    }
                 )
-                return
-            if await h.run_db(h.accounts.get, msg.account) is None:
-                conn.send({"type": "error", "code": "not_found", "message": f"no account {msg.account}"})
-                return
-            h.mutes.setdefault(acc, s).add(msg.account)
-        elif not msg.on:
-            s.discard(msg.account)
-            if not s:
-                h.mutes.pop(acc, None)
-        conn.send({"type": "muted", "account": msg.account, "on": msg.on})
-        return
-    if t == "settings":
-        changes = msg.changes()
-        if changes:
-            await h.set_prefs(acc, changes)  # answers with "settings" (and tells the table)
-        else:
-            conn.send({"type": "settings", "settings": (await h.prefs_of(acc)).to_dict()})
-        return
-    if t == "chat" and msg.scope == "lobby":
-        if (wait := await h.lobby_say(acc, msg.text)) > 0:
-            conn.send(
-                {"type": "error", "code": "rate_limited", "message": f"the lobby is busy; say it again in {wait:.1f} s"}
-            )
-        return
-    current = await h.where_of(acc)
-    if t in ("quick_join", "create", "join"):
-        if current is not None:
-            # the code of the table he is at (an event table he stepped away from) takes him back to it
-            back = t == "join" and bool(msg.code) and await h.find_table(None, msg.code, by=acc) == current
-            if t == "join" and not back and (msg.table not in (None, current) or msg.code):
-                conn.send({"type": "error", "code": "seated", "message": "leave your table first (stand)"})
-                return
-            h.route(current, "sit", acc, name=p.username)
-            return
-        refused = await h.sit_down(acc, p.username, t, msg)  # one seat per account (Hall.take_seat)
-        if refused is not None:
-            conn.send({"type": "error", "code": refused[0], "message": refused[1]})
-    elif t == "spectate":
-        target = await h.find_table(msg.table, msg.code, by=acc)  # a private one only by its code
-        if current is None or current == target:
-            h.route(target, "spectate", acc)
-        else:  # the table the account is at decides: a spectator moves, a seated player is refused
-            h.route(current, "spectate_elsewhere", acc, table=target)
-    elif current is None:
-        conn.send({"type": "error", "code": "not_seated", "message": "join a table first"})
-    elif t == "stand":
-        h.route(current, "stand", acc)
-    elif t == "add_bots":
-        h.route(current, "add_bots", acc, seat=msg.seat)
-    elif t == "ready":
-        h.route(current, "ready", acc)
-    elif t == "leave_after":
-        h.route(current, "leave_after", acc, on=msg.on)
-    elif t == "auto":
-        h.route(current, "auto", acc, on=msg.on)
-    elif t == "action":
-        if msg.table is not None and msg.table != current:  # a prompt of a table left since: not this one's
-            conn.send(
-                {"type": "error", "code": "stale", "seq": msg.seq, "message": f"you are not at table {msg.table} now"}
-            )
-            return
-        h.route(current, "action", acc, seq=msg.seq, action=msg.action.model_dump(exclude_none=True))
-    elif t == "chat":
-        h.route(current, "chat", acc, text=msg.text)
-    elif t == "use_item":
-        h.route(current, "use_item", acc, item=msg.item, tile=msg.tile, target=msg.target)
+        case _ if type(msg) in ANYWHERE:
+            await ANYWHERE[type(msg)](c, msg)
+        case QuickJoin() | Create() | Join():
+            await _sit(c, msg, await h.where_of(c.account))
+        case Spectate():
+            await _spectate(c, msg, await h.where_of(c.account))
+        case _:
+            current = await h.where_of(c.account)
+            if current is None:
+                c.error("not_seated", "join a table first")
+            else:
+                await AT_TABLE[type(msg)](c, msg, current)

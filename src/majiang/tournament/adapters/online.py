@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from majiang.hall.states import TableState
 from majiang.tournament.adapters.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
 from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
 from majiang.tournament.demo import TableSeating
@@ -168,9 +169,9 @@ async def _live(hall: Hall, table_id: str) -> tuple[bool, str | None]:
     """Whether a hall table still runs (on this process or another), and its code."""
     local = hall.tables.get(table_id)
     if local is not None:
-        return local.state != "ended", local.code
+        return local.state != TableState.ENDED, local.code
     state = await hall.cluster.table_state(table_id)
-    if state is None or state.get("state") == "ended":
+    if state is None or state.get("state") == TableState.ENDED:
         return False, None
     return True, state.get("code")
 
@@ -232,14 +233,7 @@ async def open_session(
                 continue
         humans = [s for s in t.seats if not s.bot]
         if not humans:
-            seating = TableSeating(
-                session=session_no,
-                table=t.table,
-                players=tuple(s.player for s in t.seats),
-                seed=int(event.extra.get("seed", 0)) * 1_000_003 + session_no * 1_009 + t.table,
-            )
-            rest = play_table(seating, bots, event.rules, seed=deal_seed)[len(done.hands) :]
-            repo.enter_hands(event_id, session_no, t.table, rest, group_id=group.id, source="engine")
+            _play_on_engine(repo, event, group.id, t, len(done.hands), bots, deal_seed)
             out.append(replace(proto, engine=True, state="done"))
             continue
         made: Any = hall.create_table(room.id, private=True)
@@ -252,15 +246,41 @@ async def open_session(
         if dup is not None:  # every hall table that plays the session, for the reveal
             dup = _add_sealed(repo, event_id, session_no, runner.id)
         if seat:
-            for s in humans:
-                away = not getattr(hall.cluster, "multi", False) and s.account not in getattr(hall.hub, "conns", {})
-                _send(hall, runner, "sit", s.account or 0, name=s.name, seat=s.chair, away=away)
-            if len(humans) < 4:
-                _send(hall, runner, "fill")
+            _seat_players(hall, runner, humans)
         out.append(replace(proto, hall_table=runner.id, code=runner.code))
     if dup is not None:
         reveal_session(repo, event_id, session_no)  # every table played by bots at once: nothing to hide
     return out
+
+
+def _play_on_engine(
+    repo: TournamentRepository,
+    event: Event,
+    group_id: str,
+    t: OnlineTable,
+    played: int,
+    bots: BotSpec,
+    deal_seed: bytes | None,
+) -> None:
+    """A table of bots only: played on the engine at once from hand ``played`` + 1, its hands entered."""
+    session_no = t.session
+    seating = TableSeating(
+        session=session_no,
+        table=t.table,
+        players=tuple(s.player for s in t.seats),
+        seed=int(event.extra.get("seed", 0)) * 1_000_003 + session_no * 1_009 + t.table,
+    )
+    rest = play_table(seating, bots, event.rules, seed=deal_seed)[played:]
+    repo.enter_hands(event.id, session_no, t.table, rest, group_id=group_id, source="engine")
+
+
+def _seat_players(hall: Hall, runner: Any, humans: Sequence[OnlineSeat]) -> None:
+    """The players sent to their chairs (in 托管 while not connected), bots filling the rest."""
+    for s in humans:
+        away = not getattr(hall.cluster, "multi", False) and s.account not in getattr(hall.hub, "conns", {})
+        _send(hall, runner, "sit", s.account or 0, name=s.name, seat=s.chair, away=away)
+    if len(humans) < 4:
+        _send(hall, runner, "fill")
 
 
 def _put_duplicate(repo: TournamentRepository, event_id: str, session_no: int, dup: dict[str, Any]) -> None:

@@ -269,73 +269,20 @@ def seating_pdf(
     table and wind, 3 × 8 to a page; with ``pins``, table → its four seats' PINs, each slip carries its
     seat's PIN: the table card is public, a slip is its player's) and the alphabetical find-your-seat
     list."""
-    from reportlab.lib import colors  # type: ignore[import-untyped]
     from reportlab.lib.pagesizes import A4  # type: ignore[import-untyped]
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
-    from reportlab.platypus import (  # type: ignore[import-untyped]
-        PageBreak,
-        SimpleDocTemplate,
-        Spacer,
-        Table,
-        TableStyle,
-    )
+    from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer  # type: ignore[import-untyped]
 
     tables, seats, absent = session_seats(group, session_no)
     if not tables:
         raise ValueError(f"session {session_no} has no tables")
     head = " · ".join(x for x in (event, group.name, f"第 {session_no} 局 Session {session_no}") if x)
-    big, num = _style("big", 22, align=0), _style("num", 54)
-    meta, wind = _style("meta", 12), _style("wind", 18, align=0)
-    story: list[Any] = []
-    # table cards, two to a page
-    for i, (no, four) in enumerate(tables):
-        if i and i % 2 == 0:
-            story.append(PageBreak())
-        rows = [[_para(WIND_LABELS[w], wind), _para(n, big)] for w, n in enumerate(four)]
-        seats_t = Table(rows, colWidths=[42 * mm, 128 * mm], rowHeights=[18 * mm] * 4)
-        seats_t.setStyle(
-            TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -2), 0.5, colors.grey)])
-        )
-        title = [_para(f"第 {no} 桌", num), _para(f"Table {no}", _style("num2", 30))]
-        if links and no in links:
-            from majiang.tournament.adapters.output.qr import qr_drawing
-
-            code: list[Any] = [qr_drawing(links[no], 32 * mm)]
-            title_t = Table([[title, code]], colWidths=[140 * mm, 40 * mm], rowHeights=[38 * mm])
-            title_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
-            top: list[list[Any]] = [[title_t]]
-            heights = [38 * mm]
-        else:
-            top, heights = [[title[0]], [title[1]]], [24 * mm, 14 * mm]
-        card = Table(
-            [*top, [_para(head, meta)], [seats_t]], colWidths=[180 * mm], rowHeights=[*heights, 10 * mm, 78 * mm]
-        )
-        card.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
-        story.append(card)
-        if i % 2 == 0:
-            cut = Table([[""]], colWidths=[190 * mm], rowHeights=[8 * mm])
-            cut.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3))]))
-            story += [cut, Spacer(1, 6 * mm)]
+    story = _table_cards(tables, head, links or {})
     # seat slips, 3 across, cut along the dashed grid
     story.append(PageBreak())
     story.append(_para(f"座位条 Seat slips · {head}", _style("t", 13)))
     story.append(Spacer(1, 3 * mm))
-    slip_name, slip_seat = _style("sn", 13), _style("ss", 11)
-    cells = [
-        [
-            _para(s.name, slip_name),
-            _para(f"第 {s.table} 桌 Table {s.table}", slip_seat),
-            _para(WIND_LABELS[s.wind], slip_seat),
-            *([_para(f"PIN {pins[s.table][s.wind]}", slip_seat)] if pins and s.table in pins else []),
-        ]
-        for s in seats
-    ]
-    grid: list[list[Any]] = [cells[i : i + 3] + [""] * (3 - len(cells[i : i + 3])) for i in range(0, len(cells), 3)]
-    slips = Table(grid, colWidths=[63 * mm] * 3, rowHeights=[33 * mm] * len(grid))
-    slips.setStyle(
-        TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3)), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")])
-    )
-    story.append(slips)  # a cell is a list of paragraphs, one under the other
+    story.append(_seat_slips(seats, pins or {}))
     # find your seat, alphabetical
     story.append(PageBreak())
     story.append(_para(f"查找座位 Find your seat · {head}", _style("t", 15)))
@@ -355,6 +302,71 @@ def seating_pdf(
         title=f"座位 Seating {head}",
     ).build(story)
     return buf.getvalue()
+
+
+def _table_cards(tables: Any, head: str, links: dict[int, str]) -> list[Any]:
+    """The table cards, two to a page with a dashed cut between them."""
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+    from reportlab.platypus import PageBreak, Spacer, Table, TableStyle
+
+    big, num = _style("big", 22, align=0), _style("num", 54)
+    meta, wind = _style("meta", 12), _style("wind", 18, align=0)
+    story: list[Any] = []
+    for i, (no, four) in enumerate(tables):
+        if i and i % 2 == 0:
+            story.append(PageBreak())
+        rows = [[_para(WIND_LABELS[w], wind), _para(n, big)] for w, n in enumerate(four)]
+        seats_t = Table(rows, colWidths=[42 * mm, 128 * mm], rowHeights=[18 * mm] * 4)
+        seats_t.setStyle(
+            TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LINEBELOW", (0, 0), (-1, -2), 0.5, colors.grey)])
+        )
+        title = [_para(f"第 {no} 桌", num), _para(f"Table {no}", _style("num2", 30))]
+        if no in links:
+            from majiang.tournament.adapters.output.qr import qr_drawing
+
+            code: list[Any] = [qr_drawing(links[no], 32 * mm)]
+            title_t = Table([[title, code]], colWidths=[140 * mm, 40 * mm], rowHeights=[38 * mm])
+            title_t.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+            top: list[list[Any]] = [[title_t]]
+            heights = [38 * mm]
+        else:
+            top, heights = [[title[0]], [title[1]]], [24 * mm, 14 * mm]
+        card = Table(
+            [*top, [_para(head, meta)], [seats_t]], colWidths=[180 * mm], rowHeights=[*heights, 10 * mm, 78 * mm]
+        )
+        card.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+        story.append(card)
+        if i % 2 == 0:
+            cut = Table([[""]], colWidths=[190 * mm], rowHeights=[8 * mm])
+            cut.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3))]))
+            story += [cut, Spacer(1, 6 * mm)]
+    return story
+
+
+def _seat_slips(seats: Any, pins: dict[int, list[str]]) -> Any:
+    """Name → table and wind (and the seat's PIN), three across (a cell is a list of paragraphs, one
+    under the other)."""
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Table, TableStyle
+
+    slip_name, slip_seat = _style("sn", 13), _style("ss", 11)
+    cells = [
+        [
+            _para(s.name, slip_name),
+            _para(f"第 {s.table} 桌 Table {s.table}", slip_seat),
+            _para(WIND_LABELS[s.wind], slip_seat),
+            *([_para(f"PIN {pins[s.table][s.wind]}", slip_seat)] if s.table in pins else []),
+        ]
+        for s in seats
+    ]
+    grid: list[list[Any]] = [cells[i : i + 3] + [""] * (3 - len(cells[i : i + 3])) for i in range(0, len(cells), 3)]
+    slips = Table(grid, colWidths=[63 * mm] * 3, rowHeights=[33 * mm] * len(grid))
+    slips.setStyle(
+        TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey, None, (3, 3)), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")])
+    )
+    return slips
 
 
 def standings_pdf(
