@@ -210,7 +210,8 @@ def test_a_process_started_later_drops_a_replayed_lobby_message() -> None:
 
     import redis.asyncio as aioredis
 
-    from majiang.hall.cluster import CLOCK_EPS_S, RedisCluster
+    from majiang.hall.cluster import RedisCluster
+    from majiang.hall.replay_window import CLOCK_EPS_S
 
     prefix = f"t{secrets.token_hex(4)}"
     url = f"redis://127.0.0.1:6379/0?prefix={prefix}"

@@ -49,13 +49,13 @@ from urllib.parse import urlsplit
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from majiang.hall.replay_window import ReplayWindow
+
 log = logging.getLogger("majiang.cluster")
 
 LEASE_MS = 3000
 RENEW_S = 1.0
 SCAN_S = 1.0
-MAX_SKEW_S = 30.0  # a relayed message older (or newer) than this is dropped
-CLOCK_EPS_S = 0.5  # the error allowed in a process's reading of Redis's clock
 
 Deliver = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -382,9 +382,7 @@ class RedisCluster:
         self._relay = Sealer(key, "relay")
         self._sealer = Sealer(key, "seal")
         self._names = derive_key(key, "names")
-        self._nonces: dict[str, float] = {}
-        self._clock_offset = 0.0  # Redis's clock minus this machine's (_sync_clock)
-        self._listening: dict[str, float] = {}  # channel → when this process subscribed (Redis's clock)
+        self.window = ReplayWindow()  # fresh messages only, never twice (majiang.hall.replay_window)
         self.dropped = 0
 
         self.url = url
@@ -419,7 +417,7 @@ class RedisCluster:
     def _sign(self, channel: str, body: str) -> str:
         """The envelope of a relayed message: its nonce and time in the clear, the message sealed
         (AES-256-GCM; channel, nonce and time authenticated): Redis carries nothing readable."""
-        nonce, at = secrets.token_hex(12), f"{self._now():.3f}"
+        nonce, at = secrets.token_hex(12), f"{self.window.now():.3f}"
         box = self._relay.seal(body, "\n".join((channel, nonce, at)))
         return json.dumps({"n": nonce, "t": at, "c": box})
 
@@ -427,8 +425,8 @@ class RedisCluster:
         return int(await self.redis.publish(channel, self._sign(channel, body)))
 
     def _open(self, channel: str, raw: str) -> Any:
-        """The message of a sealed envelope, or None (dropped and logged) when it is forged, stale
-        (more than ``MAX_SKEW_S`` off) or a replay of one already seen."""
+        """The message of a sealed envelope, or None (dropped and logged) when it is forged, stale or
+        a replay (majiang.hall.replay_window)."""
         try:
             env = json.loads(raw)
             nonce, at, box = str(env["n"]), str(env["t"]), str(env["c"])
@@ -438,37 +436,11 @@ class RedisCluster:
             body = self._relay.open(box, "\n".join((channel, nonce, at)))
         except ValueError:
             return self._drop(channel, "bad seal (another key, or altered)")
-        now = self._now()
-        try:
-            sent = float(at)
-        except ValueError:
-            return self._drop(channel, "bad timestamp")
-        if abs(now - sent) > MAX_SKEW_S:
-            return self._drop(channel, "stale")
-        if sent < self._listening.get(channel, 0.0):  # Redis delivers nothing sent before a subscription
-            return self._drop(channel, "replayed (sent before this process listened)")
-        if nonce in self._nonces:
-            return self._drop(channel, "replayed")
-        self._nonces[nonce] = now
-        if len(self._nonces) > 10_000:
-            self._nonces = {n: t for n, t in self._nonces.items() if now - t <= MAX_SKEW_S}
-        return json.loads(body)
-
-    def _now(self) -> float:
-        """The time on Redis's clock, which every process of the hall shares."""
-        return time.time() + self._clock_offset
-
-    async def _sync_clock(self) -> None:
-        t0 = time.time()
-        sec, usec = await self.redis.time()
-        t1 = time.time()
-        self._clock_offset = sec + usec / 1e6 - (t0 + t1) / 2
+        why = self.window.refuse(channel, nonce, at)
+        return self._drop(channel, why) if why else json.loads(body)
 
     async def _subscribe(self, *channels: str) -> None:
-        """Subscribe, noting when: a message on the channel sent before then is a replay."""
-        since = self._now() - CLOCK_EPS_S
-        for c in channels:
-            self._listening[c] = since
+        self.window.subscribing(*channels)  # a message sent before this is a replay
         await self._pubsub.subscribe(*channels)
 
     def name_hash(self, kind: str, name: str) -> str:
@@ -484,7 +456,7 @@ class RedisCluster:
     async def start(self, on_table: Deliver, on_account: Deliver, on_orphan: Callable[[str], Awaitable[None]]) -> None:
         self._on_table, self._on_account, self._on_orphan = on_table, on_account, on_orphan
         await self.redis.ping()
-        await self._sync_clock()
+        await self.window.sync(self.redis)
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._subscribe(f"{self.p}:n:{self.node}", f"{self.p}:lobby")
         self._tasks = [
@@ -577,7 +549,7 @@ class RedisCluster:
         while True:
             await asyncio.sleep(RENEW_S)
             try:
-                await self._sync_clock()
+                await self.window.sync(self.redis)
                 await self.redis.set(f"{self.p}:node:{self.node}", str(time.time()), px=self.lease_ms)
                 owned = list(self._owned)
                 pipe = self.redis.pipeline()
