@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event
 
 KEY = "withdrawn"
 
 
-class RosterError(ValueError):
+class RosterError(TournamentError):
     """A withdrawal that cannot be (an unknown player, one withdrawn already, an undo of nothing)."""
 
 
