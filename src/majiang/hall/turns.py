@@ -206,6 +206,8 @@ class TurnLoop(TableCore):
                 }
                 if self.items.enabled:
                     msg["items"] = self.items.told[seat] = self.items.usable(seat)
+                if (refusal := hand.win_refusal(seat)) is not None:  # complete, but no win: say why
+                    msg["no_win"] = refusal
                 self.send(info.account_id, msg)
                 self.host.metrics.prompt_sent(self.id, seat)
 

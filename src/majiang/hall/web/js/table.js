@@ -419,7 +419,8 @@ class TableSession {
       this.model.applyView(m.view);
     }
     if (this.kicked) return;
-    this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms };
+    this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms,
+      noWin: m.no_win || null };
     if (m.legal.some((a) => a.type === "discard")) playSound("turn");
     if (m.items && !this.spectator) {
       this.items = { inventory: {}, golden_finger: false, queued: null, ...this.items, usable: m.items };
@@ -672,6 +673,10 @@ function renderActionBar() {
     if (a.type === "win") {
       bar.append(actionButton(a, discards.length ? ["自摸", "Win (self-drawn)"] : ACTION_LABEL.win, "win"));
     }
+  }
+  if (p.noWin) { // the hand is complete, but not a win: say why there is no 和 button
+    bar.append(h("span.hint.no-win#no-win", h("span.zh", `已成和牌形，但只有 ${p.noWin.fan} 番，不够 ${p.noWin.min} 番起和`),
+      " ", h("span.en", `complete, but only ${p.noWin.fan} fan: ${p.noWin.min} needed to win`)));
   }
   if (chows.length === 1) bar.append(actionButton(chows[0], ACTION_LABEL.chow));
   if (chows.length > 1) {
