@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage, seatDetail } from "./board.js";
-import { WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
+import { WIND_EN, WIND_ZH, bi, clear, confirmDialog, fmtInt, h, signed, timeText, toast } from "./util.js";
 import { pointsName, rulesetName } from "./rulesets.js";
 import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
 import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh, resultText, tileChoices,
@@ -537,13 +537,15 @@ class TableSession {
     this.app.conn.send({ type: "auto", on });
   }
 
-  stand() {
+  async stand() {
     const playing = this.table && this.table.state === "playing" && !this.spectator;
     if (playing) {
       const pen = this.room ? this.room.escape_penalty : "?";
-      if (!window.confirm(`对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局（不扣分：用“本局后离座”）。确定离开？\n` +
+      const leave = await confirmDialog(
+        `对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局（不扣分：用“本局后离座”）。确定离开？`,
         `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out ` +
-        "(free: use \"Leave after this hand\"). Leave?")) return;
+        "(free: use \"Leave after this hand\"). Leave?", "离开", "Leave");
+      if (!leave) return;
     }
     this.app.conn.send({ type: "stand" });
     this.forget();
@@ -995,9 +997,9 @@ function renderChat(log) {
         on: {
           click: () => {
             if (session.app.me && c.account === session.app.me.id) return;
-            if (window.confirm(`屏蔽 ${c.from}？ Mute ${c.from}?`)) {
-              session.app.conn.send({ type: "mute", account: c.account, on: true });
-            }
+            confirmDialog(`屏蔽 ${c.from}？`, `Mute ${c.from}?`, "屏蔽", "Mute").then((yes) => {
+              if (yes) session.app.conn.send({ type: "mute", account: c.account, on: true });
+            });
           },
         },
       }, c.from), ": ", c.text));
