@@ -152,6 +152,7 @@ def test_cli_json_schema(tmp_path: Any, capsys: Any) -> None:
         "bot_estimate",
         "agree",
         "loss",
+        "auto",
     }
     assert set(x["player_estimate"]) == {"value", "shanten", "useful", "ready", "danger"}
     assert x["player"]["type"] in ("discard", "chow", "pung", "kong", "added_kong", "concealed_kong", "win", "pass")

@@ -28,8 +28,8 @@ only format it (docs/review.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
@@ -269,6 +269,7 @@ class Decision:
     bot: Action
     player_estimate: Estimate
     bot_estimate: Estimate
+    auto: bool = False  # taken by 托管 for the player (a timeout, 托管 on): shown, never counted as his
 
     @property
     def agree(self) -> bool:
@@ -295,6 +296,7 @@ class Decision:
             "bot_estimate": self.bot_estimate.to_dict(),
             "agree": self.agree,
             "loss": round(self.loss, 3),
+            "auto": self.auto,
         }
 
 
@@ -318,7 +320,9 @@ class Summary:
 
 
 def summarize(decisions: Sequence[Decision]) -> Summary:
-    return Summary(len(decisions), sum(d.agree for d in decisions), sum(d.loss for d in decisions))
+    """The player's own decisions' agreement and loss (托管's are left out)."""
+    own = [d for d in decisions if not d.auto]
+    return Summary(len(own), sum(d.agree for d in own), sum(d.loss for d in own))
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +340,7 @@ class HandReview:
 
     def mistakes(self, top: int) -> list[Decision]:
         """The ``top`` decisions with the largest loss (ties: earlier first), losses only."""
-        return sorted((d for d in self.decisions if d.loss > 0), key=lambda d: (-d.loss, d.event))[:top]
+        return sorted((d for d in self.decisions if d.loss > 0 and not d.auto), key=lambda d: (-d.loss, d.event))[:top]
 
     def to_dict(self, top: int = 5) -> dict[str, Any]:
         return {
@@ -362,7 +366,7 @@ class SessionReview:
 
     def mistakes(self, top: int) -> list[tuple[int, Decision]]:
         """The ``top`` largest losses of the session: (index of the hand, decision)."""
-        every = [(i, d) for i, h in enumerate(self.hands) for d in h.decisions if d.loss > 0]
+        every = [(i, d) for i, h in enumerate(self.hands) for d in h.decisions if d.loss > 0 and not d.auto]
         return sorted(every, key=lambda x: (-x[1].loss, x[0], x[1].event))[:top]
 
     def to_dict(self, top: int = 5) -> dict[str, Any]:
@@ -383,9 +387,12 @@ def review_hand(
     make_rules: Callable[[dict[str, Any]], Ruleset] = from_header,
     seed: int = 0,
     label: str = "",
+    auto_events: Collection[int] = (),
 ) -> HandReview:
     """Review ``seat``'s decisions in one hand log (engine events, :func:`majiang.engine.log.read_log`).
     ``bot``: the reviewer spec (default :func:`reviewer_spec`); a fresh one per hand, seeded ``seed``.
+    ``auto_events``: the event indices at which 托管 decided for the seat (the hall's ``result.auto``):
+    those decisions are marked ``auto`` and left out of the summary and the mistakes.
     Raises ValueError when the log does not replay exactly."""
     if seat not in (0, 1, 2, 3):
         raise ValueError(f"seat is 0 to 3, got {seat!r}")
@@ -401,7 +408,8 @@ def review_hand(
     try:
         for s, taken in walk(hand, events):
             if s == seat and (hand.legal(seat) or taken.type == WIN):
-                out.append(_decision(hand, seat, taken, reviewer, rules))
+                d = _decision(hand, seat, taken, reviewer, rules)
+                out.append(replace(d, auto=True) if d.event in auto_events else d)
     finally:
         close = getattr(reviewer, "close", None)
         if close is not None:

@@ -176,3 +176,42 @@ def test_a_dongfeng_match_places_the_seats_and_moves_the_rank(tmp_path: Any) -> 
     assert match_end["ranks"][seat]["after"] == level(got)
     assert [(p["name"], p["points"]) for p in board["players"]] == [("matcher", got)]
     assert start["dealer"] == 0 and start.get("round", 0) == 0  # the next match: East round, seat 0 deals
+
+
+def test_the_review_marks_what_tuoguan_decided_and_does_not_count_it(tmp_path: Any) -> None:
+    """Was: the AI review credited 托管's moves to the player, unmarked."""
+    rooms = [
+        Room(
+            id="rv",
+            name="review",
+            rules="gb",
+            bots="rand",
+            bot_fill_s=600,
+            next_hand_s=0.05,
+            timers="blitz",
+            claim_window_s=0.0,
+        )
+    ]
+
+    async def body(live: Live) -> tuple[dict[str, Any], dict[str, Any], int]:
+        assert live.http is not None
+        tok, _ = await live.guest()
+        ws = await live.connect(tok)
+        ws.send({"type": "create", "room": "rv"})
+        seat = (await ws.until(lambda m: m["type"] == "table"))["seat"]
+        ws.send({"type": "auto", "on": True})  # 托管 from the first decision on
+        ws.send({"type": "add_bots"})
+        end = await ws.until(lambda m: m["type"] == "hand_end", timeout=300)
+        ws.send({"type": "stand"})
+        r = await live.http.get(
+            f"/api/hands/{end['hand']}/review?seat={seat}", headers={"Authorization": f"Bearer {tok}"}
+        )
+        assert r.status_code == 200, r.text
+        return end, r.json(), seat
+
+    (end, review, seat), errors = run_live(f"sqlite:///{tmp_path}/rv.db", rooms, body, timeout=600)
+    assert not errors, errors[0]
+    auto = end["result"]["auto"][str(seat)]
+    assert review["decisions"] and all(d["auto"] for d in review["decisions"]), review["decisions"][:3]
+    assert sorted(d["event"] for d in review["decisions"]) == sorted(set(auto))
+    assert review["summary"]["decisions"] == 0 and review["mistakes"] == []

@@ -90,8 +90,8 @@ def test_spectate_a_table(new_page: Any, signup: Any) -> None:
     watcher.click("#stand")
     watcher.wait_for_url(re.compile("#lobby$"))
     # the player leaves too (an escape during a hand: confirmed), so the table ends
-    player.once("dialog", lambda d: d.accept())
     player.click("#stand")
+    player.click("#confirm-ok")  # the in-page confirmation (not the native confirm())
     player.wait_for_url(re.compile("#lobby$"))
 
 
@@ -115,6 +115,6 @@ def test_a_friend_watches_a_private_table_by_its_code(new_page: Any, signup: Any
     expect(friend.locator("#actionbar")).to_have_count(0)  # watching, not seated nor queued
     friend.click("#stand")
     friend.wait_for_url(re.compile("#lobby$"))
-    host.once("dialog", lambda d: d.accept())
     host.click("#stand")
+    host.click("#confirm-ok")  # the in-page confirmation (not the native confirm())
     host.wait_for_url(re.compile("#lobby$"))

@@ -158,7 +158,10 @@ def test_register_lobby_quick_join_play(page: Any, signup: Any, hall: Any, shots
 
 def leave_table(page: Any) -> None:
     """Stand up (confirming the escape warning if a hand is on) so the table ends with its last human."""
-    page.once("dialog", lambda d: d.accept())
     page.click("#nav-table")
     page.click("#stand")
+    # the lobby at once, or first the in-page escape warning (not the browser's native confirm())
+    page.wait_for_function("() => location.hash === '#lobby' || !!document.getElementById('confirm-ok')")
+    if page.locator("#confirm-ok").count():
+        page.click("#confirm-ok")
     page.wait_for_url(re.compile("#lobby$"))

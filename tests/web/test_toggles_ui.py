@@ -272,6 +272,10 @@ def test_auto_discard_toggle(rigged: Rigged, make_page: Any, shots: Path) -> Non
         wait_for(page, lambda: pass_claims(page) or len(presets(frames)) >= 2, timeout=60)
         assert {m["toggle"] for m in presets(frames)} == {"auto_discard"}  # the one toggle on
         page.screenshot(path=str(shots / "table-toggles.png"))
+        # switched off, its note goes with it (was: "摸切 … auto-discarded" outlived the toggle)
+        page.click("#toggle-auto-discard")
+        expect(page.locator("#toggle-auto-discard")).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#toggle-last")).to_have_count(0)
     finally:
         dealer.stop()
     assert dealer.error is None, dealer.error

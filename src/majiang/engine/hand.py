@@ -243,6 +243,23 @@ class Hand:
             return None
         return self.rules.check_win(self, seat, tile, self.win_context(seat, tile, discarder, robbing))
 
+    def win_refusal(self, seat: int) -> dict[str, Any] | None:
+        """Why ``seat``, whose hand is complete in shape with the tile it may take now (its own draw on
+        its turn, or the discard it is asked about), may not declare the win — the ruleset's
+        :meth:`~majiang.engine.protocol.Ruleset.win_refusal` — or None."""
+        st = self.seats[seat]
+        if st.barred:
+            return None
+        if self.phase is TURN and seat == self.current and self.turn_drawn and st.drawn is not None:
+            tile, discarder = st.drawn, None
+        elif self.phase is CLAIM and self.pending is not None and seat in self.options:
+            discarder, tile = self.pending
+        else:
+            return None
+        if WINS[tile] in self.legal(seat) or not self.rules.could_win(self, seat, tile, discarder is None):
+            return None
+        return self.rules.win_refusal(self, seat, tile, self.win_context(seat, tile, discarder))
+
     def prompted(self) -> list[int]:
         if self.phase is TURN:
             return [self.current]

@@ -275,6 +275,12 @@ class Ruleset(Protocol):
         ruleset (minimum fan, barred seats, 过手胡, 精钓 restrictions …)."""
         ...
 
+    def win_refusal(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> dict[str, Any] | None:
+        """Why a hand complete in shape with ``tile`` is still no win, for the player to read (MCR:
+        ``{"fan": 6, "min": 8}`` — under the 8-fan minimum); None when it is a win, or not complete,
+        or the ruleset has nothing to say."""
+        ...
+
     def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         """The penalty for declaring a win that :meth:`check_win` refuses; None = refuse the
         action as illegal instead."""

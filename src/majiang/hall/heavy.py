@@ -138,13 +138,16 @@ def _lower_priority() -> None:
         os.nice(WORKER_NICE)
 
 
-def review_job(stored: list[dict[str, Any]], seat: int, label: str, top: int) -> dict[str, Any]:
-    """The AI review of ``seat`` in a finished hand's stored log; ``{"error": …}`` when it cannot be."""
+def review_job(
+    stored: list[dict[str, Any]], seat: int, label: str, top: int, auto: list[int] | None = None
+) -> dict[str, Any]:
+    """The AI review of ``seat`` in a finished hand's stored log (``auto``: the events at which 托管
+    decided for it); ``{"error": …}`` when it cannot be."""
     from majiang.engine.log import events_from_json
     from majiang.review import METHOD, review_hand
 
     try:
-        review = review_hand(events_from_json(stored), seat, label=label)
+        review = review_hand(events_from_json(stored), seat, label=label, auto_events=auto or ())
     except ValueError as e:
         return {"error": str(e)}
     return {"method": METHOD, **review.to_dict(top)}

@@ -207,6 +207,9 @@ class TableCore:
         self.items = TableItems(self)  # 道具 (majiang.hall.items): only in rooms that allow them
         self.keep_deadline: dict[int, float] = {}  # a prompt asked again after an item keeps its deadline
         self.keep_false_won: set[int] = set()  # … and after a false win, that the turn had one
+        # the decisions 托管 took for a seat in this hand (a timeout, 托管 on, an escaped seat): the index
+        # of the event each was taken at, so the review and the replay do not credit them to the player
+        self.auto_events: dict[int, list[int]] = {}
         # 东风战 / 全庄 (hall/match.py): the match being played, none where every hand stands alone
         self.match: Match | None = Match(room.match_hands) if room.match_hands and not room.competition else None
         self.false_wins: dict[int, int] = {}  # false wins of this hand, by seat

@@ -70,6 +70,7 @@ class TurnLoop(TableCore):
         self.spectator_sent = 0
         self.spectator_from = {}
         self.false_wins = {}
+        self.auto_events = {}
         self.state = TableState.PLAYING
         players = [s.account_id if s else None for s in self.seats]
         self.hand_id = await self.host.run_db(
@@ -205,6 +206,8 @@ class TurnLoop(TableCore):
                 }
                 if self.items.enabled:
                     msg["items"] = self.items.told[seat] = self.items.usable(seat)
+                if (refusal := hand.win_refusal(seat)) is not None:  # complete, but no win: say why
+                    msg["no_win"] = refusal
                 self.send(info.account_id, msg)
                 self.host.metrics.prompt_sent(self.id, seat)
 
@@ -261,6 +264,7 @@ class TurnLoop(TableCore):
             # a claim window that ran out is 过, as at 天凤, 雀魂 and QQ: nobody claims for a player
             # who did not choose to (a pung he never wanted would cost him 门前清); 托管 decides only
             # once it is on (docs/protocol.md)
+            self.mark_auto(seat)
             await self.apply(seat, PASS_ACTION)
             return
         await self.act_for(seat, default=True)
@@ -281,7 +285,13 @@ class TurnLoop(TableCore):
                 action = chosen
         except Exception:  # the engine's default (discard the drawn tile, pass) is always legal
             log.exception("table %s: 托管 bot failed for seat %d", self.id, seat)
+        self.mark_auto(seat)
         await self.apply(seat, action)
+
+    def mark_auto(self, seat: int) -> None:
+        """The decision about to be applied for ``seat`` is 托管's, not the player's."""
+        if self.hand is not None:
+            self.auto_events.setdefault(seat, []).append(len(self.hand.events))
 
     async def on_preset(self, m: Msg) -> None:
         """A toggle (自动和, 不吃碰杠, 摸切) answers the seat's prompt: not a timeout, never toward 托管."""

@@ -124,6 +124,12 @@ class MCR:
             summary={"total": r.total, "self_drawn": ctx.discarder is None},
         )
 
+    def win_refusal(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> dict[str, Any] | None:
+        r = self._score(hand, seat, tile, ctx)
+        if r is None or not r.below_minimum:
+            return None
+        return {"fan": r.fan_points, "min": self.rules.min_fan}
+
     def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> FalseWin | None:
         st = hand.seats[seat]
         r = self._score(hand, seat, tile, ctx)

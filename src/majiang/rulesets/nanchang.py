@@ -226,6 +226,9 @@ class Nanchang:
         offered: dict[int, int] = hand.ruleset_state.setdefault("offered", {})
         offered[seat] = max(offered.get(seat, 0), gain) if hand.seats[seat].passed_win else gain
 
+    def win_refusal(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> dict[str, Any] | None:
+        return None  # Nanchang has no fan minimum: a complete hand is a win (or a rule the table shows)
+
     def check_win(self, hand: HandState, seat: int, tile: Tile, ctx: WinContext) -> Win | None:
         win = best_win(self._situation(hand, seat, tile, ctx), self.options)
         if win is None:

@@ -31,7 +31,7 @@ async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p
         return _reply(hand_id, hit)
     admit(h, "review", str(p.account_id))  # the rate and the cap before any work for the request
 
-    def load() -> tuple[list[Any], list[dict[str, Any]]] | None:
+    def load() -> tuple[list[Any], list[dict[str, Any]], list[int]] | None:
         with h.db.session() as s:
             row = s.get(HandRow, hand_id)
             if row is None or row.seed is None:
@@ -40,15 +40,16 @@ async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p
                 e.event
                 for e in s.scalars(select(HandEvent).where(HandEvent.hand_id == hand_id).order_by(HandEvent.seq))
             ]
-            return list(row.players or []), events
+            auto = [int(x) for x in ((row.result or {}).get("auto") or {}).get(str(seat), [])]  # 托管's decisions
+            return list(row.players or []), events, auto
 
     got = await h.run_db(load)
     if got is None:
         raise HTTPException(404, f"no finished hand {hand_id} (a hand in play has no review)")
-    players, stored = got
+    players, stored, auto = got
     if seat >= len(players) or players[seat] != p.account_id:
         raise HTTPException(403, f"seat {seat} of hand {hand_id} is not yours: a review is for your own seat")
-    return _reply(hand_id, await h.heavy.compute("review", key, review_job, stored, seat, f"#{hand_id}", TOP))
+    return _reply(hand_id, await h.heavy.compute("review", key, review_job, stored, seat, f"#{hand_id}", TOP, auto))
 
 
 def _reply(hand_id: int, result: dict[str, Any]) -> dict[str, Any]:

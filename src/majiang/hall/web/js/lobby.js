@@ -2,7 +2,7 @@
 // quick-join / pick a seat / private tables by code, lobby chat, your balance.
 
 import { api } from "./api.js";
-import { bi, clear, fmtInt, h, timeText, toast } from "./util.js";
+import { bi, clear, confirmDialog, fmtInt, h, timeText, toast } from "./util.js";
 import { rulesetName } from "./rulesets.js";
 import { session } from "./table.js";
 import { shopCard } from "./items.js";
@@ -284,7 +284,9 @@ export function mount(root, _arg, app) {
 
   function mute(m) {
     if (app.me && m.account === app.me.id) return;
-    if (window.confirm(`屏蔽 ${m.from} 的聊天？ Mute ${m.from}?`)) conn.send({ type: "mute", account: m.account, on: true });
+    confirmDialog(`屏蔽 ${m.from} 的聊天？`, `Mute ${m.from}?`, "屏蔽", "Mute").then((yes) => {
+      if (yes) conn.send({ type: "mute", account: m.account, on: true });
+    });
   }
 
   const offs = [

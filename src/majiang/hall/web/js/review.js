@@ -16,6 +16,7 @@ export function actionText(a) {
 }
 
 function decisionText(d) {
+  if (d.auto) return `巡 ${d.turn} · 托管 auto-play ${actionText(d.player)} (不计入你的评审 not counted as yours)`;
   return `巡 ${d.turn} · 你 you ${actionText(d.player)}` +
     (d.agree ? " ✓" : ` · 机器人 bot ${actionText(d.bot)} · ` +
       (d.loss > 0 ? `损失 loss ${d.loss.toFixed(2)}` : "估计相当 no loss by the estimate"));
@@ -31,7 +32,7 @@ export function reviewPanel(handId, mine, jump) {
   let logEl = null;
 
   function item(d, id) {
-    return h(`li.${d.agree ? "agree" : "differ"}`, {
+    return h(`li.${d.auto ? "auto" : d.agree ? "agree" : "differ"}`, {
       id, dataset: { event: d.event }, title: `事件 event ${d.event}`,
       on: { click: () => jump(d.event) },
     }, decisionText(d));
@@ -64,6 +65,11 @@ export function reviewPanel(handId, mine, jump) {
     for (const d of review.decisions) {
       const li = log.querySelector(`li[data-i="${d.event}"]`);
       if (!li || li.querySelector(".rv-mark")) continue;
+      if (d.auto) { // 托管 decided this one, not the player
+        li.classList.add("rv-auto");
+        li.append(h("span.rv-mark", { title: decisionText(d) }, " 托管"));
+        continue;
+      }
       li.classList.add(d.agree ? "rv-agree" : "rv-differ");
       li.append(h("span.rv-mark", { title: decisionText(d) }, d.agree ? " ✓" : ` ✗ ${actionText(d.bot)} −${d.loss.toFixed(2)}`));
     }

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage, seatDetail } from "./board.js";
-import { WIND_EN, WIND_ZH, bi, clear, fmtInt, h, signed, timeText, toast } from "./util.js";
+import { WIND_EN, WIND_ZH, bi, clear, confirmDialog, fmtInt, h, signed, timeText, toast } from "./util.js";
 import { pointsName, rulesetName } from "./rulesets.js";
 import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
 import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh, resultText, tileChoices,
@@ -419,7 +419,8 @@ class TableSession {
       this.model.applyView(m.view);
     }
     if (this.kicked) return;
-    this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms };
+    this.prompt = { seq: m.seq, legal: m.legal, timeout: m.timeout_ms, deadline: performance.now() + m.timeout_ms,
+      noWin: m.no_win || null };
     if (m.legal.some((a) => a.type === "discard")) playSound("turn");
     if (m.items && !this.spectator) {
       this.items = { inventory: {}, golden_finger: false, queued: null, ...this.items, usable: m.items };
@@ -536,13 +537,15 @@ class TableSession {
     this.app.conn.send({ type: "auto", on });
   }
 
-  stand() {
+  async stand() {
     const playing = this.table && this.table.state === "playing" && !this.spectator;
     if (playing) {
       const pen = this.room ? this.room.escape_penalty : "?";
-      if (!window.confirm(`对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局（不扣分：用“本局后离座”）。确定离开？\n` +
+      const leave = await confirmDialog(
+        `对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局（不扣分：用“本局后离座”）。确定离开？`,
         `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out ` +
-        "(free: use \"Leave after this hand\"). Leave?")) return;
+        "(free: use \"Leave after this hand\"). Leave?", "离开", "Leave");
+      if (!leave) return;
     }
     this.app.conn.send({ type: "stand" });
     this.forget();
@@ -672,6 +675,10 @@ function renderActionBar() {
     if (a.type === "win") {
       bar.append(actionButton(a, discards.length ? ["自摸", "Win (self-drawn)"] : ACTION_LABEL.win, "win"));
     }
+  }
+  if (p.noWin) { // the hand is complete, but not a win: say why there is no 和 button
+    bar.append(h("span.hint.no-win#no-win", h("span.zh", `已成和牌形，但只有 ${p.noWin.fan} 番，不够 ${p.noWin.min} 番起和`),
+      " ", h("span.en", `complete, but only ${p.noWin.fan} fan: ${p.noWin.min} needed to win`)));
   }
   if (chows.length === 1) bar.append(actionButton(chows[0], ACTION_LABEL.chow));
   if (chows.length > 1) {
@@ -990,9 +997,9 @@ function renderChat(log) {
         on: {
           click: () => {
             if (session.app.me && c.account === session.app.me.id) return;
-            if (window.confirm(`屏蔽 ${c.from}？ Mute ${c.from}?`)) {
-              session.app.conn.send({ type: "mute", account: c.account, on: true });
-            }
+            confirmDialog(`屏蔽 ${c.from}？`, `Mute ${c.from}?`, "屏蔽", "Mute").then((yes) => {
+              if (yes) session.app.conn.send({ type: "mute", account: c.account, on: true });
+            });
           },
         },
       }, c.from), ": ", c.text));

@@ -28,6 +28,8 @@ export function attachToggles(conn, redraw) {
   const take = (s) => {
     if (!s) return;
     for (const [name] of TOGGLES) toggles.settings[name] = s[name] === true;
+    // what a toggle did is news only while it is on: switched off, its note goes
+    if (toggles.last && !toggles.settings[toggles.last.toggle]) toggles.last = null;
     redraw();
   };
   conn.on("welcome", (m) => take(m.settings));

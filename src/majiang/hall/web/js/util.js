@@ -89,3 +89,24 @@ export const WIND_EN = { E: "East", S: "South", W: "West", N: "North" };
 /** Relative seat names from `me`: 0 self, 1 下家, 2 对家, 3 上家. */
 export const REL_ZH = ["自家", "下家", "对家", "上家"];
 export const REL_EN = ["You", "Right", "Across", "Left"];
+
+/**
+ * An in-page confirmation (not the browser's native confirm(), which a phone shows as a system popup with
+ * the page's address): resolves true for OK, false for Cancel, Escape or a tap outside.
+ */
+export function confirmDialog(zh, en, okZh = "确定", okEn = "OK") {
+  document.getElementById("confirm-dialog")?.remove();
+  return new Promise((resolve) => {
+    const done = (v) => { overlay.remove(); document.removeEventListener("keydown", onKey); resolve(v); };
+    const onKey = (e) => { if (e.key === "Escape") done(false); };
+    const ok = h("button.btn.primary#confirm-ok", { on: { click: () => done(true) } }, bi(okZh, okEn));
+    const overlay = h("div.confirm-overlay#confirm-dialog", { role: "dialog", "aria-modal": "true",
+      on: { click: (e) => { if (e.target === overlay) done(false); } } },
+      h("div.confirm-box",
+        h("p.zh", zh), h("p.en", en),
+        h("div.buttons", h("button.btn#confirm-cancel", { on: { click: () => done(false) } }, bi("取消", "Cancel")), ok)));
+    document.addEventListener("keydown", onKey);
+    document.body.append(overlay);
+    ok.focus();
+  });
+}
