@@ -56,25 +56,26 @@ def test_player_page_shows_each_hands_seat_wind(page: Any, hall: Any, two_hands:
 
 
 def test_replay_names_bots_by_their_own_plate(page: Any, hall: Any, two_hands: tuple[int, list[int], str]) -> None:
+    """The replay names each bot as the table did (fan-bot-1 …; was: bot:fan (南), its account), on its
+    own plate."""
     _, hands, token = two_hands
     hand = hands[1]
     assert dealer_of(hall, hand) != 0
+    import httpx
+
+    seat_names = httpx.get(
+        f"{hall.base}/api/hands/{hand}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ).json()["result"]["seat_names"]
+    bots = [s for s in range(4) if seat_names[s]]
+    assert len(bots) == 3 and all(re.fullmatch(r"\w+-bot-\d", seat_names[s]) for s in bots), seat_names
     page.goto("/")
     page.evaluate("t => localStorage.setItem('majiang.token', t)", token)  # the hand's own player
     page.goto(f"/#replay/{hand}")
     page.reload()
     expect(page.locator("#replay-log li").first).to_be_visible()
     page.click("#replay-step")
-    bots = 0
-    for s in range(4):
-        plate = page.locator(f".plate[data-seat='{s}']")
-        name = plate.locator(".pname").inner_text()
-        wind = plate.locator(".wind").inner_text()
-        m = re.search(r"\((.)\)$", name)
-        if m:  # a bot of a kind shared by several seats: named by this seat's wind
-            assert m.group(1) == wind, f"seat {s}: plate {wind} names {name}"
-            bots += 1
-    assert bots == 3
+    for s in bots:
+        expect(page.locator(f".plate[data-seat='{s}'] .pname")).to_have_text(seat_names[s])
 
 
 def test_kicked_page_stops_its_countdown(new_page: Any, signup: Any, hall: Any) -> None:
@@ -129,8 +130,11 @@ def test_a_replay_shows_a_stranger_no_names_and_no_coins(
     page.goto(f"/#replay/{hand}")
     expect(page.locator("#replay-log li").first).to_be_visible()
     page.click("#replay-step")
-    names = {page.locator(f".plate[data-seat='{s}'] .pname").inner_text() for s in range(4)}
-    assert names == {"东家 East", "南家 South", "西家 West", "北家 North"}, names
+    names = [page.locator(f".plate[data-seat='{s}'] .pname").inner_text() for s in range(4)]
+    bots = d["result"]["seat_names"]  # bots keep the names the table showed; a person is his seat's wind
+    people = [n for n, b in zip(names, bots, strict=True) if b is None]
+    assert [n for n, b in zip(names, bots, strict=True) if b] == [b for b in bots if b]
+    assert people and all(re.fullmatch(r"[东南西北]家 (East|South|West|North)", n) for n in people), names
 
 
 def test_the_model_applies_each_event_once(page: Any, hall: Any, two_hands: tuple[int, list[int], str]) -> None:

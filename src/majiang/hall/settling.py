@@ -42,6 +42,8 @@ class Settling(TableCore):
         ]
         escaped = [i for i, info in enumerate(self.seats) if info is not None and info.escaped]
         view = SeatView(hand, 0).result or {}
+        # the bots' names as the table showed them (fan-bot-1 …): the replay names them the same way
+        view = {**view, "seat_names": [s.name if s is not None and not s.human else None for s in self.seats]}
         if self.auto_events:  # which decisions were 托管's (the review and the replay mark them)
             view = {**view, "auto": {str(s): sorted(set(ev)) for s, ev in self.auto_events.items()}}
         competition = self.room.competition  # competition tables play for the event, not for coins

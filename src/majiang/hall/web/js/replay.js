@@ -253,6 +253,8 @@ export function mount(root, arg, app) {
     const dealer = start && typeof start.dealer === "number" ? start.dealer : 0;
     names = players.map((pid, s) => {
       const wind = "东南西北"[(s - dealer + 4) % 4];
+      const botName = ((d.result && d.result.seat_names) || [])[s];
+      if (botName) return botName; // a bot: as the table named it (fan-bot-1), not its account
       if (pid === null) return `${wind}家 ${["East", "South", "West", "North"][(s - dealer + 4) % 4]}`;  // not yours: no names
       const base = profiles[pid] ? profiles[pid] : `#${pid}`;
       return players.filter((x) => x === pid).length > 1 ? `${base} (${wind})` : base;
