@@ -109,6 +109,9 @@ def main() -> None:
     ap.add_argument("--held-out", type=float, default=0.1, help="share of shards held out (default 0.1)")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--checkpoint-every", type=int, default=0, metavar="STEPS", help="export the weights every STEPS steps too"
+    )
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -122,6 +125,14 @@ def main() -> None:
     steps = int(args.epochs * total / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1))
     print(f"{len(train)} training shards ({total:,} records), {len(held)} held out; {steps:,} steps")
+    config = {
+        "channels": args.channels,
+        "hidden": args.hidden,
+        "extras": use_extras,
+        "data": args.data,
+        "records": total,
+        "epochs": args.epochs,
+    }
     t0, step = time.process_time(), 0
     while step < steps:
         for b in loader:
@@ -136,16 +147,10 @@ def main() -> None:
                 print(
                     f"step {step:,}/{steps:,} loss {loss.item():.3f} cpu {time.process_time() - t0:.0f} s", flush=True
                 )
+            if args.checkpoint_every and step % args.checkpoint_every == 0:
+                export(model, Path(args.out), config)
             if step >= steps:
                 break
-    config = {
-        "channels": args.channels,
-        "hidden": args.hidden,
-        "extras": use_extras,
-        "data": args.data,
-        "records": total,
-        "epochs": args.epochs,
-    }
     export(model, Path(args.out), config)
     res = evaluate(model, ShardLoader(args.data, 1024, shards=held), use_extras)
     print(f"trained in {time.process_time() - t0:.0f} s CPU; held-out accuracy:")

@@ -37,6 +37,8 @@ def _conv3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     xp[:, :, 1:-1] = x
     cols = np.concatenate([xp[:, :, k : k + length] for k in range(3)], axis=1)  # (N, 3C, L), k-major
     w2 = w.transpose(0, 2, 1).reshape(w.shape[0], -1)  # (O, 3C), k-major
+    if n <= 8:  # one decision: numpy's own loop, not a BLAS call that wakes its threads (slow when busy)
+        return np.einsum("ok,nkl->nol", w2, cols) + b[None, :, None]  # type: ignore[no-any-return]
     return np.matmul(w2, cols) + b[None, :, None]  # type: ignore[no-any-return]
 
 
