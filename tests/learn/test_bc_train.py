@@ -42,3 +42,15 @@ def test_bc_train_exports_weights_numpy_plays(tmp_path):
     assert "numpy forward agrees with torch on 100.0%" in run.stdout
     res = simulate(4, 1, [make_bot(f"net:{out}", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
     assert res.illegal_actions == 0
+
+
+def test_torch_dataset_streams_every_record_once_across_workers(tmp_path):
+    import torch
+
+    from majiang.rl.shards import read_meta, torch_dataset
+
+    meta = selfplay.build(["eff", "rand", "eff", "rand"], 12, tmp_path / "d", seed=2, shard_size=150)
+    loader = torch.utils.data.DataLoader(torch_dataset(tmp_path / "d", batch_size=32), batch_size=None, num_workers=2)
+    batches = list(loader)
+    assert sum(len(b["action"]) for b in batches) == meta["records"] == read_meta(tmp_path / "d")["records"]
+    assert batches[0]["obs"].dtype == torch.float32 and batches[0]["obs"].shape[1:] == (204, 34)
