@@ -109,6 +109,7 @@ def main() -> None:
     ap.add_argument("--held-out", type=float, default=0.1, help="share of shards held out (default 0.1)")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", metavar="WEIGHTS.npz", help="start from these weights (a run to continue)")
     ap.add_argument(
         "--checkpoint-every", type=int, default=0, metavar="STEPS", help="export the weights every STEPS steps too"
     )
@@ -118,6 +119,9 @@ def main() -> None:
     use_extras = not args.no_extras
     train, held = split(args.data, args.held_out, seed=args.seed)
     model = Policy(args.channels, args.hidden, use_extras)
+    if args.init:
+        with np.load(args.init) as z:
+            model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if k != "config"})
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     loss_fn = nn.CrossEntropyLoss()
     loader = ShardLoader(args.data, args.batch, window=8, seed=args.seed, shards=train)
