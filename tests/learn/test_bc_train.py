@@ -54,3 +54,44 @@ def test_torch_dataset_streams_every_record_once_across_workers(tmp_path):
     batches = list(loader)
     assert sum(len(b["action"]) for b in batches) == meta["records"] == read_meta(tmp_path / "d")["records"]
     assert batches[0]["obs"].dtype == torch.float32 and batches[0]["obs"].shape[1:] == (204, 34)
+
+
+def test_pg_finetune_runs_and_exports(tmp_path):
+    """A tiny run of examples/pg_finetune.py from the shipped weights: it steps, evaluates and
+    writes weights numpy loads, and a curve plot_curve.py reads."""
+    import json
+
+    from majiang.rl.net import SHIPPED, PolicyNet
+
+    out, curve = tmp_path / "pg.npz", tmp_path / "pg.json"
+    subprocess.run(
+        [
+            sys.executable,
+            "pg_finetune.py",
+            "--init",
+            str(SHIPPED),
+            "--hands",
+            "8",
+            "--envs",
+            "4",
+            "--update",
+            "4",
+            "--eval-hands",
+            "24",
+            "--checkpoints",
+            "1",
+            "--threads",
+            "1",
+            "-o",
+            str(out),
+            "--curve",
+            str(curve),
+        ],
+        cwd=SCRIPT.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert PolicyNet.load(out).config["finetuned_hands"] >= 8
+    points = json.loads(curve.read_text())["points"]
+    assert points[0]["hands"] == 0 and len(points) == 2
