@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run test setup services lint bench clean
+.PHONY: run test test-learn setup services lint bench clean
 
 # a virtual environment with majiang (its C speedups built in place) and the dev tools
 $(VENV)/.installed: pyproject.toml setup.py $(wildcard src/majiang/_speedups/*.c src/majiang/_speedups/*.h)
@@ -31,6 +31,11 @@ lint: setup
 
 test: lint services
 	$(VENV)/bin/pytest
+
+# the tests that need torch (behaviour cloning, docs/rl.md): the learn extra, then tests/learn
+test-learn: setup
+	$(PY) -m pip install --quiet -e '.[learn]'
+	MAJIANG_LEARN_TESTS=1 $(VENV)/bin/pytest tests/learn
 
 # the benchmarks of BENCHMARKS.md, with their yardsticks (PyMahjongGB from dev, rlcard from the bench extra)
 bench: setup

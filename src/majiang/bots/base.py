@@ -63,13 +63,14 @@ class TurnOrClaim:
         raise NotImplementedError
 
 
-BOT_KINDS = ("rand", "eff", "fan", "ev", "best")
+BOT_KINDS = ("rand", "eff", "fan", "ev", "best", "net")
 #: what ``best`` stands for: the strongest bot majiang ships (docs/bots.md has the measurements)
 BEST = "ev"
 
 
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
-    """``rand``, ``eff``, ``fan``, ``ev``, ``best`` (the strongest: :data:`BEST`) or ``ext:COMMAND``
+    """``rand``, ``eff``, ``fan``, ``ev``, ``best`` (the strongest: :data:`BEST`), ``net`` (the learned
+    policy; ``net:WEIGHTS.npz`` for other weights) or ``ext:COMMAND``
     (an external program).  ``eff``, ``fan`` and ``ev`` are the ruleset's own bots
     (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all three are the jing-aware Nanchang bot)."""
     if spec == "best":
@@ -80,6 +81,10 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         module = importlib.import_module(info(rules).bots[spec])
         bot: Bot = module.make(seed)
         return bot
+    if spec == "net" or spec.startswith("net:"):  # the learned policy (numpy), or other weights
+        from majiang.bots.net import make as make_net
+
+        return make_net(seed, *([spec[4:]] if spec.startswith("net:") else []))
     if spec.startswith("ext:"):
         from majiang.bots.external import ExternalBot
 
@@ -89,5 +94,6 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
 
         return botzone.make(spec)
     raise ValueError(
-        f"unknown bot {spec!r}: use rand, eff, fan, ev, best, ext:COMMAND, botzone:COMMAND or botzone-simple:COMMAND"
+        f"unknown bot {spec!r}: use rand, eff, fan, ev, best, net, net:WEIGHTS.npz, ext:COMMAND, "
+        "botzone:COMMAND or botzone-simple:COMMAND"
     )

@@ -1,0 +1,49 @@
+"""The learned bot (``net``): a small convolutional policy cloned from the ``best`` bot's self-play
+(docs/rl.md, "Behaviour cloning and the net bot"), run by numpy alone — no torch at play time.
+
+It reads the seat's observation planes (on the compiled core, the core's own; on the Python engine,
+:func:`majiang.rl.encode` of the view), masks the illegal codes and plays the most likely legal
+one.  ``net:PATH`` plays other weights (an ``.npz`` written by ``examples/bc_train.py``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from majiang.engine.compiled import CompiledHand
+from majiang.engine.protocol import Action
+from majiang.engine.view import SeatView
+from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
+from majiang.rl.features import OBS_SHAPE, encode
+from majiang.rl.net import SHIPPED, PolicyNet
+
+
+@lru_cache(maxsize=8)
+def _net(path: str) -> PolicyNet:
+    return PolicyNet.load(path)
+
+
+class NetBot:
+    name = "net"
+
+    def __init__(self, seed: int | None = None, path: str | Path = SHIPPED) -> None:
+        self.net = _net(str(path))
+        self._obs = np.empty(OBS_SHAPE, dtype=np.float32)
+        self._mask = np.empty(ACTION_SIZE, dtype=np.int8)
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        hand = view._hand
+        if isinstance(hand, CompiledHand):
+            hand.observe(view.seat, self._obs, self._mask)
+            obs, mask = self._obs, self._mask
+        else:
+            obs, mask = encode(view), action_mask(legal)
+        code = int(self.net.act(obs[None], mask[None])[0])
+        return decode_action(code, legal)
+
+
+def make(seed: int | None, path: str | Path = SHIPPED) -> NetBot:
+    return NetBot(seed, path)

@@ -1,0 +1,121 @@
+"""The learned policy without torch: the numpy forward pass against a plain-loop reference, the
+tile-efficiency extra planes against the efficiency bot's own choices, the ``net`` bot in play."""
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from majiang.bots import make_bot
+from majiang.engine.compiled import new_hand
+from majiang.rl import extras, selfplay
+from majiang.rl.features import ROWS
+from majiang.rl.net import SHIPPED, TILE_CODES, PolicyNet, _conv3
+from majiang.rulesets import make_ruleset
+from majiang.sim import simulate
+
+
+def _weights(rng, channels=5, hidden=7, use_extras=True):
+    cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0)
+    shapes = {
+        "conv1.weight": (channels, cin, 3),
+        "conv1.bias": (channels,),
+        "conv2.weight": (channels, channels, 3),
+        "conv2.bias": (channels,),
+        "conv3.weight": (channels, channels, 3),
+        "conv3.bias": (channels,),
+        "tile.weight": (3, channels, 1),
+        "tile.bias": (3,),
+        "fc1.weight": (hidden, channels * 34),
+        "fc1.bias": (hidden,),
+        "fc2.weight": (109 - TILE_CODES, hidden),
+        "fc2.bias": (109 - TILE_CODES,),
+    }
+    return {k: rng.normal(0, 0.3, s).astype(np.float32) for k, s in shapes.items()}
+
+
+def _conv_loop(x, w, b):
+    n, _, length = x.shape
+    out = np.zeros((n, w.shape[0], length), dtype=np.float64)
+    for j in range(length):
+        for k in range(3):
+            src = j + k - 1
+            if 0 <= src < length:
+                out[:, :, j] += np.einsum("oc,nc->no", w[:, :, k], x[:, :, src])
+    return out + b[None, :, None]
+
+
+def _records(hands=3, bots=("eff", "eff", "eff", "eff")):
+    players = [make_bot(b, i) for i, b in enumerate(bots)]
+    out = []
+    for h in range(hands):
+        hand = new_hand(make_ruleset("gb"), hashlib.sha256(b"net" + bytes([h])).digest(), dealer=h % 4)
+        out.extend(selfplay.play_recorded(hand, players))
+    return out
+
+
+def test_conv3_is_a_same_padded_convolution():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 4, 34)).astype(np.float32)
+    w, b = rng.normal(size=(3, 4, 3)).astype(np.float32), rng.normal(size=3).astype(np.float32)
+    np.testing.assert_allclose(_conv3(x, w, b), _conv_loop(x, w, b), rtol=1e-5, atol=1e-5)
+
+
+def test_forward_pass_equals_a_plain_reference_and_respects_the_mask():
+    rng = np.random.default_rng(1)
+    w = _weights(rng)
+    net = PolicyNet(w, {"extras": True})
+    recs = _records(1)[:40]
+    obs = np.stack([r.obs for r in recs])
+    mask = np.stack([r.mask for r in recs])
+    x = np.concatenate([obs, extras.planes(obs)], axis=1).astype(np.float64)
+    h = np.maximum(_conv_loop(x, w["conv1.weight"], w["conv1.bias"]), 0)
+    h = np.maximum(_conv_loop(h, w["conv2.weight"], w["conv2.bias"]), 0) + h
+    h = np.maximum(_conv_loop(h, w["conv3.weight"], w["conv3.bias"]), 0) + h
+    tiles = np.einsum("oc,ncl->nol", w["tile.weight"][:, :, 0], h) + w["tile.bias"][None, :, None]
+    z = np.maximum(h.reshape(len(h), -1) @ w["fc1.weight"].T + w["fc1.bias"], 0)
+    want = np.concatenate([tiles.reshape(len(h), -1), z @ w["fc2.weight"].T + w["fc2.bias"]], axis=1)
+    np.testing.assert_allclose(net.logits(obs), want, rtol=1e-4, atol=1e-3)
+    acts = net.act(obs, mask)
+    assert mask[np.arange(len(acts)), acts].all()
+
+
+def test_extra_planes_reproduce_the_efficiency_bots_choices():
+    """Row 0 (best-shanten discards) with row 2 (unseen useful copies) picks exactly the efficiency
+    bot's discard, and row 5 says exactly when it claims: the planes hold what it decides by."""
+    recs = _records(12)
+    e = extras.planes(np.stack([r.obs for r in recs]))
+    discards = claims = 0
+    for r, ex in zip(recs, e, strict=True):
+        if r.action < 34:
+            cand = np.flatnonzero(ex[0])
+            assert cand[np.argmax(ex[2, cand])] == r.action
+            discards += 1
+        elif r.claim and r.mask[102:107].any() and not r.mask[107]:
+            lowers = ex[5, :4] * r.mask[[102, 104, 105, 106]]  # pung, the three chows where legal
+            assert bool(lowers.any()) == (r.action in (102, 104, 105, 106))
+            claims += 1
+    assert discards > 500 and claims > 50
+
+
+def test_net_bot_plays_legal_hands_from_weights(tmp_path):
+    rng = np.random.default_rng(2)
+    path = tmp_path / "w.npz"
+    np.savez(path, config=np.array(json.dumps({"extras": True})), **_weights(rng))
+    res = simulate(8, 3, [make_bot(f"net:{path}", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("fan", 3)])
+    assert res.hands == 8 and res.illegal_actions == 0
+
+
+def test_shipped_weights_are_small_and_play(monkeypatch):
+    assert SHIPPED.exists() and SHIPPED.stat().st_size < 4_000_000
+    res = simulate(4, 5, [make_bot("net", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
+    assert res.illegal_actions == 0
+    monkeypatch.setenv("MAJIANG_ENGINE", "python")  # the Python engine: the planes from encode(view)
+    res = simulate(2, 5, [make_bot("net", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
+    assert res.illegal_actions == 0
+
+
+def test_missing_weights_say_how_to_train(tmp_path):
+    with pytest.raises(ValueError, match=r"bc_train\.py"):
+        PolicyNet.load(tmp_path / "none.npz")

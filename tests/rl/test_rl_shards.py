@@ -1,0 +1,141 @@
+"""Compact shards and self-play datasets: bits that unpack to the same planes, the chosen claim kept
+when a higher claim wins it, and a shuffled loader that holds a bounded number of records."""
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from majiang.bots import make_bot
+from majiang.cli import main
+from majiang.engine.compiled import new_hand
+from majiang.rl import dataset, selfplay, shards
+from majiang.rl.features import OBS_SHAPE
+from majiang.rulesets import make_ruleset
+
+
+def _hand(h: int, rules: str = "gb"):
+    seed = hashlib.sha256(b"shards" + h.to_bytes(8, "big")).digest()
+    return new_hand(make_ruleset(rules), seed, dealer=h % 4, prevalent=(h // 4) % 4, hand_no=h)
+
+
+def _played(hands: int, bots=("eff", "eff", "eff", "eff"), rules: str = "gb"):
+    players = [make_bot(b, i, rules=rules) for i, b in enumerate(bots)]
+    for h in range(hands):
+        hand = _hand(h, rules)
+        yield hand, selfplay.play_recorded(hand, players)
+
+
+def test_pack_unpack_is_exact():
+    obs = np.stack([c.obs for _, cs in _played(3, ("rand", "eff", "rand", "eff")) for c in cs])
+    bits, dense = shards.pack_obs(obs)
+    assert bits.dtype == np.uint8 and bits.shape == (len(obs), shards.BIT_BYTES)
+    assert bits.nbytes + dense.nbytes < obs.nbytes / 10
+    np.testing.assert_array_equal(shards.unpack_obs(bits, dense), obs)
+    assert np.any(dense != 0) and np.any((dense != 0) & (dense != 1))  # the fractions are in the dense rows
+    bad = obs[:1].copy()
+    bad[0, 0, 0] = 0.5
+    with pytest.raises(ValueError, match="DENSE_ROWS"):
+        shards.pack_obs(bad)
+
+
+def test_outranked_claim_is_recorded_as_chosen_with_its_outcome():
+    """A log shows only the claim that won the window: the dataset built from it records the losing
+    seat's pung or chow as pass.  Self-play records the choice (``action``) and what the hand did
+    with it (``taken``), which is exactly what the log says."""
+    outranked = 0
+    for hand, choices in _played(30):
+        logged = dataset.decisions(hand.events)
+        assert [(d.seat, d.action) for d in logged] == [(c.seat, c.taken) for c in choices]
+        for c, d in zip(choices, logged, strict=True):
+            np.testing.assert_array_equal(c.obs, d.obs)
+            np.testing.assert_array_equal(c.mask, d.mask)
+            assert c.mask[c.action]
+            if c.action != c.taken:
+                outranked += 1
+                assert c.claim and c.action in (102, 103, 104, 105, 106) and c.taken == shards.PASS_CODE
+                closing = hand.events[c.events]
+                assert closing["seat"] != c.seat and closing["type"] in ("pung", "chow", "kong", "win")
+    assert outranked > 0
+
+
+def test_rewards_add_up_to_each_seats_result():
+    for hand, choices in _played(6, ("rand", "eff", "rand", "eff")):
+        final = [b + d for b, d in zip(hand.scores_before, hand.deltas, strict=True)]
+        pairs = selfplay.rewards(choices, final)
+        for seat in range(4):
+            mine = [(c, r) for c, r in zip(choices, pairs, strict=True) if c.seat == seat]
+            assert sum(r for _, (r, _) in mine) == pytest.approx(final[seat] - hand.scores_before[seat])
+            assert mine[0][1][1] == pytest.approx(final[seat] - hand.scores_before[seat])
+
+
+def test_selfplay_cli_and_loader_visit_every_record_once(tmp_path, capsys):
+    out = tmp_path / "sp"
+    assert (
+        main(
+            [
+                "dataset",
+                "--selfplay",
+                "eff,rand,eff,rand",
+                "--hands",
+                "8",
+                "--seed",
+                "3",
+                "-o",
+                str(out),
+                "--shard-size",
+                "100",
+                "--seats",
+                "0,2",
+            ]
+        )
+        == 0
+    )
+    assert "from 8 hands" in capsys.readouterr().out
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["format"] == shards.FORMAT and len(meta["shards"]) > 2
+    stored = [shards.unpack(shards.read_shard(p)) for p in shards.shard_paths(out)]
+    assert all(set(np.unique(s["seat"])) <= {0, 2} for s in stored)
+    n = meta["records"]
+
+    loader = shards.ShardLoader([out], batch_size=64, window=2, seed=1)
+    seen = [b for b in loader]
+    assert sum(len(b["action"]) for b in seen) == n
+    assert all(b["obs"].shape[1:] == OBS_SHAPE and b["obs"].dtype == np.float32 for b in seen)
+
+    def key(d):
+        return sorted(
+            zip(d["hand"].tolist(), d["action"].tolist(), d["ret"].tolist(), d["obs"].sum((1, 2)).tolist(), strict=True)
+        )
+
+    cat = {k: np.concatenate([b[k] for b in seen]) for k in ("hand", "action", "ret", "obs")}
+    ref = {k: np.concatenate([s[k] for s in stored]) for k in ("hand", "action", "ret", "obs")}
+    assert key(cat) == key(ref)
+    assert not np.array_equal(cat["hand"], ref["hand"])  # shuffled
+    biggest = max(len(s["action"]) for s in stored)
+    assert loader.peak_records <= 2 * biggest + 64  # a window of shards and the carried remainder
+
+    train, held = shards.split(out, held_out=0.25, seed=0)
+    assert held and not set(train) & set(held) and len(train) + len(held) == len(meta["shards"])
+    hands_train = {int(h) for p in train for h in shards.read_shard(p)["hand"]}
+    hands_held = {int(h) for p in held for h in shards.read_shard(p)["hand"]}
+    assert not hands_train & hands_held  # shards hold whole hands
+
+
+def test_logs_compact_equal_to_the_float_dataset(tmp_path):
+    from majiang.sim import simulate
+
+    simulate(3, 5, [make_bot(b, i) for i, b in enumerate(["fan", "eff", "rand", "eff"])], log_dir=tmp_path / "logs")
+    main(["dataset", str(tmp_path / "logs"), "-o", str(tmp_path / "f")])
+    main(["dataset", str(tmp_path / "logs"), "-o", str(tmp_path / "c"), "--compact"])
+    ref = dataset.load(tmp_path / "f")
+    got = shards.unpack(shards.read_shard(shards.shard_paths(tmp_path / "c")[0]))
+    for k in ("obs", "mask", "action", "reward", "ret", "seat", "hand"):
+        np.testing.assert_array_equal(got[k], ref[k])
+    np.testing.assert_array_equal(got["taken"], ref["action"])
+
+
+def test_a_directory_without_meta_says_how_to_build_one(tmp_path):
+    with pytest.raises(ValueError, match="majiang dataset --selfplay"):
+        shards.ShardLoader(tmp_path)
