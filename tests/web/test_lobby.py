@@ -118,3 +118,33 @@ def test_a_friend_watches_a_private_table_by_its_code(new_page: Any, signup: Any
     host.click("#stand")
     host.click("#confirm-ok")  # the in-page confirmation (not the native confirm())
     host.wait_for_url(re.compile("#lobby$"))
+
+
+def test_friends_add_accept_and_invite_to_a_private_table(new_page: Any, signup: Any) -> None:
+    """Was: no friends list with presence, no invite to a private table."""
+    host = new_page()
+    friend = new_page()
+    host_name = signup(host, "fhost")
+    friend_name = signup(friend, "fguest")
+    host.fill("#friend-name", friend_name)
+    host.click("#friend-add")
+    expect(friend.locator(".toast")).to_contain_text("friend request")
+    friend.reload()
+    friend.wait_for_selector(".room-card")
+    friend.click(f".friends-card .friend.incoming:has-text('{host_name}') .friend-accept")
+    expect(friend.locator(f".friends-card .friend:has-text('{host_name}')")).to_be_visible()
+    host.reload()
+    host.wait_for_selector(".room-card")
+    row = host.locator(f".friends-card .friend:has-text('{friend_name}')")
+    expect(row).to_contain_text("在线")  # presence: the friend is connected
+    host.click(".room-card[data-room=fast] .btn.ghost")
+    host.click("#create-private")
+    host.wait_for_url(re.compile("#table$"))
+    host.click(f"#invite-friends .friend:has-text('{friend_name}') .friend-invite")
+    friend.click("#invite-join")
+    friend.wait_for_url(re.compile("#table$"))
+    expect(friend.locator("#seat-list")).to_contain_text(host_name)
+    expect(friend.locator("#seat-list")).to_contain_text(friend_name)
+    for p in (friend, host):
+        p.click("#stand")
+        p.wait_for_url(re.compile("#lobby$"))

@@ -19,7 +19,7 @@ from majiang.hall.hosts import AllowedHosts
 from majiang.hall.limits import HttpLimiter, Limits
 from majiang.hall.relief import Relief, ReliefPolicy
 from majiang.hall.rooms import Room
-from majiang.hall.routes import accounts, calculator, hands, ops, players, review, shop, ws
+from majiang.hall.routes import accounts, calculator, friends, hands, ops, players, review, shop, ws
 from majiang.hall.routes import rooms as rooms_routes
 from majiang.hall.routes import settings as settings_routes
 from majiang.hall.service import Hall, HallError
@@ -124,6 +124,7 @@ def create_app(
         calculator.router,
         ops.router,
         players.router,
+        friends.router,
         settings_routes.router,
         ws.router,
         *extra_routers,

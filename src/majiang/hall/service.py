@@ -178,6 +178,13 @@ class Hall:
         """To the account's connection on this process (if it has one here)."""
         self.hub.send(account, msg)
 
+    def tell(self, account: int, msg: dict[str, Any]) -> None:
+        """To the account's connection, on this process or (in a cluster) another."""
+        if account in self.hub.conns or not self.cluster.multi:
+            self.send(account, msg)
+        else:
+            self._send_remote(account, msg)
+
     def muted(self, listener: int, speaker: int) -> bool:
         return speaker in self.mutes.get(listener, set())
 

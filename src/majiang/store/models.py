@@ -138,3 +138,15 @@ class PlayerRank(Base):
     points: Mapped[int] = mapped_column(Integer, default=0)
     matches: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Friendship(Base):
+    """One direction of a friendship: ``account`` asked ``friend`` (pending), they are friends
+    (accepted: a row each way), or ``account`` blocked ``friend`` (no requests, invites or presence)."""
+
+    __tablename__ = "friendships"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    friend_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    state: Mapped[str] = mapped_column(String(10))  # pending accepted blocked
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    __table_args__ = (Index("ix_friendships_friend", "friend_id"),)

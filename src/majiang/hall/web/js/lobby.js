@@ -7,6 +7,7 @@ import { rulesetName } from "./rulesets.js";
 import { session } from "./table.js";
 import { shopCard } from "./items.js";
 import { reliefCard } from "./relief.js";
+import { friendsCard } from "./friends.js";
 
 const TIMERS = { standard: ["标准", "standard"], relaxed: ["宽松", "relaxed"], fast: ["快速", "fast"], blitz: ["闪电", "blitz"] };
 
@@ -29,6 +30,7 @@ export function mount(root, _arg, app) {
   const balanceBox = h("div.balance-card#balance-card");
   const seatedBox = h("div#seated-banner");
   const shop = shopCard(app);
+  const friends = friendsCard(app, { send: (m) => { session.expectSpectate(); conn.send(m); } });
   const relief = reliefCard(app);
 
   const sendChat = () => {
@@ -69,6 +71,7 @@ export function mount(root, _arg, app) {
     h("aside.lobby-side",
       balanceBox,
       relief.el,
+      friends.el,
       shop.el,
       h("div.card",
         h("h3", bi("好友房", "Join friends")),

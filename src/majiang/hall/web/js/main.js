@@ -11,6 +11,7 @@ import * as replayPage from "./replay.js";
 import * as calcPage from "./calc.js";
 import * as playerPage from "./player.js";
 import * as leaderboardPage from "./leaderboard.js";
+import { attachFriendMessages } from "./friends.js";
 import { itemErrorText } from "./items.js";
 import { loadRulesets } from "./rulesets.js";
 import { LANGS, applyLang, getLang, nextLang, setLang } from "./i18n.js";
@@ -153,6 +154,10 @@ app.conn.on("_closed", (e) => {
     toast("登录已失效 · Your session is no longer valid; please log in again", "error", 8000);
     app.signOut(false);
   }
+});
+attachFriendMessages(app.conn, (code) => { // an invite's 加入: the private table by its code
+  tablePage.session.expectSeat();
+  app.conn.send({ type: "join", code });
 });
 app.conn.on("error", (m) => {
   if (m.code === "stale") return; // a late reply to an answered prompt: nothing to say

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
+import { inviteCard } from "./friends.js";
 import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage, seatDetail } from "./board.js";
 import { WIND_EN, WIND_ZH, bi, clear, confirmDialog, fmtInt, h, signed, timeText, toast } from "./util.js";
 import { pointsName, rulesetName } from "./rulesets.js";
@@ -53,6 +54,7 @@ class TableSession {
   }
 
   forget() {
+    this.inviteEl = null;
     this.tableId = null;
     this.seat = null;
     this.spectator = false;
@@ -857,6 +859,10 @@ function renderSide(side) {
       ? h("div.small.mono", { title: "本局开始时公布的种子哈希；局后公布种子以验证 seed commitment" },
         "种子哈希 seed hash: ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
       : null));
+  if (session.code && !session.spectator && session.app.me && session.app.me.kind === "player") {
+    session.inviteEl = session.inviteEl || inviteCard(); // a private table: bring a friend (asked once a table)
+    side.append(session.inviteEl);
+  }
   const seats = h("div.card.seat-list#seat-list", h("h3", bi("座位", "Seats")));
   tb.seats.forEach((s, i) => {
     const w = m.started ? m.seatWind(i) : "ESWN"[i];

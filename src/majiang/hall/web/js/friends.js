@@ -1,0 +1,107 @@
+// 好友 Friends (docs/web-client.md "Friends"): the lobby's card (add by username, requests to accept, the list
+// with presence: online, at a table — watch it), the table page's invite card for a private table, and
+// the messages a friend sends (a request, an invite: a toast with a button to join).
+
+import { api } from "./api.js";
+import { bi, h, toast } from "./util.js";
+
+async function load() {
+  try {
+    return await api("/api/friends");
+  } catch {
+    return null;
+  }
+}
+
+/** The lobby's card; ``conn`` to watch a friend's public table.  Returns {el, refresh}. */
+export function friendsCard(app, conn) {
+  const el = h("div.card.friends-card#friends");
+  const input = h("input#friend-name", { placeholder: "用户名 username", autocomplete: "off", maxLength: 40 });
+  const add = async () => {
+    const name = input.value.trim();
+    if (!name) return;
+    try {
+      const r = await api("/api/friends", { method: "POST", body: { username: name } });
+      toast(r.state === "accepted" ? `${name} 已是好友 · now friends` : `已发送好友请求 · request sent to ${name}`, "info");
+      input.value = "";
+    } catch (e) {
+      toast(e.message, "error");
+    }
+    refresh();
+  };
+  const act = async (path, method = "POST") => {
+    try { await api(path, { method }); } catch (e) { toast(e.message, "error"); }
+    refresh();
+  };
+
+  async function refresh() {
+    const d = app.me && app.me.kind === "player" ? await load() : null;
+    el.replaceChildren(h("h3", bi("好友", "Friends")));
+    if (!d) {
+      el.append(h("p.small", "注册后可以加好友 · sign up to add friends"));
+      return;
+    }
+    el.append(h("div.row", input, h("button.btn#friend-add", { on: { click: add } }, bi("添加", "Add"))));
+    for (const r of d.incoming) {
+      el.append(h("div.friend.incoming", { dataset: { account: r.account } }, h("span.name", r.name),
+        h("button.btn.small.primary.friend-accept", { on: { click: () => act(`/api/friends/${r.account}/accept`) } },
+          bi("接受", "Accept")),
+        h("button.btn.small.friend-decline", { on: { click: () => act(`/api/friends/${r.account}`, "DELETE") } },
+          bi("拒绝", "Decline"))));
+    }
+    for (const f of d.friends) {
+      const where = f.table ? bi("在牌桌", "at a table") : f.at_private_table ? bi("私人桌", "private table")
+        : f.online ? bi("在线", "online") : bi("离线", "offline");
+      el.append(h(`div.friend${f.online ? ".online" : ""}`, { dataset: { account: f.account } },
+        h("span.dot", f.online ? "●" : "○"), h("span.name", f.name), h("span.small.where", where),
+        f.table ? h("button.btn.small.friend-watch", { on: { click: () => conn.send({ type: "spectate", table: f.table }) } },
+          bi("观战", "Watch")) : null,
+        h("button.btn.small.ghost.friend-remove", { title: "删除 remove", on: { click: () => act(`/api/friends/${f.account}`, "DELETE") } }, "✕")));
+    }
+    for (const r of d.outgoing) el.append(h("div.friend.outgoing.small", h("span.name", r.name), bi("等待接受", "request sent")));
+    if (!d.friends.length && !d.incoming.length && !d.outgoing.length) {
+      el.append(h("p.small", "还没有好友 · no friends yet"));
+    }
+  }
+
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") add(); });
+  refresh();
+  return { el, refresh };
+}
+
+/** The table page's card at a private table: invite an online friend (he gets the code). */
+export function inviteCard() {
+  const el = h("div.card.invite-card#invite-friends", h("h3", bi("邀请好友", "Invite a friend")));
+  load().then((d) => {
+    if (!d || !d.friends.length) {
+      el.append(h("p.small", "还没有好友 · no friends yet (add them in the lobby)"));
+      return;
+    }
+    for (const f of d.friends) {
+      el.append(h("div.friend", { dataset: { account: f.account } }, h("span.dot", f.online ? "●" : "○"), h("span.name", f.name),
+        h("button.btn.small.friend-invite", {
+          on: {
+            click: async () => {
+              try {
+                await api(`/api/friends/${f.account}/invite`, { method: "POST" });
+                toast(`已邀请 ${f.name} · invited`, "info");
+              } catch (e) {
+                toast(e.message, "error");
+              }
+            },
+          },
+        }, bi("邀请", "Invite"))));
+    }
+  });
+  return el;
+}
+
+/** A friend's request and invite, wherever the player is; ``join(code)`` takes the seat. */
+export function attachFriendMessages(conn, join) {
+  conn.on("friend_request", (m) => toast(`${m.from} 想加你为好友（大厅的好友卡） · ${m.from} sent you a friend request`, "info", 8000));
+  conn.on("invite", (m) => {
+    const t = toast("", "info", 15000);
+    t.append(`${m.from} 邀请你到私人桌 · ${m.from} invites you to a private table `,
+      h("button.btn.small.primary#invite-join", { on: { click: () => { t.remove(); join(m.code); } } }, bi("加入", "Join")));
+  });
+}
