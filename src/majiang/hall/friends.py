@@ -1,4 +1,4 @@
-"""Friends: requests, the list with presence, blocks and invites to a private table (docs/lobby.md
+"""Friends: requests, the list with presence, blocks and invites to a private table (docs/web-client.md
 "Friends").
 
 A request from A to B is a ``pending`` row A→B; B accepts (rows both ways, ``accepted``) or declines
