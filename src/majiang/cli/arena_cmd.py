@@ -9,6 +9,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from majiang.bots.base import kinds_help
+
 PLACES = ("第一 1st", "第二 2nd", "第三 3rd", "第四 4th")
 
 
@@ -29,9 +31,10 @@ def register(sub: Any) -> None:
             79,
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ext:COMMAND (external "
-        "program, docs/bot-protocol.md), botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, "
-        "docs/botzone.md); the same kind may enter more than once (eff, eff#2, …)\n\n"
+        epilog="bots: " + kinds_help() + "; the same kind may enter more than once (eff, eff#2, …)\n\n"
+        "faults: a timeout, an illegal answer or a crash ends the hand as Botzone's judge does (−30 for the "
+        "offender, +10 for each other bot; --faults substitute plays a legal move instead); the report counts "
+        "each bot's faults by kind.\n\n"
         "The same --seed gives the same report, but for the times.\n\nexamples:\n"
         "  majiang arena --bots fan,eff,rand,eff,fan --rounds 3 --seed 1\n"
         '  majiang arena --bots "mine=botzone:./mybot,fan,eff" --rounds 2 --rules botzone --time-limit 6\n'
@@ -54,6 +57,13 @@ def register(sub: Any) -> None:
         help="master seed: the round-1 draw, the walls and the bots' own randomness (default 1)",
     )
     p.add_argument("--rules", choices=("gb", "botzone"), default="gb", help="ruleset: gb (default) or botzone")
+    p.add_argument(
+        "--faults",
+        choices=("botzone", "substitute"),
+        default="botzone",
+        help="how a bot's fault is scored: botzone (default, the IJCAI format: the hand ends, −30 / +10 each) "
+        "or substitute (a legal move is played instead, the score unchanged)",
+    )
     p.add_argument(
         "--filler",
         default="eff",
@@ -104,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         "walls": args.walls,
         "seatings": args.seatings,
         "time_limit": args.time_limit,
+        "faults": args.faults,
     }
     league: League
     try:
@@ -170,7 +181,7 @@ def _print_tables(d: dict[str, Any]) -> None:
         "每盘得分\nscore/hand ± 95% CI",
         "和牌\nwin %",
         "点炮\ndeal-in %",
-        "犯规\nfaults",
+        "犯规\nfaults T/I/C",
         "用时 ms\nmean",
         "\np99",
     )
@@ -187,7 +198,7 @@ def _print_tables(d: dict[str, Any]) -> None:
             f"{s['score_per_hand']:+.2f} ± {(hi - lo) / 2:.2f}",
             f"{100 * s['win_rate']:.1f}",
             f"{100 * s['deal_in_rate']:.1f}",
-            str(s["faults"]),
+            "/".join(str(s["fault_kinds"][k]) for k in ("timeout", "illegal", "crash")),
             f"{ms['mean']:.2f}",
             f"{ms['p99']:.2f}",
         )

@@ -89,12 +89,26 @@ def _nanchang_calculator(d: Mapping[str, Any], explain: bool) -> dict[str, Any]:
     return settle_dict(d)  # the settlement is its own explanation
 
 
-MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan", "ev": "majiang.bots.ev"}
-register(RulesetInfo("gb", lambda opts: MCR("gb"), "国标", "MCR", score_dict, "mcr", ("番", "fan"), MCR_BOTS))
+MCR_BOTS = {
+    "eff": "majiang.bots.efficiency",
+    "fan": "majiang.bots.fan",
+    "ev": "majiang.bots.ev",
+}
+
+
+def _faults(opts: dict[str, Any] | None) -> str | None:
+    """The ``faults`` option (a log header's ``ruleset`` carries it when it is not the default)."""
+    value = (opts or {}).get("faults")
+    return None if value is None else str(value)
+
+
+register(
+    RulesetInfo("gb", lambda opts: MCR("gb", _faults(opts)), "国标", "MCR", score_dict, "mcr", ("番", "fan"), MCR_BOTS)
+)
 register(
     RulesetInfo(
         "botzone",
-        lambda opts: Botzone(),
+        lambda opts: Botzone(_faults(opts)),
         "国标 Botzone",
         "MCR (Botzone)",
         score_dict,  # called directly: one frame less on every ``fan --jsonl`` line
@@ -113,7 +127,11 @@ register(
         _nanchang_calculator,
         "nanchang",
         ("倍", "multiplier"),
-        {"eff": "majiang.bots.nanchang", "fan": "majiang.bots.nanchang", "ev": "majiang.bots.nanchang"},
+        {
+            "eff": "majiang.bots.nanchang",
+            "fan": "majiang.bots.nanchang",
+            "ev": "majiang.bots.nanchang",
+        },
     )
 )
 
