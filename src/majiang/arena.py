@@ -208,6 +208,7 @@ class Record:
     score_sq: int = 0
     wins: int = 0
     deal_ins: int = 0
+    draws: int = 0
     illegal: int = 0  # faults seen by the runner: refused actions, and those the bot reported
     false_wins: int = 0  # 诈和, as the ruleset scores them
     #: faults by kind (timeout, illegal, crash: majiang.bots.base.FAULT_KINDS)
@@ -290,6 +291,7 @@ class League:
                     **_per_hand(r),
                     "win_rate": r.wins / max(r.hands, 1),
                     "deal_in_rate": r.deal_ins / max(r.hands, 1),
+                    "draw_rate": r.draws / max(r.hands, 1),
                     "faults": r.illegal + unreported_faults(bot.bot),
                     "fault_kinds": dict(r.fault_kinds),
                     "false_wins": r.false_wins,
@@ -459,3 +461,6 @@ def _play(league: League, m: Match, ruleset: Ruleset, board: bytes, wall: int, s
         records[w.seat].wins += 1
         if w.discarder is not None:
             records[w.discarder].deal_ins += 1
+    elif hand.events[-1].get("result") == "draw":  # 荒牌: the wall ran out (not a hand a fault ended)
+        for r in records:
+            r.draws += 1

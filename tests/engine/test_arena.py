@@ -280,6 +280,7 @@ def test_the_json_report_has_its_schema(tmp_path, capsys):
         "score_per_hand_ci95",
         "win_rate",
         "deal_in_rate",
+        "draw_rate",
         "faults",
         "fault_kinds",
         "false_wins",

@@ -106,13 +106,15 @@ class TurnOrClaim:
         raise NotImplementedError
 
 
-BOT_KINDS = ("rand", "eff", "fan", "ev", "best")
+BOT_KINDS = ("rand", "eff", "fan", "ev", "search", "best")
 #: what each kind is, for ``--help``
 BOT_HELP = {
     "rand": "random legal",
     "eff": "tile efficiency",
     "fan": "MCR fan-aware",
     "ev": "expected value over the unseen tiles, docs/bots.md",
+    "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES] sets its "
+    "budget a decision, default 0.5 s and 256 worlds",
     "best": "the strongest",
 }
 
@@ -131,17 +133,29 @@ BEST = "ev"
 
 
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
-    """``rand``, ``eff``, ``fan``, ``ev``, ``best`` (the strongest: :data:`BEST`) or ``ext:COMMAND``
-    (an external program).  ``eff``, ``fan`` and ``ev`` are the ruleset's own bots
-    (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all three are the jing-aware Nanchang bot)."""
+    """``rand``, ``eff``, ``fan``, ``ev``, ``search`` (``search@SECONDS``: its budget a decision),
+    ``best`` (the strongest: :data:`BEST`) or ``ext:COMMAND`` (an external program).  ``eff``, ``fan``,
+    ``ev`` and ``search`` are the ruleset's own bots (:attr:`majiang.rulesets.RulesetInfo.bots`: for
+    Nanchang all four are the jing-aware Nanchang bot)."""
     if spec == "best":
         spec = BEST
     if spec == "rand":
         return RandomBot(seed)
-    if spec in ("eff", "fan", "ev"):
+    if spec in ("eff", "fan", "ev", "search"):
         module = importlib.import_module(info(rules).bots[spec])
         bot: Bot = module.make(seed)
         return bot
+    if spec.startswith("search@"):
+        from majiang.bots.search import SAMPLES, SearchBot
+
+        seconds, _, samples = spec[7:].partition("/")
+        try:
+            return SearchBot(seed, budget_s=float(seconds), samples=int(samples) if samples else SAMPLES)
+        except ValueError:
+            raise ValueError(
+                f"{spec!r}: search@SECONDS or search@SECONDS/SAMPLES takes the wall-time budget of a decision "
+                "and the most sampled worlds, e.g. search@0.2 or search@1/64"
+            ) from None
     if spec.startswith("ext:"):
         from majiang.bots.external import ExternalBot
 
@@ -151,5 +165,6 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
 
         return botzone.make(spec)
     raise ValueError(
-        f"unknown bot {spec!r}: use {', '.join(BOT_KINDS)}, ext:COMMAND, botzone:COMMAND or botzone-simple:COMMAND"
+        f"unknown bot {spec!r}: use {', '.join(BOT_KINDS)}, search@SECONDS, ext:COMMAND, botzone:COMMAND or "
+        "botzone-simple:COMMAND"
     )

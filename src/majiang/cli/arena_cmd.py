@@ -25,8 +25,9 @@ def register(sub: Any) -> None:
             "exists. A match is 4 walls (prevalent wind E, S, W, N) each played in all 24 seatings of the "
             "four bots, 96 hands; the bots get 4/3/2/1 ranking points by their summed score (ties share). "
             "When the field is not a multiple of four, --filler bots make it up. The report gives each "
-            "bot's ranking points, score per hand with a 95% confidence interval, win and deal-in rates, "
-            "faults (illegal actions), time per decision (mean and 99th percentile) and matches played, "
+            "bot's ranking points, score per hand with a 95% confidence interval, win, deal-in and draw "
+            "rates, faults by kind (timeout / illegal / crash), time per decision (mean, median and 99th "
+            "percentile) and matches played, "
             "and every round's pairings.",
             79,
         ),
@@ -181,8 +182,10 @@ def _print_tables(d: dict[str, Any]) -> None:
         "每盘得分\nscore/hand ± 95% CI",
         "和牌\nwin %",
         "点炮\ndeal-in %",
+        "荒\ndraw %",
         "犯规\nfaults T/I/C",
         "用时 ms\nmean",
+        "\np50",
         "\np99",
     )
     for c in cols:
@@ -198,8 +201,10 @@ def _print_tables(d: dict[str, Any]) -> None:
             f"{s['score_per_hand']:+.2f} ± {(hi - lo) / 2:.2f}",
             f"{100 * s['win_rate']:.1f}",
             f"{100 * s['deal_in_rate']:.1f}",
+            f"{100 * s['draw_rate']:.1f}",
             "/".join(str(s["fault_kinds"][k]) for k in ("timeout", "illegal", "crash")),
             f"{ms['mean']:.2f}",
+            f"{ms['p50']:.2f}",
             f"{ms['p99']:.2f}",
         )
     if any(s["filler"] for s in d["standings"]):

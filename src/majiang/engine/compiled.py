@@ -101,6 +101,11 @@ if _core is not None:
     _configure()
 
 
+def action_code(action: Action) -> int:
+    """The core's code of ``action`` (``hand_core.h``: type | (tile + 1) << 3 | chow position << 9)."""
+    return _CODES[action]
+
+
 def engine_choice() -> str:
     """``MAJIANG_ENGINE`` (see the module)."""
     choice = os.environ.get("MAJIANG_ENGINE", "auto") or "auto"

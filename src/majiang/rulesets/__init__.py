@@ -93,6 +93,7 @@ MCR_BOTS = {
     "eff": "majiang.bots.efficiency",
     "fan": "majiang.bots.fan",
     "ev": "majiang.bots.ev",
+    "search": "majiang.bots.search",
 }
 
 
@@ -131,6 +132,7 @@ register(
             "eff": "majiang.bots.nanchang",
             "fan": "majiang.bots.nanchang",
             "ev": "majiang.bots.nanchang",
+            "search": "majiang.bots.nanchang",
         },
     )
 )
