@@ -164,7 +164,7 @@ def _print_tables(d: dict[str, Any]) -> None:
 
     con = Console()
     if not con.is_terminal:  # a file or a pipe: no terminal's width to fit, so no wrapped cells
-        con.width = max(con.width, 120)
+        con.width = max(con.width, 136)
     fillers = sum(e["filler"] for e in d["entrants"])
     n = _count(len(d["entrants"]) - fillers, "bot") + (f" + {_count(fillers, 'filler')}" if fillers else "")
     t = Table(
