@@ -67,8 +67,11 @@ def seat_decides(hand: Any, seat: int, bot: Bot, on_fault: Callable[[int, str], 
         on_fault(seat, kind)
     try:
         hand.fault(seat, kind)
-    except IllegalAction:  # no fault rule: the replacement is played
-        hand.act(seat, action)
+    except IllegalAction:  # no fault rule: the replacement is played (the 托管 default if it is not legal)
+        try:
+            hand.act(seat, action)
+        except IllegalAction:
+            hand.act(seat, hand.default_action(seat))
 
 
 class RandomBot:
