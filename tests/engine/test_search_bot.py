@@ -77,6 +77,8 @@ def test_search_specs():
     bot = make_bot("search@0.2", 1)
     assert isinstance(bot, SearchBot) and bot.budget_s == 0.2
     assert isinstance(make_bot("search", 1), SearchBot)
+    tuned = make_bot("search@1/64/1.5", 1)
+    assert isinstance(tuned, SearchBot) and (tuned.budget_s, tuned.samples, tuned.z) == (1.0, 64, 1.5)
     with pytest.raises(ValueError, match="search@SECONDS"):
         make_bot("search@soon", 1)
 

@@ -116,8 +116,8 @@ BOT_HELP = {
     "eff": "tile efficiency",
     "fan": "MCR fan-aware",
     "ev": "expected value over the unseen tiles, docs/bots.md",
-    "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES] sets its "
-    "budget a decision, default 0.5 s and 256 worlds",
+    "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES[/Z]] sets its "
+    "budget a decision, default 0.5 s, 256 worlds, z 2",
     "best": "the strongest",
 }
 
@@ -149,15 +149,21 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         bot: Bot = module.make(seed)
         return bot
     if spec.startswith("search@"):
-        from majiang.bots.search import SAMPLES, SearchBot
+        from majiang.bots.search import SAMPLES, SearchBot, Z
 
-        seconds, _, samples = spec[7:].partition("/")
+        seconds, _, rest = spec[7:].partition("/")
+        samples, _, z = rest.partition("/")
         try:
-            return SearchBot(seed, budget_s=float(seconds), samples=int(samples) if samples else SAMPLES)
+            return SearchBot(
+                seed,
+                budget_s=float(seconds),
+                samples=int(samples) if samples else SAMPLES,
+                z=float(z) if z else Z,
+            )
         except ValueError:
             raise ValueError(
-                f"{spec!r}: search@SECONDS or search@SECONDS/SAMPLES takes the wall-time budget of a decision "
-                "and the most sampled worlds, e.g. search@0.2 or search@1/64"
+                f"{spec!r}: search@SECONDS[/SAMPLES[/Z]] takes the wall-time budget of a decision, the most "
+                "sampled worlds and the standard errors a change must clear, e.g. search@0.2 or search@1/64/1.5"
             ) from None
     if spec.startswith("ext:"):
         from majiang.bots.external import ExternalBot
