@@ -1,4 +1,4 @@
-"""The search bot's look-ahead: play-outs per CPU second of the compiled core (``Hand.rollouts``), and
+"""The search bot's look-ahead: play-outs per CPU second of the compiled core (``CompiledHand.rollouts``), and
 the worlds a decision gets and the time it takes, on hands dealt from a seed.
 
     .venv/bin/python benchmarks/search_bench.py --hands 40 --samples 64
@@ -21,7 +21,7 @@ import platform
 import time
 
 from majiang.bots.search import SearchBot
-from majiang.engine.compiled import CompiledHand, action_code, new_hand
+from majiang.engine.compiled import CompiledHand, new_hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
@@ -51,11 +51,11 @@ def rate(hands: int, samples: int, rules: str) -> tuple[float, int]:
         hand = new_hand(ruleset, hashlib.sha256(f"search bench {h}".encode()).digest())
         assert isinstance(hand, CompiledHand), "the compiled core is not built"
         seat = hand.current
-        codes = [action_code(a) for a in hand.legal(seat)[:5]]
+        actions = hand.legal(seat)[:5]
         t0 = time.process_time()
-        done, _ = hand._c.rollouts(seat, codes, samples, h, 1e9)
+        done, _ = hand.rollouts(seat, actions, samples, h, 1e9)
         cpu += time.process_time() - t0
-        playouts += done * len(codes)
+        playouts += done * len(actions)
     return playouts / cpu, playouts
 
 

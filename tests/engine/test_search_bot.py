@@ -9,7 +9,7 @@ import pytest
 from majiang.bots.base import make_bot
 from majiang.bots.search import MIN_SAMPLES, SearchBot, pick
 from majiang.engine import compiled
-from majiang.engine.compiled import CompiledHand, action_code, new_hand
+from majiang.engine.compiled import CompiledHand, new_hand
 from majiang.engine.log import dumps_event
 from majiang.rulesets import make_ruleset
 from majiang.rulesets.mcr import MCR
@@ -29,7 +29,7 @@ def test_play_outs_leave_the_hand_as_it_was(rules):
     assert isinstance(hand, CompiledHand)
     seat = hand.current
     before = ([dumps_event(e) for e in hand.events], hand._c.state(), hand.wall.tiles, hand.seats[1].counts)
-    done, values = hand._c.rollouts(seat, [action_code(a) for a in hand.legal(seat)[:4]], 8, 1, 10.0)
+    done, values = hand.rollouts(seat, hand.legal(seat)[:4], 8, 1, 10.0)
     assert done == 8 and len(values) == 4 and all(len(v) == 8 for v in values)
     after = ([dumps_event(e) for e in hand.events], hand._c.state(), hand.wall.tiles, hand.seats[1].counts)
     assert after == before
@@ -51,9 +51,9 @@ def test_the_sampled_worlds_depend_on_what_is_hidden_not_where(rules):
     other = new_hand(ruleset, seed, arrange=[(i, j)])
     assert isinstance(other, CompiledHand) and other.wall.tiles != one.wall.tiles
     seat = one.current
-    codes = [action_code(a) for a in one.legal(seat)[:5]]
-    assert one._c.rollouts(seat, codes, 24, 5, 10.0) == other._c.rollouts(seat, codes, 24, 5, 10.0)
-    assert one._c.rollouts(seat, codes, 24, 5, 10.0) != one._c.rollouts(seat, codes, 24, 6, 10.0)
+    actions = one.legal(seat)[:5]
+    assert one.rollouts(seat, actions, 24, 5, 10.0) == other.rollouts(seat, actions, 24, 5, 10.0)
+    assert one.rollouts(seat, actions, 24, 5, 10.0) != one.rollouts(seat, actions, 24, 6, 10.0)
 
 
 @core
@@ -62,7 +62,7 @@ def test_rollouts_refuse_what_is_not_a_legal_choice():
     assert isinstance(hand, CompiledHand)
     other = (hand.current + 1) % 4
     with pytest.raises(ValueError, match="not a legal choice"):
-        hand._c.rollouts(other, [action_code(hand.legal(hand.current)[0])], 4, 1, 1.0)
+        hand.rollouts(other, [hand.legal(hand.current)[0]], 4, 1, 1.0)
 
 
 def test_the_ev_choice_stands_unless_another_is_better_by_the_margin():

@@ -8,8 +8,8 @@ At each own turn with a choice to make (a discard or a kong; a win is always tak
    筋, melds, the wall left);
 2. the candidates are its choice, every kong, and the discards that keep the hand as close to ready as
    the best one does (at most :data:`MAX_CANDIDATES`);
-3. :meth:`Hand.rollouts <majiang._speedups.core.Hand>` (C: ``search_core.h``) deals everything the seat
-   cannot see again — the other seats' concealed tiles and the wall, each in the same numbers and
+3. :meth:`~majiang.engine.compiled.CompiledHand.rollouts` (C: ``search_core.h``) deals everything
+   the seat cannot see again — the other seats' concealed tiles and the wall, each in the same numbers and
    places — consistently with everything public, applies each candidate in the same sampled worlds
    and plays the hand out with the core's efficiency bot at every seat, until the budget is spent;
 4. a candidate replaces the ``ev`` choice only when its mean gain over it in the same worlds is above
@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 
 from majiang.bots.ev import EVBot
-from majiang.engine.compiled import CompiledHand, action_code
+from majiang.engine.compiled import CompiledHand
 from majiang.engine.protocol import ADDED_KONG, CONCEALED_KONG, DISCARD, WIN, Action
 from majiang.engine.view import SeatView
 from majiang.shanten.efficiency import _fast
@@ -84,9 +84,7 @@ class SearchBot:
         left = self.budget_s - (time.perf_counter() - start)
         if left <= 0:
             return base
-        done, values = hand._c.rollouts(
-            view.seat, [action_code(a) for a in candidates], self.samples, self.rng.getrandbits(63), left
-        )
+        done, values = hand.rollouts(view.seat, candidates, self.samples, self.rng.getrandbits(63), left)
         self.searched += 1
         self.worlds += done
         best = pick(values, self.z)
