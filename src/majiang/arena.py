@@ -28,12 +28,12 @@ from fractions import Fraction
 from itertools import combinations, permutations
 from typing import Any
 
-from majiang.bots.base import Bot, make_bot
+from majiang.bots.base import FAULT_KINDS, Bot, make_bot
 from majiang.engine.compiled import new_hand
 from majiang.engine.protocol import Action, Ruleset
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
-from majiang.sim import close_bots, play_hand
+from majiang.sim import bot_faults, close_bots, play_hand
 
 IJCAI_WALLS = 4  # one wall a prevalent wind: 东 南 西 北
 IJCAI_SEATINGS = 24  # 4! orders of the four bots
@@ -182,6 +182,16 @@ class TimedBot:
         finally:
             self.times.append(time.perf_counter() - t0)
 
+    @property
+    def last_fault(self) -> str | None:
+        """The wrapped bot's (:func:`~majiang.bots.base.take_fault` clears it there)."""
+        return getattr(self.bot, "last_fault", None)
+
+    @last_fault.setter
+    def last_fault(self, kind: str | None) -> None:
+        if hasattr(self.bot, "last_fault"):
+            self.bot.last_fault = kind
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.bot, name)
 
@@ -198,8 +208,11 @@ class Record:
     score_sq: int = 0
     wins: int = 0
     deal_ins: int = 0
-    illegal: int = 0  # actions the engine refused (replaced by the default, 托管)
+    draws: int = 0
+    illegal: int = 0  # faults seen by the runner: refused actions, and those the bot reported
     false_wins: int = 0  # 诈和, as the ruleset scores them
+    #: faults by kind (timeout, illegal, crash: majiang.bots.base.FAULT_KINDS)
+    fault_kinds: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS.values(), 0))
 
     def add_hand(self, delta: int) -> None:
         self.hands += 1
@@ -237,6 +250,7 @@ class Round:
 @dataclass
 class League:
     rules: str
+    faults: str
     seed: int
     filler: str
     walls: int
@@ -277,7 +291,9 @@ class League:
                     **_per_hand(r),
                     "win_rate": r.wins / max(r.hands, 1),
                     "deal_in_rate": r.deal_ins / max(r.hands, 1),
-                    "faults": r.illegal + int(getattr(bot, "faults", 0)),
+                    "draw_rate": r.draws / max(r.hands, 1),
+                    "faults": r.illegal + unreported_faults(bot.bot),
+                    "fault_kinds": dict(r.fault_kinds),
                     "false_wins": r.false_wins,
                     "decisions": len(bot.times),
                     "time_per_decision_ms": _times_ms(bot.times),
@@ -286,6 +302,7 @@ class League:
         return {
             "format": FORMAT,
             "rules": self.rules,
+            "faults": self.faults,
             "seed": self.seed,
             "filler": self.filler,
             "rounds": len(self.rounds),
@@ -302,6 +319,11 @@ class League:
         }
 
 
+def unreported_faults(bot: Bot) -> int:
+    """Faults a bot counts but did not report to the runner (a bot without ``last_fault``)."""
+    return bot_faults([bot])
+
+
 def _per_hand(r: Record) -> dict[str, Any]:
     n = max(r.hands, 1)
     mean = r.score / n
@@ -312,10 +334,13 @@ def _per_hand(r: Record) -> dict[str, Any]:
 
 def _times_ms(times: Sequence[float]) -> dict[str, float]:
     if not times:
-        return {"mean": 0.0, "p99": 0.0}
+        return {"mean": 0.0, "p50": 0.0, "p99": 0.0}
     ordered = sorted(times)
-    p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]  # nearest rank
-    return {"mean": 1000 * sum(ordered) / len(ordered), "p99": 1000 * p99}
+
+    def rank(q: float) -> float:  # nearest rank
+        return ordered[min(len(ordered) - 1, max(math.ceil(q * len(ordered)) - 1, 0))]
+
+    return {"mean": 1000 * sum(ordered) / len(ordered), "p50": 1000 * rank(0.5), "p99": 1000 * rank(0.99)}
 
 
 def _digest(*parts: object) -> bytes:
@@ -337,9 +362,13 @@ def run_league(
     seatings: int = IJCAI_SEATINGS,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    faults: str = "botzone",
 ) -> League:
     """Play a league of ``rounds`` Swiss rounds between the bots ``specs`` (duplicates allowed;
-    :func:`field_of`).  ``time_limit``: seconds a turn for the Botzone bots that do not set their own."""
+    :func:`field_of`).  ``time_limit``: seconds a turn for the Botzone bots that do not set their own.
+    ``faults``: how a bot's fault is scored — ``botzone`` (the IJCAI format, Botzone's judge: the hand
+    ends, −30 for the offender and +10 for each other bot) or ``substitute`` (a legal move is played
+    in its place, the score unchanged)."""
     if len(specs) < 2:
         raise ValueError(f"a league needs at least two bots, got {len(specs)}")
     if rounds < 1:
@@ -347,7 +376,7 @@ def run_league(
     if not 1 <= walls <= IJCAI_WALLS:
         raise ValueError(f"walls must be 1 to {IJCAI_WALLS} (one a prevalent wind), got {walls}")
     order_of_seats = match_seatings(seatings)
-    ruleset = make_ruleset(rules)
+    ruleset = make_ruleset(rules, {"faults": faults})
     entrants = field_of(specs, filler)
     players: dict[str, TimedBot] = {}
     try:
@@ -356,6 +385,7 @@ def run_league(
             players[e.id] = TimedBot(make_bot(_limited(e.spec, time_limit), bot_seed, rules=rules))
         league = League(
             rules,
+            faults,
             seed,
             filler,
             walls,
@@ -413,8 +443,10 @@ def _play(league: League, m: Match, ruleset: Ruleset, board: bytes, wall: int, s
     records = [league.records[b] for b in who]
     hand = new_hand(ruleset, board, dealer=0, prevalent=wall, hand_no=m.hands)
 
-    def illegal(seat: int) -> None:
+    def illegal(seat: int, kind: str) -> None:
         records[seat].illegal += 1
+        name = FAULT_KINDS.get(kind, "illegal")
+        records[seat].fault_kinds[name] = records[seat].fault_kinds.get(name, 0) + 1
 
     play_hand(hand, [league.players[b] for b in who], illegal)
     m.hands += 1
@@ -429,3 +461,6 @@ def _play(league: League, m: Match, ruleset: Ruleset, board: bytes, wall: int, s
         records[w.seat].wins += 1
         if w.discarder is not None:
             records[w.discarder].deal_ins += 1
+    elif hand.events[-1].get("result") == "draw":  # 荒牌: the wall ran out (not a hand a fault ended)
+        for r in records:
+            r.draws += 1

@@ -132,7 +132,12 @@ def register(entry: RulesetInfo) -> None:
     _CALCULATORS.pop(entry.name, None)
 
 
-MCR_BOTS = {"eff": "majiang.bots.efficiency", "fan": "majiang.bots.fan", "ev": "majiang.bots.ev"}
+MCR_BOTS = {
+    "eff": "majiang.bots.efficiency",
+    "fan": "majiang.bots.fan",
+    "ev": "majiang.bots.ev",
+    "search": "majiang.bots.search",
+}
 # score_dict is called directly: one frame less on every ``fan --jsonl`` line
 MCR_CALCULATOR = "majiang.mcr.scorer:score_dict"
 register(
@@ -164,7 +169,12 @@ register(
         "majiang.nanchang.hand_json:settle_dict",
         "nanchang",
         ("倍", "multiplier"),
-        {"eff": "majiang.bots.nanchang", "fan": "majiang.bots.nanchang", "ev": "majiang.bots.nanchang"},
+        {
+            "eff": "majiang.bots.nanchang",
+            "fan": "majiang.bots.nanchang",
+            "ev": "majiang.bots.nanchang",
+            "search": "majiang.bots.nanchang",
+        },
         min_fan=None,
         # the deal passes round the table and the players keep their chairs; no 圈风 scores (nanchang.md §2.2)
         prevalent_wind=False,

@@ -16,10 +16,10 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from majiang.bots.base import Bot, make_bot
+from majiang.bots.base import FAULT_KINDS, Bot, make_bot, seat_decides
 from majiang.bots.incore import CoreSeats
 from majiang.engine.compiled import CompiledHand, new_hand
-from majiang.engine.hand import OVER, Hand, IllegalAction
+from majiang.engine.hand import OVER, Hand
 from majiang.engine.log import write_log
 from majiang.engine.protocol import DISCARD, PASS_ACTION, Action, Ruleset
 from majiang.engine.view import SeatView
@@ -37,6 +37,8 @@ class SeatStats:
     fan_on_wins: int = 0
     score_sum: float = 0.0
     score_sq: float = 0.0
+    #: faults by kind (``timeout``, ``illegal``, ``crash``: :data:`~majiang.bots.base.FAULT_KINDS`)
+    faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS.values(), 0))
 
     def add(self, delta: int) -> None:
         self.hands += 1
@@ -55,6 +57,7 @@ class SeatStats:
             "avg_fan_on_win": self.fan_on_wins / self.wins if self.wins else 0.0,
             "avg_score": mean,
             "avg_score_ci95": [mean - ci, mean + ci],
+            "faults": dict(self.faults),
         }
 
 
@@ -79,6 +82,8 @@ class SimResult:
         for mine, theirs in zip(self.seats, other.seats, strict=True):
             for name in ("hands", "wins", "deal_ins", "fan_on_wins", "score_sum", "score_sq"):
                 setattr(mine, name, getattr(mine, name) + getattr(theirs, name))
+            for kind, n in theirs.faults.items():
+                mine.faults[kind] = mine.faults.get(kind, 0) + n
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,33 +98,23 @@ class SimResult:
         }
 
 
-def play_hand(hand: Hand | CompiledHand, bots: list[Bot], on_illegal: Callable[[int], None] | None = None) -> None:
-    """Run a hand to its end, asking ``bots[seat]``; an illegal choice is counted and penalised by
-    the ruleset (:meth:`~majiang.engine.hand.Hand.fault`, ``WA``), or where it has no such rule
-    replaced by the default (托管) action.  On the compiled core the ``rand`` and ``eff`` bots decide
-    in C (:mod:`majiang.bots.incore`), with the same choices."""
+def play_hand(hand: Hand | CompiledHand, bots: list[Bot], on_fault: Callable[[int, str], None] | None = None) -> None:
+    """Run a hand to its end, asking ``bots[seat]``; a fault (an illegal choice, or one the bot
+    replaced itself: :func:`~majiang.bots.base.seat_decides`) is reported to ``on_fault(seat, kind)``
+    and scored by the ruleset's fault rule (Botzone's ends the hand), or where it has none replaced
+    by the bot's own replacement or the default (托管) action.  On the compiled core the ``rand``
+    and ``eff`` bots decide in C (:mod:`majiang.bots.incore`), with the same choices."""
     if isinstance(hand, CompiledHand):
         seats = CoreSeats(bots)
-        seats.play(hand, on_illegal=on_illegal)
+        seats.play(hand, on_fault=on_fault)
         seats.sync()
         hand_over(hand, bots)
         return
     while hand.phase is not OVER:
         for s in hand.prompted():
-            view = SeatView(hand, s)
-            legal = view.legal
-            if not legal:  # no longer asked (the claim window closed)
+            if not hand.legal(s):  # no longer asked (the claim window closed)
                 continue
-            action = bots[s].choose(view, legal)
-            try:
-                hand.act(s, action)
-            except IllegalAction:
-                if on_illegal:
-                    on_illegal(s)
-                try:
-                    hand.fault(s, "WA")  # a ruleset that penalises a wrong answer (Botzone: the hand ends)
-                except IllegalAction:
-                    hand.act(s, hand.default_action(s))
+            seat_decides(hand, s, bots[s], on_fault)
             if hand.phase is OVER:
                 break
     hand_over(hand, bots)
@@ -145,9 +140,9 @@ def close_bots(bots: Sequence[Bot]) -> None:
 
 
 def bot_faults(bots: Sequence[Bot]) -> int:
-    """Bad replies a bot replaced by a legal default itself (an external bot's ``faults``): the
-    engine never sees them as illegal actions."""
-    return sum(getattr(bot, "faults", 0) for bot in {id(b): b for b in bots}.values())
+    """Bad replies a bot replaced by a legal default itself and did not report as its
+    ``last_fault`` (a bot that only counts ``faults``): the runner never sees them."""
+    return sum(getattr(bot, "faults", 0) for bot in {id(b): b for b in bots}.values() if not hasattr(bot, "last_fault"))
 
 
 #: hands per chunk: the unit of work of ``workers`` and Ray, and of bot seeding — a bot made from a
@@ -171,16 +166,20 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
     ray_address: str | None = None,
+    faults: str | None = None,
 ) -> SimResult:
     """Play ``hands`` hands between four players (bot specs such as ``"fan"``, bot objects or
-    policy callables).  ``workers`` > 1 plays chunks of :data:`CHUNK_HANDS` hands in that many
-    processes (fork), ``ray_address`` on a Ray cluster (``"auto"``, ``"local"`` or an address; the
-    ``majiang[ray]`` extra); the per-seat results are the same as with one worker."""
+    policy callables).  ``faults`` scores a bot's faults (``botzone`` or ``substitute``: the ruleset's
+    ``faults`` option; None: the ruleset's default).  ``workers`` > 1 plays chunks of
+    :data:`CHUNK_HANDS` hands in that many processes (fork), ``ray_address`` on a Ray cluster
+    (``"auto"``, ``"local"`` or an address; the ``majiang[ray]`` extra); the per-seat results are the
+    same as with one worker."""
     if len(bots) != 4:
         raise ValueError(f"give four bots (e.g. fan,eff,eff,rand), got {len(bots)}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    job = _Job(hands, seed, list(bots), rules, duplicate, None if log_dir is None else str(log_dir), verify)
+    job = _Job(hands, seed, list(bots), rules, duplicate, None if log_dir is None else str(log_dir), verify, faults)
+    make_ruleset(rules, job.options)  # a bad ruleset or option fails here, not in a worker
     for entry in job.entries:  # an unknown kind fails here, not in a worker
         if isinstance(entry, str) and not entry.startswith(("ext:", "botzone")):
             make_bot(entry, 0, rules=rules)
@@ -222,6 +221,11 @@ class _Job:
     duplicate: bool
     log_dir: str | None
     verify: bool
+    faults: str | None = None
+
+    @property
+    def options(self) -> dict[str, Any] | None:
+        return None if self.faults is None else {"faults": self.faults}
 
     def players(self, chunk: int) -> list[Bot]:
         out: list[Bot] = []
@@ -245,7 +249,7 @@ class _Job:
                 self.seed,
                 made,
                 self.entries,
-                make_ruleset(self.rules),
+                make_ruleset(self.rules, self.options),
                 self.duplicate,
                 self.log_dir,
                 self.verify,
@@ -322,11 +326,13 @@ class PolicyBot:
         self.takes = takes
         self.name = name or _label(policy)
         self.faults = 0
+        self.last_fault: str | None = None
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         from majiang.rl.actions import action_mask, decode_action
         from majiang.rl.features import encode
 
+        self.last_fault = None
         if self.takes == "view":
             out = self.policy(view)
         else:
@@ -339,6 +345,7 @@ class PolicyBot:
             except (TypeError, ValueError):
                 pass
         self.faults += 1
+        self.last_fault = "WA"
         if PASS_ACTION in legal:
             return PASS_ACTION
         drawn = view.drawn
@@ -389,8 +396,13 @@ def _run(
     master = seed.to_bytes(8, "big", signed=True)
     t0 = time.perf_counter()
 
-    def illegal(_s: int) -> None:
+    order: tuple[int, ...] = (0, 1, 2, 3)
+
+    def illegal(seat: int, kind: str) -> None:
         res.illegal_actions += 1
+        counts = res.seats[order[seat]].faults
+        name = FAULT_KINDS.get(kind, "illegal")
+        counts[name] = counts.get(name, 0) + 1
 
     core: CoreSeats | None = None  # the players as the compiled core plays them, for the whole chunk
     for h in indices:

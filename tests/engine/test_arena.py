@@ -252,6 +252,7 @@ def test_the_json_report_has_its_schema(tmp_path, capsys):
     assert set(d) == {
         "format",
         "rules",
+        "faults",
         "seed",
         "filler",
         "rounds",
@@ -279,12 +280,15 @@ def test_the_json_report_has_its_schema(tmp_path, capsys):
         "score_per_hand_ci95",
         "win_rate",
         "deal_in_rate",
+        "draw_rate",
         "faults",
+        "fault_kinds",
         "false_wins",
         "decisions",
         "time_per_decision_ms",
     }
-    assert set(row["time_per_decision_ms"]) == {"mean", "p99"}
+    assert set(row["time_per_decision_ms"]) == {"mean", "p50", "p99"}
+    assert set(row["fault_kinds"]) == {"timeout", "illegal", "crash"} and d["faults"] == "botzone"
     lo, hi = row["score_per_hand_ci95"]
     assert lo <= row["score_per_hand"] <= hi
     assert [s["rank"] for s in d["standings"]] == list(range(1, 9))
@@ -353,3 +357,44 @@ def test_a_named_botzone_bot_keeps_its_name_under_a_time_limit(tmp_path, capsys)
 def test_json_into_a_missing_folder_is_refused_before_the_league(tmp_path, capsys):
     assert main(_cli("--json", str(tmp_path / "no" / "r.json"))) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_help_lists_every_bot_kind(capsys):
+    from majiang.bots.base import BOT_KINDS
+
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = capsys.readouterr().out
+    assert all(f"{kind} (" in text for kind in BOT_KINDS) and "--faults" in text
+
+
+class _Late:
+    """Reports every answer as late (a Botzone bot over its time), playing the replacement."""
+
+    name = "late"
+
+    def __init__(self):
+        self.faults = 0
+        self.last_fault = None
+
+    def choose(self, view, legal):
+        self.faults += 1
+        self.last_fault = "TLE"
+        return legal[-1]
+
+
+@pytest.mark.parametrize(("faults", "ends"), [("botzone", True), ("substitute", False)])
+def test_a_reported_fault_ends_the_hand_botzone_s_way_unless_substituted(monkeypatch, faults, ends):
+    monkeypatch.setattr(
+        arena,
+        "make_bot",
+        lambda spec, seed=None, rules="gb": _Late() if spec == "late" else make_bot(spec, seed, rules),
+    )
+    d = arena.run_league(["late", "eff", "rand", "eff"], rounds=1, seed=3, walls=1, seatings=4, faults=faults).to_dict()
+    late = next(s for s in d["standings"] if s["bot"] == "late")
+    assert late["fault_kinds"]["timeout"] == late["faults"] == late["decisions"] > 0
+    assert late["fault_kinds"]["illegal"] == late["fault_kinds"]["crash"] == 0
+    if ends:  # every hand ends at its first decision: −30 for it, +10 for the others
+        assert late["faults"] == late["hands"] and late["score_per_hand"] == -30
+    else:
+        assert late["faults"] > late["hands"] and late["score_per_hand"] != -30

@@ -345,6 +345,31 @@ def test_a_bot_s_illegal_choice_is_a_wrong_answer_in_botzone_s_game():
 
     h = Hand(make_ruleset("botzone"), bytes(32), dealer=1)
     seen = []
-    play_hand(h, [RandomBot(1), Wrong(), RandomBot(2), RandomBot(3)], seen.append)
-    assert seen == [1] and h.events[-1]["result"] == "fault" and h.deltas == [10, -30, 10, 10]
+    play_hand(h, [RandomBot(1), Wrong(), RandomBot(2), RandomBot(3)], lambda seat, kind: seen.append((seat, kind)))
+    assert seen == [(1, "WA")] and h.events[-1]["result"] == "fault" and h.deltas == [10, -30, 10, 10]
     assert export_record(h.events)["scores"] == [-30, 10, 10, 10]  # player 0 is the dealer, seat 1
+
+
+@pytest.mark.parametrize("given", [{"srand": 1796143318}, "", {}])
+def test_a_record_whose_wall_is_only_in_the_judge_s_first_output_replays(given, tmp_path, capsys):
+    """A match started without a wall: the judge shuffled one and wrote it in its first output's
+    initdata, the record's own initdata holding only the seed (or nothing)."""
+    from majiang.cli.replay_cmd import run
+
+    rec = json.loads((DATA / "botzone_judge_hu.json").read_text())
+    init = rec["initdata"]
+    rec["log"][0]["output"]["initdata"] = {"walltiles": init["walltiles"], "quan": init["quan"], "srand": init["srand"]}
+    rec["initdata"] = given
+    hand = import_record(rec)
+    assert compare(hand_result(hand), record_result(rec)) == []
+    path = tmp_path / "judge.json"
+    path.write_text(json.dumps(rec))
+    assert run(Namespace(file=str(path), verify=True, botzone=None, json=True)) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == [35, -19, -8, -8]
+
+
+def test_a_record_without_any_wall_says_where_it_looked():
+    rec = json.loads((DATA / "botzone_judge_hu.json").read_text())
+    rec["initdata"] = {"srand": 5}
+    with pytest.raises(ValueError, match="judge's first output"):
+        import_record(rec)

@@ -283,3 +283,52 @@ def test_core_logs_replay_on_the_reference(tmp_path):
 
     assert verify(events_from_json(events), from_header)[0]
     assert hand.phase is Phase.OVER
+
+
+class FlakyBot:
+    """A bot program as a runner sees it: now and then its answer is late, unreadable or missing (it
+    crashed), and it reports the fault it replaced by a legal move (``last_fault``) as the Botzone and
+    external bots do."""
+
+    name = "flaky"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.faults = 0
+        self.last_fault: str | None = None
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        self.last_fault = None
+        r = self.rng.random()
+        if r < 0.06:
+            self.faults += 1
+            self.last_fault = ("TLE", "WA", "RE")[int(r / 0.02)]
+            return next((a for a in legal if a.type == "pass"), legal[-1])
+        return self.rng.choice(legal)
+
+
+@pytest.mark.parametrize(("rules", "faults"), [("botzone", None), ("gb", "botzone"), ("botzone", "substitute")])
+def test_faulting_bots_are_scored_the_same_on_both_engines(monkeypatch, tmp_path, rules, faults):
+    """A bot's reported fault ends the hand Botzone's way (−30 / +10 each) where the ruleset scores
+    faults, and is replaced by a legal move where it does not, alike on both engines."""
+    runs = {}
+    for engine in ("python", "core"):
+        monkeypatch.setenv("MAJIANG_ENGINE", engine)
+        players = [FlakyBot(1), make_bot("eff", 2, rules=rules), FlakyBot(3), RandomBot(4)]
+        result = simulate(48, 7, players, rules=rules, faults=faults, log_dir=tmp_path / engine).to_dict()
+        result.pop("hands_per_s")
+        runs[engine] = (result, [p.read_bytes() for p in sorted((tmp_path / engine).iterdir())])
+    assert runs["core"] == runs["python"]
+    stats, logs = runs["core"]
+    ended = [json.loads(raw.splitlines()[-1]) for raw in logs]
+    by_fault = [e for e in ended if e["result"] == "fault"]
+    counted = {
+        k: stats["seats"][0]["faults"][k] + stats["seats"][2]["faults"][k] for k in ("timeout", "illegal", "crash")
+    }
+    assert all(counted.values()), counted  # every kind was taken
+    assert stats["seats"][1]["faults"] == stats["seats"][3]["faults"] == {"timeout": 0, "illegal": 0, "crash": 0}
+    if faults == "substitute":
+        assert not by_fault
+    else:
+        assert len(by_fault) == sum(counted.values())  # each fault ended its hand
+        assert all(sorted(e["deltas"]) == [-30, 10, 10, 10] for e in by_fault)

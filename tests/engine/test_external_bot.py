@@ -194,3 +194,27 @@ def test_a_late_answer_costs_one_fault_and_the_bot_stays_in_step(tmp_path):
         assert bot.faults == 1  # only the late first answer; the stale replies after it were skipped
     finally:
         bot.close()
+
+
+def test_simulate_json_counts_each_seat_s_faults_by_kind(tmp_path, capsys):
+    log = tmp_path / "received.txt"
+    bots = ",".join([_ext(tmp_path, "crasher", CRASHER), _ext(tmp_path, "illegal", ILLEGAL, str(log)), "rand", "rand"])
+    assert main(["simulate", "--hands", "2", "--bots", bots, "--json", "--no-progress"]) == 0
+    seats = json.loads(capsys.readouterr().out)["seats"]
+    assert seats[0]["faults"]["crash"] > 0 and seats[0]["faults"]["illegal"] == 0
+    assert seats[1]["faults"]["illegal"] > 0 and seats[1]["faults"]["crash"] == 0
+    assert seats[2]["faults"] == seats[3]["faults"] == {"timeout": 0, "illegal": 0, "crash": 0}
+
+
+def test_on_botzone_rules_a_crash_ends_the_hand_with_its_penalty(tmp_path, capsys):
+    bots = ",".join([_ext(tmp_path, "crasher", CRASHER), "rand", "rand", "rand"])
+    args = ["simulate", "--hands", "1", "--rules", "botzone", "--bots", bots, "--json", "--no-progress"]
+    assert main([*args, "--log", str(tmp_path / "logs")]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["seats"][0]["faults"] == {"timeout": 0, "illegal": 0, "crash": 1}
+    assert d["seats"][0]["avg_score"] == -30 and [s["avg_score"] for s in d["seats"][1:]] == [10, 10, 10]
+    end = json.loads((tmp_path / "logs" / "hand-000000.jsonl").read_text().splitlines()[-1])
+    assert end["result"] == "fault" and end["seat"] == 0
+    assert main([*args, "--faults", "substitute"]) == 0  # the switch off: the hand plays on
+    d = json.loads(capsys.readouterr().out)
+    assert d["seats"][0]["faults"]["crash"] > 1 and d["seats"][0]["avg_score"] != -30

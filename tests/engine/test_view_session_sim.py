@@ -111,7 +111,16 @@ def test_simulate_summary_shape_and_invariants():
     r = simulate(48, 7, ["rand", "rand", "rand", "rand"], duplicate=True, verify=True).to_dict()
     assert r["hands"] == 48 and r["illegal_actions"] == 0 and r["zero_sum_violations"] == 0
     assert r["replay_mismatches"] == 0 and r["false_wins"] == 0
-    assert set(r["seats"][0]) == {"bot", "win_rate", "deal_in_rate", "avg_fan_on_win", "avg_score", "avg_score_ci95"}
+    assert set(r["seats"][0]) == {
+        "bot",
+        "win_rate",
+        "deal_in_rate",
+        "avg_fan_on_win",
+        "avg_score",
+        "avg_score_ci95",
+        "faults",
+    }
+    assert r["seats"][0]["faults"] == {"timeout": 0, "illegal": 0, "crash": 0}
     assert abs(sum(s["avg_score"] for s in r["seats"])) < 1e-9  # zero-sum over the same hands
 
 

@@ -171,3 +171,37 @@ def test_rooms_file_checks_the_bot_settings(tmp_path: Path) -> None:
     ):
         with pytest.raises(ValueError, match=why):
             load(bad)
+
+
+class _LateInner:
+    """A bot program's driver whose every answer was late: it plays the replacement and says so."""
+
+    name = "botzone:./late"
+
+    def __init__(self) -> None:
+        self.faults = 0
+        self.last_fault: str | None = None
+
+    def prepare(self, view: Any, legal: list[Any]) -> list[Any]:
+        return list(legal)
+
+    def answer(self, legal: list[Any]) -> Any:
+        self.faults += 1
+        self.last_fault = "TLE"
+        return legal[-1]
+
+
+def test_the_hall_logs_each_fault_of_a_bot_program_by_kind(caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    from majiang.engine.hand import Hand
+    from majiang.rulesets import make_ruleset
+
+    hand = Hand(make_ruleset("gb"), bytes(32))
+    seat = hand.current
+    bot = botprocs.ProcessBot(_LateInner(), "Botzone bot late", lambda: None)
+    with caplog.at_level("WARNING", logger="majiang.hall.bots"):
+        action = asyncio.run(bot.decide(hand, seat, hand.legal(seat), lambda: True))
+    assert action == hand.legal(seat)[-1] and bot.fault_kinds == {"TLE": 1}
+    line = next(r.getMessage() for r in caplog.records if r.name == "majiang.hall.bots")
+    assert f"Botzone bot late at seat {seat}: timeout fault (TLE)" in line and "timeout 1" in line

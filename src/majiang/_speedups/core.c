@@ -21,6 +21,9 @@
 #include "fan_api.h"
 #include "hand_core.h"
 #include "rl_core.h"
+#include "search_core.h"
+
+#include <time.h>
 
 static const fan_api_t *FAN;
 static PyObject *ACTIONS; /* tuple of MJ_ACT_CODES: the Action of each code, or None */
@@ -370,6 +373,93 @@ fail:
     return NULL;
 }
 
+/* ---- look-ahead (search_core.h) ----------------------------------------------------------------- */
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* rollouts(seat, codes, samples, seed, seconds) -> (done, values): for each of up to `samples`
+ * determinisations of what `seat` cannot see (the same ones for every candidate), each candidate
+ * action in `codes` applied and the hand played out by the efficiency bot at every seat; values[k]
+ * lists seat's score change from now for code k, sample by sample.  Stops early (after one sample at
+ * least) once `seconds` of wall time have passed.  The hand itself is not changed. */
+static PyObject *Hand_rollouts(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "rollouts(seat, codes, samples, seed, seconds)");
+    long seat = PyLong_AsLong(args[0]), samples = PyLong_AsLong(args[2]);
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[3]);
+    double seconds = PyFloat_AsDouble(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    mj_hand_t *h = &self->h;
+    if (seat < 0 || seat > 3 || h->phase == PH_OVER) return PyErr_Format(PyExc_ValueError, "no decision of seat %ld", seat);
+    PyObject *seq = PySequence_Fast(args[1], "codes: a sequence of action codes");
+    if (!seq) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k < 1 || k > MJ_MAX_OPTS || samples < 1) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "1 to %d codes and at least one sample", MJ_MAX_OPTS);
+    }
+    int codes[MJ_MAX_OPTS], n;
+    const mj_act_t *legal = mj_legal(h, (int)seat, &n);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        int ok = 0;
+        for (int j = 0; j < n; j++) ok |= legal[j] == c;
+        if (!ok) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "code %ld is not a legal choice of seat %ld", c, seat);
+            return NULL;
+        }
+        codes[i] = (int)c;
+    }
+    Py_DECREF(seq);
+    int *values = PyMem_Malloc((size_t)samples * (size_t)k * sizeof *values);
+    mj_hand_t *world = PyMem_Malloc(sizeof *world), *play = PyMem_Malloc(sizeof *play);
+    if (!values || !world || !play) {
+        PyMem_Free(values), PyMem_Free(world), PyMem_Free(play);
+        return PyErr_NoMemory();
+    }
+    mt_t rng;
+    mt_seed_u64(&rng, seed);
+    mj_scratch_t scratch = {0};
+    double deadline = now_s() + seconds;
+    long done = 0;
+    int failed = 0;
+    for (; done < samples && !failed; done++) {
+        if (done > 0 && now_s() > deadline) break;
+        mj_copy(world, h, &scratch);
+        mj_determinise(world, (int)seat, &rng);
+        for (Py_ssize_t i = 0; i < k && !failed; i++) {
+            mj_copy(play, world, &scratch);
+            int c = codes[i];
+            if (mj_act(play, (int)seat, c, MJ_ACT_TYPE(c), MJ_ACT_TILE(c)) != MJ_OK || mj_playout(play) < 0) failed = 1;
+            values[done * k + i] = play->deltas[seat] - h->deltas[seat];
+            mj_release(play, &scratch);
+        }
+    }
+    mj_scratch_free(&scratch);
+    PyMem_Free(world);
+    PyMem_Free(play);
+    if (failed) {
+        PyMem_Free(values);
+        return PyErr_Format(PyExc_RuntimeError, "rollouts: a play-out could not go on (sample %ld)", done);
+    }
+    PyObject *out = PyList_New(k);
+    for (Py_ssize_t i = 0; out && i < k; i++) {
+        PyObject *row = PyList_New(done);
+        if (!row) {
+            Py_CLEAR(out);
+            break;
+        }
+        for (long d = 0; d < done; d++) PyList_SET_ITEM(row, d, PyLong_FromLong(values[d * k + i]));
+        PyList_SET_ITEM(out, i, row);
+    }
+    PyMem_Free(values);
+    if (!out) return NULL;
+    return Py_BuildValue("(lN)", done, out);
+}
+
 /* ---- reading the state -------------------------------------------------------------------------- */
 static PyObject *meld_tuple(const mj_meld_t *m) {
     /* (kind 1-3, lowest tile, concealed, claimed or None, source or None, added) */
@@ -620,6 +710,8 @@ static PyMethodDef Hand_methods[] = {
     {"fault", (PyCFunction)(void (*)(void))Hand_fault, METH_FASTCALL, "fault(seat, kind_index) -> applied"},
     {"default_action", (PyCFunction)Hand_default_action, METH_O, "Hand.default_action(seat), or None"},
     {"play", (PyCFunction)(void (*)(void))Hand_play, METH_FASTCALL, "play(kinds, rngs, callback)"},
+    {"rollouts", (PyCFunction)(void (*)(void))Hand_rollouts, METH_FASTCALL,
+     "rollouts(seat, codes, samples, seed, seconds) -> (done, values): determinised play-outs (search_core.h)"},
     {"seat", (PyCFunction)Hand_seat, METH_O,
      "seat(s) -> (counts, melds, flowers, pond, claimed, drawn, barred, passed_win)"},
     {"state", (PyCFunction)Hand_state, METH_NOARGS,

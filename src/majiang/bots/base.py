@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from majiang.engine.hand import IllegalAction
 from majiang.engine.protocol import WIN, Action
 from majiang.engine.view import SeatView
 from majiang.rulesets import info
@@ -18,7 +20,9 @@ class Bot(Protocol):
     - ``hand_over(view: SeatView) -> None``: the seat's view of the finished hand (result, seed);
     - ``close() -> None``: at the end of a run (an external bot ends its program);
     - ``faults: int``: bad choices the bot already replaced by a legal one itself; ``simulate``
-      counts them as illegal actions.
+      counts them as illegal actions;
+    - ``last_fault: str | None``: set by :meth:`choose` when the action it returns replaces a fault
+      of that kind (:data:`FAULT_KINDS`), so that the runner can score it (:func:`seat_decides`).
     """
 
     name: str
@@ -26,6 +30,48 @@ class Bot(Protocol):
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         """One decision from ``legal`` (the engine refuses anything else)."""
         ...
+
+
+#: a bot's faults by Botzone's verdicts, and what the reports call them: no answer in time (TLE), an
+#: answer that is not a legal move (WA: a false 和, a wrong tile, unreadable output), a program that
+#: crashed or could not run (RE)
+FAULT_KINDS = {"TLE": "timeout", "WA": "illegal", "RE": "crash"}
+
+
+def take_fault(bot: object) -> str | None:
+    """The fault kind the bot's last choice replaced (its ``last_fault``), cleared; None if none."""
+    kind: str | None = getattr(bot, "last_fault", None)
+    if kind is not None:
+        bot.last_fault = None  # type: ignore[attr-defined]
+    return kind
+
+
+def seat_decides(hand: Any, seat: int, bot: Bot, on_fault: Callable[[int, str], None] | None = None) -> None:
+    """Ask ``bot`` for ``seat``'s decision and apply it.  A fault — the bot's own (``last_fault``:
+    late, crashed, an unreadable or illegal answer it replaced) or an action the engine refuses
+    (``WA``) — is reported to ``on_fault(seat, kind)`` and scored by the ruleset's fault rule
+    (:meth:`~majiang.engine.hand.Hand.fault`; Botzone's: the hand ends, the offender −30 and each
+    other seat +10); where the ruleset has none the bot's replacement (else the 托管 default) is
+    played and the score is unchanged.  Both engines go through here, so they score faults alike."""
+    view = SeatView(hand, seat)
+    action = bot.choose(view, view.legal)
+    kind = take_fault(bot)
+    if kind is None:
+        try:
+            hand.act(seat, action)
+            return
+        except IllegalAction:
+            kind = "WA"
+            action = hand.default_action(seat)
+    if on_fault is not None:
+        on_fault(seat, kind)
+    try:
+        hand.fault(seat, kind)
+    except IllegalAction:  # no fault rule: the replacement is played (the 托管 default if it is not legal)
+        try:
+            hand.act(seat, action)
+        except IllegalAction:
+            hand.act(seat, hand.default_action(seat))
 
 
 class RandomBot:
@@ -63,21 +109,44 @@ class TurnOrClaim:
         raise NotImplementedError
 
 
-BOT_KINDS = ("rand", "eff", "fan", "ev", "best", "net")
+BOT_KINDS = ("rand", "eff", "fan", "ev", "search", "best", "net")
+#: what each kind is, for ``--help``
+BOT_HELP = {
+    "rand": "random legal",
+    "eff": "tile efficiency",
+    "fan": "MCR fan-aware",
+    "ev": "expected value over the unseen tiles, docs/bots.md",
+    "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES[/Z]] sets its "
+    "budget a decision, default 0.5 s, 256 worlds, z 2",
+    "best": "the strongest",
+    "net": "the learned policy, numpy only (net:WEIGHTS.npz for other weights), docs/rl.md",
+}
+
+
+def kinds_help() -> str:
+    """Every bot kind :func:`make_bot` knows, for ``--help`` (from the registry, so none is left out)."""
+    kinds = ", ".join(f"{k} ({BOT_HELP[k]}{': ' + BEST if k == 'best' else ''})" for k in BOT_KINDS)
+    return (
+        f"{kinds}, ext:COMMAND (external program, docs/bot-protocol.md), botzone:COMMAND / "
+        "botzone-simple:COMMAND (a Botzone bot, docs/botzone.md)"
+    )
+
+
 #: what ``best`` stands for: the strongest bot majiang ships (docs/bots.md has the measurements)
 BEST = "ev"
 
 
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
-    """``rand``, ``eff``, ``fan``, ``ev``, ``best`` (the strongest: :data:`BEST`), ``net`` (the learned
-    policy; ``net:WEIGHTS.npz`` for other weights) or ``ext:COMMAND``
-    (an external program).  ``eff``, ``fan`` and ``ev`` are the ruleset's own bots
-    (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all three are the jing-aware Nanchang bot)."""
+    """``rand``, ``eff``, ``fan``, ``ev``, ``search`` (``search@SECONDS``: its budget a decision),
+    ``best`` (the strongest: :data:`BEST`), ``net`` (the learned policy; ``net:WEIGHTS.npz`` for other
+    weights) or ``ext:COMMAND`` (an external program).  ``eff``, ``fan``, ``ev`` and ``search`` are the
+    ruleset's own bots (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all four are the
+    jing-aware Nanchang bot)."""
     if spec == "best":
         spec = BEST
     if spec == "rand":
         return RandomBot(seed)
-    if spec in ("eff", "fan", "ev"):
+    if spec in ("eff", "fan", "ev", "search"):
         module = importlib.import_module(info(rules).bots[spec])
         bot: Bot = module.make(seed)
         return bot
@@ -85,6 +154,23 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         from majiang.bots.net import make as make_net
 
         return make_net(seed, *([spec[4:]] if spec.startswith("net:") else []))
+    if spec.startswith("search@"):
+        from majiang.bots.search import SAMPLES, SearchBot, Z
+
+        seconds, _, rest = spec[7:].partition("/")
+        samples, _, z = rest.partition("/")
+        try:
+            return SearchBot(
+                seed,
+                budget_s=float(seconds),
+                samples=int(samples) if samples else SAMPLES,
+                z=float(z) if z else Z,
+            )
+        except ValueError:
+            raise ValueError(
+                f"{spec!r}: search@SECONDS[/SAMPLES[/Z]] takes the wall-time budget of a decision, the most "
+                "sampled worlds and the standard errors a change must clear, e.g. search@0.2 or search@1/64/1.5"
+            ) from None
     if spec.startswith("ext:"):
         from majiang.bots.external import ExternalBot
 
@@ -94,6 +180,6 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
 
         return botzone.make(spec)
     raise ValueError(
-        f"unknown bot {spec!r}: use rand, eff, fan, ev, best, net, net:WEIGHTS.npz, ext:COMMAND, "
+        f"unknown bot {spec!r}: use {', '.join(BOT_KINDS)}, net:WEIGHTS.npz, search@SECONDS, ext:COMMAND, "
         "botzone:COMMAND or botzone-simple:COMMAND"
     )

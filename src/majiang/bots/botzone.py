@@ -102,6 +102,8 @@ class BotzoneBot:
         self.simple = simple
         self.time_limit = time_limit
         self.faults = 0
+        self.last_fault: str | None = None  # the kind of the fault the last answer replaced (TLE, WA, RE)
+        self._failure = "RE"  # why the last run gave no answer: TLE (late) or RE (crashed, did not start)
         self.runs = 0  # processes started
         self.keeps = False  # the bot asked to keep running: a fresh process keeps its stdin open
         self.globaldata = ""  # kept between hands, as Botzone keeps it between matches
@@ -145,16 +147,18 @@ class BotzoneBot:
         return Turn(requests, view.phase, list(legal), list(view.counts), pending)
 
     def answer(self, turn: Turn) -> Action:
+        self.last_fault = None
         if turn.ready:
-            return turn.action if turn.action is not None else self._fault(turn.legal)
+            return turn.action if turn.action is not None else self._fault(turn.legal, "WA")
         requests, legal = turn.requests, turn.legal
+        self._failure = "RE"
         text = self._ask(requests)
         try:
             if text is None:
                 raise BadAnswer("no answer")
             reply = parse_response(text, turn.phase, legal, turn.counts, turn.pending)
         except BadAnswer:
-            action = self._fault(legal)
+            action = self._fault(legal, self._failure if text is None else "WA")
             self._responses[len(requests) - 1] = response_text(action)
             return action
         self._responses[len(requests) - 1] = response_text(reply.action, reply.discard)
@@ -170,8 +174,9 @@ class BotzoneBot:
         self._reset()
 
     # ---- running the program -----------------------------------------------------------------
-    def _fault(self, legal: list[Action]) -> Action:
+    def _fault(self, legal: list[Action], kind: str) -> Action:
         self.faults += 1
+        self.last_fault = kind
         self._end_process()  # its idea of the hand is no longer the true one
         return fallback(legal)
 
@@ -189,7 +194,9 @@ class BotzoneBot:
                 if answer is None:
                     return None
                 if i < n - 1 and answer != "PASS":
-                    self.faults += 1  # Botzone accepts only PASS here; the answer changes nothing
+                    # Botzone's judge accepts only PASS here (a wrong answer); majiang asked nothing
+                    self.faults += 1
+                    self.last_fault = "WA"
                 if self._proc is None:  # it answered but did not ask to keep running
                     if i < n - 1:
                         return self._ask(requests)
@@ -227,11 +234,14 @@ class BotzoneBot:
             return None
         out, how = proc.read_until(_MARKER, start + limit)
         if how == "late":
+            self._failure = "TLE"
             self._end_process()
             return None
         try:
             response, data, glob = parse_output(out.decode(errors="replace"), self.simple)
         except BadAnswer:
+            # nothing before it exited: a crash; something unreadable: a wrong answer
+            self._failure = "RE" if how == "eof" and not out.strip() else "WA"
             self._end_process()
             return None
         if data is not None:

@@ -119,6 +119,7 @@ class ExternalBot:
         self.name = f"ext:{command}"
         self.timeout = timeout
         self.faults = 0
+        self.last_fault: str | None = None  # the kind of the fault the last answer replaced
         self._id = 0
         self.program = Program(command)
 
@@ -140,8 +141,9 @@ class ExternalBot:
 
     def answer(self, turn: tuple[dict[str, Any], list[Action]]) -> Action:
         msg, legal = turn
+        self.last_fault = None
         if not self._send(msg):
-            return self._fault(legal)
+            return self._fault(legal, "RE")
         deadline = time.monotonic() + self.timeout
         while (line := self.program.read_line(deadline)) is not None:
             try:
@@ -155,11 +157,12 @@ class ExternalBot:
                         return action
             except (ValueError, AttributeError, KeyError, TypeError):
                 pass
-            break
-        return self._fault(legal)
+            return self._fault(legal, "WA")
+        return self._fault(legal, "RE" if self.program.eof else "TLE")
 
-    def _fault(self, legal: list[Action]) -> Action:
+    def _fault(self, legal: list[Action], kind: str) -> Action:
         self.faults += 1
+        self.last_fault = kind
         return fallback(legal)
 
     def hand_over(self, view: SeatView) -> None:

@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from majiang.bots.base import Bot, RandomBot
+from majiang.bots.base import Bot, RandomBot, seat_decides
 from majiang.bots.efficiency import EfficiencyBot
 from majiang.engine.compiled import BOT_EFF, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
-from majiang.engine.hand import IllegalAction
-from majiang.engine.view import SeatView
 
 
 def core_kind(bot: object) -> int:
@@ -47,25 +45,15 @@ class CoreSeats:
         self,
         hand: CompiledHand,
         order: Sequence[int] = (0, 1, 2, 3),
-        on_illegal: Callable[[int], None] | None = None,
+        on_fault: Callable[[int, str], None] | None = None,
     ) -> None:
         """Play ``hand`` to its end with player ``order[seat]`` at each seat, as
-        :func:`majiang.sim.play_hand` does (an illegal choice is counted by ``on_illegal`` and
-        penalised by the ruleset, or replaced by the 托管 default)."""
+        :func:`majiang.sim.play_hand` does (a fault is reported to ``on_fault(seat, kind)`` and
+        scored by the ruleset's fault rule, or replaced: :func:`~majiang.bots.base.seat_decides`)."""
         bots = [self.bots[i] for i in order]
 
         def decide(seat: int) -> None:
-            view = SeatView(hand, seat)
-            action = bots[seat].choose(view, view.legal)
-            try:
-                hand.act(seat, action)
-            except IllegalAction:
-                if on_illegal:
-                    on_illegal(seat)
-                try:
-                    hand.fault(seat, "WA")
-                except IllegalAction:
-                    hand.act(seat, hand.default_action(seat))
+            seat_decides(hand, seat, bots[seat], on_fault)
 
         hand.play([self.kinds[i] for i in order], [self.rngs[i] for i in order], decide)
 

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from majiang.bots.base import kinds_help
 from majiang.rulebook import DEFAULT, fan_names
 
 PLACES = ("第一 1st", "第二 2nd", "第三 3rd", "第四 4th")
@@ -25,15 +26,17 @@ def register(sub: Any) -> None:
             "exists. A match is 4 walls (prevalent wind E, S, W, N) each played in all 24 seatings of the "
             "four bots, 96 hands; the bots get 4/3/2/1 ranking points by their summed score (ties share). "
             "When the field is not a multiple of four, --filler bots make it up. The report gives each "
-            "bot's ranking points, score per hand with a 95% confidence interval, win and deal-in rates, "
-            "faults (illegal actions), time per decision (mean and 99th percentile) and matches played, "
+            "bot's ranking points, score per hand with a 95% confidence interval, win, deal-in and draw "
+            "rates, faults by kind (timeout / illegal / crash), time per decision (mean, median and 99th "
+            "percentile) and matches played, "
             "and every round's pairings.",
             79,
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ext:COMMAND (external "
-        "program, docs/bot-protocol.md), botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, "
-        "docs/botzone.md); the same kind may enter more than once (eff, eff#2, …)\n\n"
+        epilog="bots: " + kinds_help() + "; the same kind may enter more than once (eff, eff#2, …)\n\n"
+        "faults: a timeout, an illegal answer or a crash ends the hand as Botzone's judge does (−30 for the "
+        "offender, +10 for each other bot; --faults substitute plays a legal move instead); the report counts "
+        "each bot's faults by kind.\n\n"
         "The same --seed gives the same report, but for the times.\n\nexamples:\n"
         "  majiang arena --bots fan,eff,rand,eff,fan --rounds 3 --seed 1\n"
         '  majiang arena --bots "mine=botzone:./mybot,fan,eff" --rounds 2 --rules botzone --time-limit 6\n'
@@ -60,6 +63,13 @@ def register(sub: Any) -> None:
         choices=fan_names(),
         default=DEFAULT,
         help=f"ruleset, one scored in fans: {', '.join(fan_names())} (default {DEFAULT})",
+    )
+    p.add_argument(
+        "--faults",
+        choices=("botzone", "substitute"),
+        default="botzone",
+        help="how a bot's fault is scored: botzone (default, the IJCAI format: the hand ends, −30 / +10 each) "
+        "or substitute (a legal move is played instead, the score unchanged)",
     )
     p.add_argument(
         "--filler",
@@ -111,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         "walls": args.walls,
         "seatings": args.seatings,
         "time_limit": args.time_limit,
+        "faults": args.faults,
     }
     league: League
     try:
@@ -159,7 +170,7 @@ def _print_tables(d: dict[str, Any]) -> None:
 
     con = Console()
     if not con.is_terminal:  # a file or a pipe: no terminal's width to fit, so no wrapped cells
-        con.width = max(con.width, 120)
+        con.width = max(con.width, 136)
     fillers = sum(e["filler"] for e in d["entrants"])
     n = _count(len(d["entrants"]) - fillers, "bot") + (f" + {_count(fillers, 'filler')}" if fillers else "")
     t = Table(
@@ -177,8 +188,10 @@ def _print_tables(d: dict[str, Any]) -> None:
         "每盘得分\nscore/hand ± 95% CI",
         "和牌\nwin %",
         "点炮\ndeal-in %",
-        "犯规\nfaults",
+        "荒\ndraw %",
+        "犯规\nfaults T/I/C",
         "用时 ms\nmean",
+        "\np50",
         "\np99",
     )
     for c in cols:
@@ -194,8 +207,10 @@ def _print_tables(d: dict[str, Any]) -> None:
             f"{s['score_per_hand']:+.2f} ± {(hi - lo) / 2:.2f}",
             f"{100 * s['win_rate']:.1f}",
             f"{100 * s['deal_in_rate']:.1f}",
-            str(s["faults"]),
+            f"{100 * s['draw_rate']:.1f}",
+            "/".join(str(s["fault_kinds"][k]) for k in ("timeout", "illegal", "crash")),
             f"{ms['mean']:.2f}",
+            f"{ms['p50']:.2f}",
             f"{ms['p99']:.2f}",
         )
     if any(s["filler"] for s in d["standings"]):

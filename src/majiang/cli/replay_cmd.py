@@ -39,7 +39,15 @@ def _match_record(path: str) -> dict[str, Any] | None:
             data = json.load(f)
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and "log" in data and "initdata" in data else None
+    if not isinstance(data, dict) or not isinstance(data.get("log"), list):
+        return None
+    return data if "initdata" in data or _judge_output_has_initdata(data["log"]) else None
+
+
+def _judge_output_has_initdata(log: list[Any]) -> bool:
+    first = log[0] if log and isinstance(log[0], dict) else {}
+    out = first.get("output", first)
+    return isinstance(out, dict) and "initdata" in out
 
 
 def run_record(record: dict[str, Any], args: argparse.Namespace) -> int:

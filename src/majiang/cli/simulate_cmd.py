@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from majiang.bots.base import kinds_help
 from majiang.rulebook import DEFAULT, choices
 
 if TYPE_CHECKING:
@@ -21,10 +22,7 @@ def register(sub: Any) -> None:
         "and report, per seat: win rate, deal-in rate, average fan on wins, average score per hand "
         "with a 95% confidence interval; the draw rate and hands per second.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="bots: rand (random legal), eff (tile efficiency), fan (MCR fan-aware), ev (expected value, "
-        "docs/bots.md), best (the strongest: ev), ext:COMMAND (external program, docs/bot-protocol.md), "
-        "botzone:COMMAND / botzone-simple:COMMAND (a Botzone bot, JSON or simple interaction, docs/botzone.md)"
-        "\n\nexamples:\n"
+        epilog="bots: " + kinds_help() + "\n\nexamples:\n"
         "  majiang simulate --hands 1000 --seed 1 --bots fan,eff,eff,rand\n"
         "  majiang simulate --hands 960 --bots fan,eff,rand,rand --duplicate --json\n"
         "  majiang simulate --hands 960 --bots best,fan,fan,fan --duplicate\n"
@@ -34,6 +32,13 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="master seed: the same seed plays the same walls")
     p.add_argument("--bots", default="fan,eff,eff,rand", help="four bots, comma-separated (default fan,eff,eff,rand)")
     p.add_argument("--rules", default=DEFAULT, choices=choices(), help=f"ruleset (default {DEFAULT})")
+    p.add_argument(
+        "--faults",
+        choices=("botzone", "substitute"),
+        help="how a bot's fault (timeout, illegal answer, crash) is scored: botzone (the hand ends, −30 for "
+        "the offender, +10 for each other seat) or substitute (a legal move is played instead, the score "
+        "unchanged); default: the ruleset's (botzone for --rules botzone, substitute for gb)",
+    )
     p.add_argument(
         "--duplicate",
         action="store_true",
@@ -127,6 +132,7 @@ def _simulate(args: argparse.Namespace, bots: list[str]) -> SimResult:
 
     kwargs: dict[str, Any] = dict(
         rules=args.rules,
+        faults=args.faults,
         duplicate=args.duplicate,
         log_dir=args.log,
         verify=args.verify,
@@ -157,7 +163,7 @@ def _print_table(args: argparse.Namespace, d: dict[str, Any]) -> None:
         title=f"{d['hands']} hands · {args.rules} · {'duplicate' if args.duplicate else 'plain'} · "
         f"{d['hands_per_s']:.0f} hands/s"
     )
-    for col in ("seat", "bot", "win %", "deal-in %", "fan on win", "score/hand", "95% CI"):
+    for col in ("seat", "bot", "win %", "deal-in %", "fan on win", "score/hand", "95% CI", "faults T/I/C"):
         t.add_column(col, justify="right")
     for i, s in enumerate(d["seats"]):
         lo, hi = s["avg_score_ci95"]
@@ -169,6 +175,7 @@ def _print_table(args: argparse.Namespace, d: dict[str, Any]) -> None:
             f"{s['avg_fan_on_win']:.1f}",
             f"{s['avg_score']:+.2f}",
             f"[{lo:+.2f}, {hi:+.2f}]",
+            "/".join(str(s["faults"][k]) for k in ("timeout", "illegal", "crash")),
         )
     con.print(t)
     con.print(

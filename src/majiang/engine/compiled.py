@@ -447,6 +447,20 @@ class CompiledHand:
         action: Action | None = self._c.rl_action(seat, code)
         return action
 
+    # ---- look-ahead (search_core.h) -------------------------------------------------------------------
+    def rollouts(
+        self, seat: int, actions: Sequence[Action], samples: int, seed: int, seconds: float
+    ) -> tuple[int, list[list[int]]]:
+        """Determinised play-outs for ``seat``'s decision: in each of up to ``samples`` worlds (what the
+        seat cannot see dealt again from the hidden tiles alone, the same worlds for every action), each
+        of ``actions`` applied and the hand played out by the ``eff`` bot at every seat.  Returns
+        (worlds played, per action the seat's score change world by world); stops after ``seconds`` of
+        wall time (one world at least).  This hand is not changed.  Raises ValueError for an action
+        that is not a legal choice of the seat."""
+        codes = [_CODES.get(a, -1) for a in actions]
+        done, values = self._c.rollouts(seat, codes, samples, seed, seconds)
+        return int(done), values
+
     def intervene(self, seat: int, event: dict[str, Any], exchange: tuple[Tile, int] | None = None) -> None:
         raise IllegalAction("items act on the Python engine (majiang.engine.hand.Hand)")
 

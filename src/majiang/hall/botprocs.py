@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from majiang.bots.base import BOT_KINDS, Bot, make_bot
+from majiang.bots.base import BOT_KINDS, FAULT_KINDS, Bot, make_bot, take_fault
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 
@@ -155,6 +155,7 @@ class ProcessBot:
         self._release = release
         self._lock = asyncio.Lock()  # one decision (or hand end) at a time, in order
         self._thread_lock = threading.Lock()  # the program is only touched by one thread at a time
+        self.fault_kinds: dict[str, int] = {}  # by Botzone's verdict (TLE, WA, RE), for the log
 
     @property
     def faults(self) -> int:
@@ -178,6 +179,18 @@ class ProcessBot:
             turn = self.inner.prepare(SeatView(hand, seat), legal)  # reads the hand here, on the loop
             loop = asyncio.get_running_loop()
             action: Action = await loop.run_in_executor(EXECUTOR, self._locked, self.inner.answer, turn)
+            kind = take_fault(self.inner)
+            if kind is not None:  # the hall plays the bot's replacement; the log says who faulted and how
+                self.fault_kinds[kind] = self.fault_kinds.get(kind, 0) + 1
+                log.warning(
+                    "bot %s at seat %d: %s fault (%s), its replacement %s played; faults so far %s",
+                    self.label,
+                    seat,
+                    FAULT_KINDS.get(kind, kind),
+                    kind,
+                    action,
+                    ", ".join(f"{FAULT_KINDS.get(k, k)} {n}" for k, n in sorted(self.fault_kinds.items())),
+                )
             return action
 
     async def hand_over(self, view: SeatView) -> None:

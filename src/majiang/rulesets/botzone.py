@@ -47,7 +47,7 @@ from majiang.engine.protocol import (
     HandState,
 )
 from majiang.engine.wall import SeatWalls, Wall
-from majiang.rulesets.mcr import MCR
+from majiang.rulesets.mcr import MCR, fault_option
 from majiang.tiles import Tile, full_set
 
 NAME = "botzone"
@@ -55,15 +55,18 @@ PENALTY, REWARD = -30, 10  # the offender, each other seat
 
 
 def make(options: dict[str, Any] | None = None) -> Botzone:
-    """The registry's factory: Botzone's game (it takes no room options)."""
-    return Botzone()
+    """The registry's factory: Botzone's game; its one option is ``faults`` (default ``botzone``)."""
+    return Botzone(fault_option(options))
 
 
 class Botzone(MCR):
-    """MCR as the Botzone judge plays it (see the module docstring)."""
+    """MCR as the Botzone judge plays it (see the module docstring); ``faults="substitute"`` plays a
+    legal move in place of a bot's fault instead of ending the hand."""
 
-    def __init__(self) -> None:
-        super().__init__(NAME)
+    default_faults = "botzone"
+
+    def __init__(self, faults: str | None = None) -> None:
+        super().__init__(NAME, faults)
 
     def tile_set(self) -> list[Tile]:
         return full_set(flowers=False)
@@ -73,9 +76,6 @@ class Botzone(MCR):
 
     def build_wall(self, seed: bytes) -> Wall | SeatWalls:
         return SeatWalls.build(self.tile_set(), seed)
-
-    def fault(self, hand: HandState, seat: int, kind: str) -> FalseWin | None:
-        return FalseWin(kind=kind, deltas=_penalty(seat), ends_hand=True, barred=False)
 
     def false_win(self, hand: HandState, seat: int, tile: Tile, ctx: Any) -> FalseWin | None:
         ruling = super().false_win(hand, seat, tile, ctx)
@@ -94,7 +94,7 @@ class Botzone(MCR):
             flowers=False,
             stacks=self.stacks_per_wall,
             false_win_ends=True,
-            fault=(PENALTY, REWARD),
+            fault=(PENALTY, REWARD) if self.faults == "botzone" else None,
             fan_rules=self.rules,
         )
 
@@ -391,15 +391,38 @@ def _on_kong(hand: Hand, k: int, resp: Mapping[str, Any], added: bool) -> None:
             _act(hand, s, PASS_ACTION)
 
 
+def _as_object(init: Any) -> dict[str, Any]:
+    if isinstance(init, str):  # Botzone stores a match's initdata as a JSON string ("" when none was given)
+        init = json.loads(init) if init.strip() else {}
+    return dict(init) if isinstance(init, Mapping) else {}
+
+
+def record_initdata(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The match's initdata: the record's own, completed from the judge's first output — a match
+    started without a wall (initdata empty or only ``{"srand": N}``) has the judge shuffle one and
+    write it, with ``quan``, into the ``initdata`` of its first output."""
+    init = _as_object(record.get("initdata"))
+    log = record.get("log") or []
+    first = log[0] if log and isinstance(log[0], Mapping) else {}
+    out = first.get("output", first)
+    judged = _as_object(out.get("initdata") if isinstance(out, Mapping) else None)
+    if not (isinstance(init.get("walltiles"), str) and init["walltiles"].strip()):
+        for key in ("walltiles", "quan"):
+            if key in judged:
+                init[key] = judged[key]
+    return init
+
+
 def import_record(record: Mapping[str, Any]) -> Hand:
     """Replay a match record (this module's export, or one the judge wrote) on the botzone ruleset.
     The hand's seats are Botzone's players (player 0 deals)."""
-    init = record.get("initdata") or {}
-    if isinstance(init, str):  # Botzone stores a match's initdata as a JSON string
-        init = json.loads(init)
+    init = record_initdata(record)
     text = init.get("walltiles")
     if not isinstance(text, str) or not text.strip():
-        raise ValueError("the record's initdata has no walltiles (the judge deals its own wall then)")
+        raise ValueError(
+            "the record has no walltiles: neither its initdata nor the judge's first output (log[0].output"
+            ".initdata) holds them; export the match from Botzone with its full log"
+        )
     quan = init.get("quan", 0)
     if not isinstance(quan, int) or not 0 <= quan <= 3:
         raise ValueError(f"initdata.quan must be 0–3, got {quan!r}")

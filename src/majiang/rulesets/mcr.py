@@ -26,22 +26,44 @@ register_fields("win", fields(total=NUMBER, self_drawn=FLAG))
 
 
 def make(options: dict[str, Any] | None = None) -> MCR:
-    """The registry's factory: MCR with the ``gb`` profile (it takes no room options)."""
-    return MCR("gb")
+    """The registry's factory: MCR with the ``gb`` profile; its one option is ``faults`` (a log header's
+    ``ruleset`` carries it when it is not the default)."""
+    return MCR("gb", fault_option(options))
+
+
+def fault_option(options: dict[str, Any] | None) -> str | None:
+    value = (options or {}).get("faults")
+    return None if value is None else str(value)
+#: how a bot's fault (no answer in time, an illegal answer, a crash) is scored: ``substitute`` — a
+#: legal move is played in its place and the score is unchanged; ``botzone`` — Botzone's judge: the
+#: hand ends, the offender pays :data:`FAULT_PENALTY`, each other seat gets :data:`FAULT_REWARD`
+FAULTS = ("substitute", "botzone")
+FAULT_PENALTY, FAULT_REWARD = -30, 10
+
+
+def check_faults(faults: object) -> str:
+    if faults not in FAULTS:
+        raise ValueError(f"faults must be one of {', '.join(FAULTS)}, got {faults!r}")
+    return str(faults)
 
 
 class MCR:
-    """Chinese Official Mahjong; ``profile`` is ``gb`` (1998, default) or ``botzone``."""
+    """Chinese Official Mahjong; ``profile`` is ``gb`` (1998, default) or ``botzone``; ``faults`` how a
+    bot's fault is scored (:data:`FAULTS`)."""
 
     stacks_per_wall = 18
     dead_wall = 0
     seat_changes = True
+    default_faults = "substitute"
 
-    def __init__(self, profile: str | Rules = "gb") -> None:
+    def __init__(self, profile: str | Rules = "gb", faults: str | None = None) -> None:
         self.rules = get_rules(profile)
         self.name = self.rules.name
         self.min_fan: int | None = self.rules.min_fan
+        self.faults = check_faults(faults or self.default_faults)
         self._summary = asdict(self.rules)
+        if self.faults != self.default_faults:  # logs of the default keep their header
+            self._summary["faults"] = self.faults
 
     def tile_set(self) -> list[Tile]:
         return list(_TILE_SET)  # a fresh list each hand, without rebuilding it
@@ -53,7 +75,10 @@ class MCR:
         return Wall.build(self.tile_set(), seed, self.stacks_per_wall, self.dead_wall)
 
     def fault(self, hand: HandState, seat: int, kind: str) -> FalseWin | None:
-        return None
+        if self.faults != "botzone":
+            return None
+        deltas = [FAULT_PENALTY if s == seat else FAULT_REWARD for s in range(4)]
+        return FalseWin(kind=kind, deltas=deltas, ends_hand=True, barred=False)
 
     def setup(self, hand: HandState) -> None:
         return None
@@ -179,6 +204,6 @@ class MCR:
             flowers=True,
             stacks=self.stacks_per_wall,
             false_win_ends=self.rules.false_win == "end_hand",
-            fault=None,
+            fault=(FAULT_PENALTY, FAULT_REWARD) if self.faults == "botzone" else None,
             fan_rules=self.rules,
         )
