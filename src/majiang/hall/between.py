@@ -170,7 +170,7 @@ class BetweenHands:
             if i in self.ready:
                 continue
             info.missed_ready += 1
-            if info.missed_ready >= READY_MISSES_TO_STAND and not self.t.room.competition:  # an event keeps its four
+            if info.missed_ready >= READY_MISSES_TO_STAND and self.t.room.policy.stands_up_after_missed_ready:
                 self.t.free_seat(i, "not_ready", "you missed two ready steps in a row: your seat was given up")
             elif not info.auto:
                 info.auto = True

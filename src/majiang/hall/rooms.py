@@ -11,6 +11,7 @@ from typing import Any
 
 from majiang.bots.base import BOT_KINDS
 from majiang.hall.botprocs import check_spec, label
+from majiang.hall.policy import CASUAL, COMPETITION, CasualPlay
 
 TIMER_PRESETS: dict[str, dict[str, float]] = {
     # seeds: the dealer's first discard 30 s, then 15 s per action, a pung claim within 3 s
@@ -88,6 +89,12 @@ class Room:
 
     def timer(self, name: str) -> float:
         return TIMER_PRESETS[self.timers][name]
+
+    @property
+    def policy(self) -> CasualPlay:
+        """How its tables treat their players (majiang.hall.policy): the competition switch's one reader
+        at the table."""
+        return COMPETITION if self.competition else CASUAL
 
     def claim_window(self) -> float:
         """How long what follows a discard is held back: the same whether or not a seat could claim it

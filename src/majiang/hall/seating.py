@@ -19,7 +19,7 @@ class Seating(TableCore):
             self.pending_sits = max(0, self.pending_sits - 1)
         acc = m.account
         if (seat_now := self.seat_of(acc)) is not None:
-            if self.room.competition and not m.data.get("away"):
+            if self.room.policy.returns_to_chair(m.data):
                 await self.back(seat_now)  # the player came back (the join code, quick join): 托管 ends
                 return
             self.send_snapshot(acc)
@@ -55,7 +55,7 @@ class Seating(TableCore):
             return
         if self.seats[seat] is not None:
             self.items.left(seat)  # the bot's, which yields its seat
-        away = bool(self.room.competition and m.data.get("away"))  # seated by the event, not connected: 托管
+        away = self.room.policy.seated_away(m.data)  # seated by the event, not connected: 托管
         prefs = await self.host.prefs_of(acc)
         self.seats[seat] = SeatInfo(acc, m.data.get("name", f"#{acc}"), auto=away, online=not away, prefs=prefs)
         self.between.seated(seat)
@@ -129,10 +129,8 @@ class Seating(TableCore):
             return
         info = self.seats[seat]
         assert info is not None
-        if self.room.competition and (self.private or self.state != TableState.WAITING):
-            # an event table (private, opened by the event) or a competition hand under way keeps the
-            # chair: 托管 until he is back; a public competition table not yet started just frees it
-            await self.away(seat, "away")
+        if self.room.policy.keeps_chair_on_stand(self.private, self.state):
+            await self.away(seat, "away")  # 托管 until he is back
             return
         self.items.left(seat)
         if self.state == TableState.PLAYING and self.hand is not None and not self.hand.over:
@@ -181,7 +179,7 @@ class Seating(TableCore):
 
     async def on_connected(self, m: Msg) -> None:
         seat = self.seat_of(m.account)
-        if seat is not None and self.room.competition:
+        if seat is not None and self.room.policy.keeps_chair_when_gone:
             await self.back(seat)
         elif seat is not None:
             info = self.seats[seat]
@@ -201,7 +199,7 @@ class Seating(TableCore):
             return
         info = self.seats[seat]
         assert info is not None
-        if self.room.competition:  # an event table: the chair stays his, 托管 plays it until he is back
+        if self.room.policy.keeps_chair_when_gone:  # the chair stays his, 托管 plays it until he is back
             info.online = False
             await self.away(seat, "disconnected")
             return

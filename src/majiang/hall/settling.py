@@ -46,7 +46,6 @@ class Settling(TableCore):
         view = {**view, "seat_names": [s.name if s is not None and not s.human else None for s in self.seats]}
         if self.auto_events:  # which decisions were 托管's (the review and the replay mark them)
             view = {**view, "auto": {str(s): sorted(set(ev)) for s, ev in self.auto_events.items()}}
-        competition = self.room.competition  # competition tables play for the event, not for coins
         coins = await self.host.run_db(
             self.host.store.finish_hand,
             self.hand_id,
@@ -55,14 +54,14 @@ class Settling(TableCore):
             view,
             accounts,
             list(hand.deltas),
-            0 if competition else self.room.coefficient,
-            0 if competition else self.room.fee,
+            self.room.policy.stakes(self.room.coefficient),
+            self.room.policy.fee(self.room.fee),
             stats,
             escaped,
         )
         self.hands_played += 1
         session_done = False
-        if competition:
+        if self.room.policy.reports_to_event:
             for hook in self.host.hand_end_hooks:
                 try:
                     done = await self.host.run_db(hook, self.id, self.hands_played - 1, view, hand.events)
@@ -89,7 +88,9 @@ class Settling(TableCore):
             if s is not None and isinstance(s.bot, botprocs.ProcessBot):
                 await s.bot.hand_over(SeatView(hand, i))  # a kept Botzone process ends with the match
         for i, s in enumerate(self.seats):
-            if s is not None and (s.escaped or (s.human and not s.online and not self.room.competition)):
+            if s is not None and (
+                s.escaped or (s.human and not s.online and not self.room.policy.keeps_chair_when_gone)
+            ):
                 # those who left, and those whose connection is gone, give up their seats between hands
                 if s.human and not s.escaped:
                     self.host.left(s.account_id, self)
