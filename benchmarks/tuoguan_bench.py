@@ -1,4 +1,4 @@
-"""托管 (auto-play) before and after issue 16: the engine's default — discard the drawn tile, pass
+"""托管 (auto-play), old and new: the engine's default — discard the drawn tile, pass
 every claim, never win — against the room's fan-aware bot that 托管 now plays with
 (:func:`majiang.hall.settings.autoplay_bot`: the room's bot kind, ``fan`` in the shipped MCR rooms).
 

@@ -1,4 +1,4 @@
-"""Issue 13 D2: Nanchang's jing settlement deltas were written as tile names in every log and
+"""Was: Nanchang's jing settlement deltas were written as tile names in every log and
 hall event (``"jing": [-4, "9m", "1m", -4]`` for ``[-4, 8, 0, -4]``); numbers stay numbers."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from majiang.engine.view import event_view, tiles_to_json
 
 
 def test_nanchang_settlement_parts_stay_numbers_in_logs_and_hall_events():
-    """Issue 13 D2: the jing deltas were written as tile names (``[-4, "9m", "1m", -4]``)."""
+    """Was: the jing deltas were written as tile names (``[-4, "9m", "1m", -4]``)."""
     seen = 0
     for n in range(16):
         hand = seeded_hand("nanchang", n)

@@ -1,4 +1,4 @@
-"""Between hands (issue 16 B4, B2; majiang.hall.between): the ready step with its countdown and 托管 for
+"""Between hands (majiang.hall.between): the ready step with its countdown and 托管 for
 whoever is not ready, leave-after-this-hand, leaving between hands at no cost, and private tables that
 wait for the owner's friends (bots only when the owner asks, or after the room's visible wait; a bot
 gives its seat back to a friend who comes with the code)."""

@@ -1,4 +1,4 @@
-"""Issue 16 B1, B5, B6 over the real protocol: every table message names its table and hand; a
+"""Tables kept apart, over the real protocol: every table message names its table and hand; a
 table left mid-hand settles on its own without a word to the player's new table; a spectator
 arriving mid-hand gets the public table; a reconnect finds its open prompt with the time left."""
 

@@ -1,4 +1,4 @@
-"""hall/quota.py: the per-account windows of private codes tried and tables opened (issue 14 leftover);
+"""hall/quota.py: the per-account windows of private codes tried and tables opened (one process);
 the cluster-wide side is in tests/hardening/test_hardening_redis.py."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The auto toggles (自动和 auto-win, 不吃碰杠 auto-pass, 摸切 auto-discard) acted on by the server,
 remembered per account (SQLite and PostgreSQL), validated; and 托管 played by the room's fan-aware
-bot (issue 16 item 3).  The first hand of each table is dealt from a rigged wall (the hand still
+bot.  The first hand of each table is dealt from a rigged wall (the hand still
 replays from its log), two humans sit at seats 0 (the dealer) and 1 (下家), bots fill seats 2 and 3."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Regression tests for issue 14 (the hall attacked as an internet attacker would): login floods, rate
+"""Regression tests of the hall attacked as an internet attacker would: login floods, rate
 limits, usernames, slow clients, hosts, privacy, memory.  Each docstring says what the server did
-before the fix (docs/hardening.md, "Issue 14")."""
+before the fix (docs/hardening.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Regression tests for issue 14 (second half): seats, escapes, private tables, false wins, stakes,
+"""Regression tests of the hall's defences (second half): seats, escapes, private tables, false wins, stakes,
 table creation, the claim-window side channel, Redis as a trust boundary.
 
 Each test states the correct behaviour; its docstring says what the server did before the fix.
@@ -16,7 +16,7 @@ from majiang.hall.rooms import Room
 ROOMS = [
     Room(
         id="i14",
-        name="issue 14",
+        name="defences",
         rules="gb",
         bots="rand",
         bot_fill_s=600,

@@ -1,4 +1,4 @@
-"""Issue 14 #4 (the rest) and the cluster side of #2/#9: Redis outside the trust boundary.
+"""Redis outside the trust boundary, and the rate limits the processes of a cluster share.
 
 With the real Redis and PostgreSQL (``majiang serve`` processes, tests/hall/cluster_helpers.py):
 
@@ -500,7 +500,7 @@ async def _two_halls(tmp_path: Path, act: Any) -> Any:
 
 
 def test_the_cluster_counts_private_codes_tried_once(tmp_path: Path) -> None:
-    """Was (issue 14 leftover): each process counted an account's private codes alone, so two processes
+    """Was: each process counted an account's private codes alone, so two processes
     allowed twice ``CODE_ATTEMPTS`` a minute.  Tried in turn on two halls of one Redis, the first
     ``CODE_ATTEMPTS`` codes are looked up (no such table) and the next is refused; another account may
     still try."""
@@ -540,7 +540,7 @@ async def _close(hall: Any, table: Any) -> None:
 
 
 def test_one_open_table_per_account_in_the_whole_cluster(tmp_path: Path) -> None:
-    """Was (issue 14 leftover): "one open table per account" was counted per process, so an account
+    """Was: "one open table per account" was counted per process, so an account
     with a table open on one process of a Redis hall opened another on the next.  Now: refused on the
     other process while the first is open, naming it; allowed once it has ended; another account is
     not affected; and two openings at once on two processes give one table."""
@@ -577,7 +577,7 @@ def test_one_open_table_per_account_in_the_whole_cluster(tmp_path: Path) -> None
 
 
 def test_the_cluster_counts_tables_opened_once(tmp_path: Path) -> None:
-    """Was (issue 14 leftover): each process counted the tables an account opened alone, so two processes
+    """Was: each process counted the tables an account opened alone, so two processes
     allowed twice ``CREATE_RATE`` a minute.  Opened in turn on two halls of one Redis (each table ended
     before the next, so the one-open-table rule does not answer), the first ``CREATE_RATE`` open and the
     next is refused; another account may still open one."""

@@ -201,7 +201,7 @@ def test_a_huge_id_is_a_404_not_a_500(tmp_path: Any, path: str) -> None:
         return (await live.http.get(path)).status_code
 
     status, _errors = live_run(tmp_path, body)
-    assert status in (401, 404, 422)  # 401: a hand history needs its owner's token (issue 14 #17)
+    assert status in (401, 404, 422)  # 401: a hand history needs its owner's token (it shows the owner's hands)
 
 
 def test_the_csp_lets_docs_load_what_it_needs(tmp_path: Any) -> None:

@@ -1,4 +1,4 @@
-"""``majiang tournament link``: hall accounts attached to an event's players from the command line (issue 17)."""
+"""``majiang tournament link``: hall accounts attached to an event's players from the command line."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Online sessions through disconnects (issue 17, defect 13), reopening, and duplicate walls (复式, item 7).
+"""Online sessions through disconnects (a player away plays on in 托管), reopening, and duplicate walls (复式).
 
 The hall plays the event tables in a competition room; a linked player who disconnects keeps his chair and
 plays 托管 until he is back, the table finishes its 16 hands, the organiser can open the session again, and

@@ -1,4 +1,4 @@
-"""Issue 17 item 6: check-in before each session, multi-day events in phases (qualifying, then final tables
+"""Check-in before each session, multi-day events in phases (qualifying, then final tables
 seeded from the standings), and the standings after any session with each player's rank movement."""
 
 from __future__ import annotations

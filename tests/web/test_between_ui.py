@@ -1,4 +1,4 @@
-"""Between hands in the browser (issue 16 B2, B4): a private table waits for a friend who comes with the
+"""Between hands in the browser: a private table waits for a friend who comes with the
 code later (public tables of its room fill with bots after 2 s), standing up while reading the result
 costs nothing, the ready step's countdown with 准备 and 再来一局 starting the next hand, and 本局后离座
 standing the player up at the hand's end without a penalty.

@@ -1,4 +1,4 @@
-"""Client bugs of issue 16 (B7): the player page's seat is the seat's wind in each hand; a page kicked
+"""Client bugs, each pinned: the player page's seat is the seat's wind in each hand; a page kicked
 by a second login stops its prompt and countdown and says so; the replay tells bots of one kind
 apart by the wind on their own seat plate; the calculator explains an incomplete hand in words."""
 

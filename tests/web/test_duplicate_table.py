@@ -1,5 +1,5 @@
 """A 复式 (duplicate walls) event table in the browser: the result screen says the seed is sealed until the
-event session ends, and the page keeps working (no seed to verify: no script error) (issue 17 item 7)."""
+event session ends, and the page keeps working (no seed to verify: no script error)."""
 
 from __future__ import annotations
 

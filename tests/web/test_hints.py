@@ -1,4 +1,4 @@
-"""听牌 hints at the table (issue 16 item 5), from crafted table messages: the 听 button asks
+"""听牌 hints at the table, from crafted table messages: the 听 button asks
 POST /api/shanten about our own hand with only what this seat sees; the panel lists the waits, how
 many of each are unseen, their fans and which reach 8; on our turn with one tile more, the discards
 that keep the hand ready (highlighted on request); a complete hand under 8 fan says so.  The

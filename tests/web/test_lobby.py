@@ -46,7 +46,7 @@ def test_private_table_by_code_and_chat(new_page: Any, signup: Any) -> None:
     host.click("#create-private")
     host.wait_for_url(re.compile("#table$"))
     code = host.locator("#table-code b").inner_text()
-    assert re.fullmatch(r"[2-9A-HJ-NP-Z]{8}", code)  # secrets, no look-alikes (issue 14 #12)
+    assert re.fullmatch(r"[2-9A-HJ-NP-Z]{8}", code)  # secrets, no look-alikes: a code read aloud is not mistaken
     # a private table is not listed in the lobby; the friend joins by code
     guest.fill("#join-code", code)
     guest.click("#join-code-btn")

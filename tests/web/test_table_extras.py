@@ -1,4 +1,4 @@
-"""The table's display extras (issue 16 item 4), from crafted events: the dice at the start of a
+"""The table's display extras, from crafted events: the dice at the start of a
 hand, each seat's flowers counted on its plate, Nanchang's jing marked wherever they lie, a fresh
 meld's pop-in, and the synthesized sounds with a mute switch that is remembered."""
 

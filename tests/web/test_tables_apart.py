@@ -1,4 +1,4 @@
-"""Issue 16 B1, B5, B6 in a real browser: a table left mid-hand stays away from the next one; a
+"""Tables kept apart in a real browser: a table left mid-hand stays away from the next one; a
 spectator arriving mid-hand sees the whole public table; reopening the page mid-hand goes straight
 back to the table with the open prompt."""
 

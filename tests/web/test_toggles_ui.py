@@ -1,4 +1,4 @@
-"""The auto toggles at the table in the browser (issue 16 item 3): 自动和 (auto-win), 不吃碰杠
+"""The auto toggles at the table in the browser: 自动和 (auto-win), 不吃碰杠
 (auto-pass claims) and 摸切 (auto-discard the drawn tile).  Each journey: sign up, sit at a friend's
 private table by its code, switch the toggle on, stand up, log out, log in again in a fresh browser
 context (nothing kept in the page's storage), sit again — the switch is still on, the server

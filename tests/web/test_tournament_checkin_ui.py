@@ -1,4 +1,4 @@
-"""Issue 17 item 6 in the browser: the check-in desk on a phone (the players not checked in get byes when
+"""Check-in in the browser: the check-in desk on a phone (the players not checked in get byes when
 the session is drawn), and the standings and the projector after any session with movement arrows."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The organiser's day in the browser: a phone enters a hand at its table, the other three confirm,
-and the standings move (issue 17 item 3)."""
+and the standings move."""
 
 from __future__ import annotations
 
