@@ -132,6 +132,9 @@ def kinds_help() -> str:
     )
 
 
+NET_BOT = "majiang.bots.net"  # the learned policy's module (imported by name: see make_bot)
+SEARCH_BOT = "majiang.bots.search"
+
 #: what ``best`` stands for: the strongest bot majiang ships (docs/bots.md has the measurements)
 BEST = "ev"
 
@@ -151,21 +154,22 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         bot: Bot = module.make(seed)
         return bot
     if spec == "net" or spec.startswith("net:"):  # the learned policy (numpy), or other weights
-        from majiang.bots.net import make as make_net
-
-        return make_net(seed, *([spec[4:]] if spec.startswith("net:") else []))
+        # named as data: the net reads the RL package's planes, and the RL package plays the bots
+        make_net = importlib.import_module(NET_BOT).make
+        net: Bot = make_net(seed, *([spec[4:]] if spec.startswith("net:") else []))
+        return net
     if spec.startswith("search@"):
-        from majiang.bots.search import SAMPLES, SearchBot, Z
-
+        search = importlib.import_module(SEARCH_BOT)  # by name: the search bot builds on the ev bot
         seconds, _, rest = spec[7:].partition("/")
         samples, _, z = rest.partition("/")
         try:
-            return SearchBot(
+            searcher: Bot = search.SearchBot(
                 seed,
                 budget_s=float(seconds),
-                samples=int(samples) if samples else SAMPLES,
-                z=float(z) if z else Z,
+                samples=int(samples) if samples else search.SAMPLES,
+                z=float(z) if z else search.Z,
             )
+            return searcher
         except ValueError:
             raise ValueError(
                 f"{spec!r}: search@SECONDS[/SAMPLES[/Z]] takes the wall-time budget of a decision, the most "

@@ -34,6 +34,8 @@ def make(options: dict[str, Any] | None = None) -> MCR:
 def fault_option(options: dict[str, Any] | None) -> str | None:
     value = (options or {}).get("faults")
     return None if value is None else str(value)
+
+
 #: how a bot's fault (no answer in time, an illegal answer, a crash) is scored: ``substitute`` — a
 #: legal move is played in its place and the score is unchanged; ``botzone`` — Botzone's judge: the
 #: hand ends, the offender pays :data:`FAULT_PENALTY`, each other seat gets :data:`FAULT_REWARD`
