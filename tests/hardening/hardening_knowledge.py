@@ -343,7 +343,8 @@ class SeatStream:
             self.ended = True
             if m["seed"] != self.seed:
                 fail(self.ctx(), "hand_end reveals another seed than the log's", m)
-            if set(m["result"]) - {"deltas", "win", "parts"}:
+            # seat_names: the bots' names as the table showed them; auto: where 托管 decided (both public)
+            if set(m["result"]) - {"deltas", "win", "parts", "seat_names", "auto"}:
                 fail(self.ctx(), f"result has undocumented fields {sorted(set(m['result']))}", m)
         elif not self.ended:
             self._pre_end_common(m)

@@ -39,13 +39,20 @@ def _statement(hall: Any, token: str) -> list[dict[str, Any]]:
     return list(r.json()["entries"])
 
 
+def _finished(hall: Any, token: str, hand: int) -> bool:
+    import httpx
+
+    r = httpx.get(f"{hall.base}/api/hands/{hand}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    return r.status_code == 200
+
+
 def test_leaving_mid_hand_then_sitting_elsewhere(new_page: Any, signup: Any, hall: Any) -> None:
     page = new_page()
     signup(page, "apart")
     token = page.evaluate("localStorage.getItem('majiang.token')")
     a_id = _sit_with_bots(page)
-    page.on("dialog", lambda d: d.accept())  # the escape's confirmation
     page.click("#stand")
+    page.click("#confirm-ok")  # the escape's confirmation (in the page)
     page.wait_for_selector(".room-card")
     # every result dialog the page ever shows, by the hand it names
     page.evaluate(
@@ -64,15 +71,15 @@ def test_leaving_mid_hand_then_sitting_elsewhere(new_page: Any, signup: Any, hal
     assert b_id and b_id != a_id
     page.click("#add-bots")
     page.wait_for_selector("#your-turn")
-    # B's first discard is ours (60 s); 托管 plays A out meanwhile: hold B's prompt until A settles
-    a_hand = None
+    # B's first discard is ours (60 s); 托管 plays A out meanwhile — for the house, not for us (seed 001:
+    # the escape's penalty is ours, A's result is not): hold B's prompt until A's hand is finished
+    a_hand = next(e["hand"] for e in _statement(hall, token) if e["kind"] == "escape" and e["table"] == a_id)
+    settled = False
     deadline = time.monotonic() + STEP_MS / 1000  # the watchdog of a hand that never settles
-    while a_hand is None:
+    while not settled:
         assert time.monotonic() < deadline, "A's hand did not settle"
-        for e in _statement(hall, token):
-            if e["kind"] == "settle" and e["table"] == a_id:
-                a_hand = e["hand"]
-        if a_hand is None:
+        settled = _finished(hall, token, a_hand)
+        if not settled:
             left = page.locator("#actionbar .countdown").inner_text() if page.locator("#your-turn").count() else ""
             if left and int(left.rstrip("s") or 0) <= 6:  # B's clock runs out before A ends: play on at B
                 page.locator(".strip.pos0 .tile.playable").last.click()

@@ -63,6 +63,13 @@ def request(s: Session, account: int, username: str) -> dict[str, Any]:
     return {"friend": other.id, "state": "pending"}
 
 
+def _player(s: Session, account: int) -> Account:
+    acc = s.get(Account, account)
+    if acc is None or acc.kind != "player":
+        raise FriendError("not_found", f"no player {account}")
+    return acc
+
+
 def accept(s: Session, account: int, friend: int) -> None:
     theirs = _row(s, friend, account)
     if theirs is None or theirs.state != "pending":
@@ -88,6 +95,7 @@ def remove(s: Session, account: int, friend: int) -> None:
 
 
 def block(s: Session, account: int, other: int) -> None:
+    _player(s, other)
     remove(s, account, other)
     s.execute(
         delete(Friendship).where(
