@@ -36,6 +36,10 @@ Calculator = Callable[[Mapping[str, Any], bool], dict[str, Any]]
 #: the ruleset of a hand-json object without ``rules`` (docs/hand-json.md), and of a command or room
 #: that names none
 DEFAULT = "gb"
+#: how a bot's fault (a timeout, an illegal answer, a crash) is scored (rulesets.mcr): ``substitute`` —
+#: a legal move in its place; ``botzone`` — as Botzone's judge: the hand ends, −30 / +10 each
+FAULT_RULES = ("substitute", "botzone")
+JUDGE_FAULTS = "botzone"  # arena's IJCAI format
 
 
 def _resolve(path: str) -> Any:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from majiang.bots.base import kinds_help
-from majiang.rulebook import DEFAULT, fan_names
+from majiang.rulebook import DEFAULT, FAULT_RULES, JUDGE_FAULTS, fan_names
 
 PLACES = ("第一 1st", "第二 2nd", "第三 3rd", "第四 4th")
 
@@ -66,8 +66,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--faults",
-        choices=("botzone", "substitute"),
-        default="botzone",
+        choices=FAULT_RULES,
+        default=JUDGE_FAULTS,
         help="how a bot's fault is scored: botzone (default, the IJCAI format: the hand ends, −30 / +10 each) "
         "or substitute (a legal move is played instead, the score unchanged)",
     )

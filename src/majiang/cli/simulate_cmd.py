@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from majiang.bots.base import kinds_help
-from majiang.rulebook import DEFAULT, choices
+from majiang.rulebook import DEFAULT, FAULT_RULES, choices
 
 if TYPE_CHECKING:
     from majiang.sim import SimResult
@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rules", default=DEFAULT, choices=choices(), help=f"ruleset (default {DEFAULT})")
     p.add_argument(
         "--faults",
-        choices=("botzone", "substitute"),
+        choices=FAULT_RULES,
         help="how a bot's fault (timeout, illegal answer, crash) is scored: botzone (the hand ends, −30 for "
         "the offender, +10 for each other seat) or substitute (a legal move is played instead, the score "
         "unchanged); default: the ruleset's (botzone for --rules botzone, substitute for gb)",

@@ -17,6 +17,7 @@ from majiang.mcr.result import ScoreResult
 from majiang.mcr.rules import Rules, get_rules
 from majiang.mcr.scorer import score
 from majiang.mcr.shapes import is_win_shape, is_win_shape_with
+from majiang.rulebook import FAULT_RULES
 from majiang.tiles import NUM_KINDS, Tile, full_set
 
 _TILE_SET = tuple(full_set(flowers=True))
@@ -39,7 +40,7 @@ def fault_option(options: dict[str, Any] | None) -> str | None:
 #: how a bot's fault (no answer in time, an illegal answer, a crash) is scored: ``substitute`` — a
 #: legal move is played in its place and the score is unchanged; ``botzone`` — Botzone's judge: the
 #: hand ends, the offender pays :data:`FAULT_PENALTY`, each other seat gets :data:`FAULT_REWARD`
-FAULTS = ("substitute", "botzone")
+FAULTS = FAULT_RULES
 FAULT_PENALTY, FAULT_REWARD = -30, 10
 
 
