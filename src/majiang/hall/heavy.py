@@ -49,6 +49,8 @@ class HeavyLimits:
     # a shanten search at most ~0.1 s)
     rates: dict[str, tuple[float, float]] = field(default_factory=_default_rates)
     cache: int = 512  # answers kept
+    repeats_per_min: float = 120.0  # cached answers one requester may fetch a minute (bursts of 30)
+    repeat_burst: float = 30.0
 
 
 class HeavyWork:
@@ -58,6 +60,7 @@ class HeavyWork:
     def __init__(self, limits: HeavyLimits | None = None) -> None:
         self.limits = limits or HeavyLimits()
         self.rates: dict[str, Buckets] = {}
+        self.repeats: Buckets | None = None
         self._cache: OrderedDict[tuple[str, Hashable], Any] = OrderedDict()
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[tuple[str, Hashable], asyncio.Future[Any]] = {}
@@ -86,11 +89,18 @@ class HeavyWork:
             self.admit(kind, requester)
         return await self.compute(kind, key, fn, *args)
 
-    def cached(self, kind: str, key: Hashable) -> Any:
-        """The cached answer to ``(kind, key)``, or None."""
+    def cached(self, kind: str, key: Hashable, requester: str | None = None) -> Any:
+        """The cached answer to ``(kind, key)``, or None; with ``requester``, a hit takes one of its
+        repeats (a cached answer costs little, not nothing: a loop asking for it gets 429 too)."""
         k = (kind, key)
         if k not in self._cache:
             return None
+        if requester is not None:
+            if self.repeats is None:
+                self.repeats = Buckets(self.limits.repeats_per_min / 60, self.limits.repeat_burst, name="heavy-repeat")
+            wait = self.repeats.take(f"{kind}:{requester}")
+            if wait > 0:
+                raise HeavyRefused(429, f"too many {kind} requests; try again in {math.ceil(wait)} s", wait)
         self._cache.move_to_end(k)
         return self._cache[k]
 

@@ -9,12 +9,14 @@ player (401 without a login, 403 for another seat, 404 for a hand unknown or sti
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import Response
 from sqlalchemy import select
 
-from majiang.hall.heavy import review_job
+from majiang.hall.heavy import HeavyRefused, review_job
 from majiang.hall.routes.deps import Authed, HallDep, RowId, admit
 from majiang.store.models import HandEvent, HandRow
 
@@ -24,10 +26,13 @@ router = APIRouter()
 
 
 @router.get("/api/hands/{hand_id}/review", summary="the AI review of your own seat in a finished hand")
-async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p: Authed, h: HallDep) -> dict[str, Any]:
+async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p: Authed, h: HallDep) -> Response:
     key = (hand_id, seat, p.account_id)  # only the seat's own player ever gets an answer for it
-    hit = h.heavy.cached("review", key)
-    if hit is not None:  # asked before: no database, no limit taken
+    try:
+        hit = h.heavy.cached("review", key, str(p.account_id))
+    except HeavyRefused as e:
+        raise HTTPException(e.status, str(e), headers={"Retry-After": str(max(1, int(e.retry_after_s) + 1))}) from None
+    if hit is not None:  # asked before: no database, no computation
         return _reply(hand_id, hit)
     admit(h, "review", str(p.account_id))  # the rate and the cap before any work for the request
 
@@ -52,7 +57,9 @@ async def hand_review(hand_id: RowId, seat: Annotated[int, Query(ge=0, le=3)], p
     return _reply(hand_id, await h.heavy.compute("review", key, review_job, stored, seat, f"#{hand_id}", TOP, auto))
 
 
-def _reply(hand_id: int, result: dict[str, Any]) -> dict[str, Any]:
+def _reply(hand_id: int, result: dict[str, Any]) -> Response:
+    """The review as JSON, serialised directly (a review is large: FastAPI's encoder would walk it)."""
     if "error" in result:
         raise HTTPException(422, f"hand {hand_id} cannot be reviewed: {result['error']}")
-    return {"hand": hand_id, **result}
+    body = json.dumps({"hand": hand_id, **result}, ensure_ascii=False, separators=(",", ":"))
+    return Response(body.encode(), media_type="application/json")
