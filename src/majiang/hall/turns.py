@@ -11,7 +11,7 @@ import time
 from functools import partial
 
 from majiang.engine.hand import IllegalAction
-from majiang.engine.protocol import PASS_ACTION, WIN, Action
+from majiang.engine.protocol import DISCARD, PASS_ACTION, WIN, Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, seat_events
 from majiang.hall import botprocs
@@ -206,7 +206,9 @@ class TurnLoop(TableCore):
                 }
                 if self.items.enabled:
                     msg["items"] = self.items.told[seat] = self.items.usable(seat)
-                if (refusal := hand.win_refusal(seat)) is not None:  # complete, but no win: say why
+                # complete, but no win: say why — on the seat's own turn only: worked out in a claim window,
+                # the extra time would tell an observer that some seat was asked (the claim side channel)
+                if any(a.type == DISCARD for a in legal) and (refusal := hand.win_refusal(seat)) is not None:
                     msg["no_win"] = refusal
                 self.send(info.account_id, msg)
                 self.host.metrics.prompt_sent(self.id, seat)
