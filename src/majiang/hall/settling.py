@@ -27,25 +27,9 @@ class Settling(TableCore):
         self._cancel_prompts()
         session.finish_hand(hand)
         accounts = [s.account_id for s in self.seats]  # type: ignore[union-attr]
-        win = hand.win
-        stats = [
-            {
-                "account_id": accounts[i],
-                "seat": i,
-                "score": hand.deltas[i],
-                "won": bool(win and win.seat == i),
-                "dealt_in": bool(win and win.discarder == i),
-                "fan": win.points if win and win.seat == i else 0,
-            }
-            for i in range(4)
-            if (info := self.seats[i]) is not None and info.human and not info.escaped  # an escape is no hand played
-        ]
+        stats = self._stats(hand, accounts)
         escaped = [i for i, info in enumerate(self.seats) if info is not None and info.escaped]
-        view = SeatView(hand, 0).result or {}
-        # the bots' names as the table showed them (fan-bot-1 …): the replay names them the same way
-        view = {**view, "seat_names": [s.name if s is not None and not s.human else None for s in self.seats]}
-        if self.auto_events:  # which decisions were 托管's (the review and the replay mark them)
-            view = {**view, "auto": {str(s): sorted(set(ev)) for s, ev in self.auto_events.items()}}
+        view = self._result(hand)
         coins = await self.host.run_db(
             self.host.store.finish_hand,
             self.hand_id,
@@ -106,6 +90,31 @@ class Settling(TableCore):
         if not self.humans() or session_done:
             self.state = TableState.ENDED
             return
+
+    def _stats(self, hand: Any, accounts: list[int]) -> list[dict[str, Any]]:
+        """Each person's line of the hand's statistics (an escape is no hand played)."""
+        win = hand.win
+        return [
+            {
+                "account_id": accounts[i],
+                "seat": i,
+                "score": hand.deltas[i],
+                "won": bool(win and win.seat == i),
+                "dealt_in": bool(win and win.discarder == i),
+                "fan": win.points if win and win.seat == i else 0,
+            }
+            for i in range(4)
+            if (info := self.seats[i]) is not None and info.human and not info.escaped
+        ]
+
+    def _result(self, hand: Any) -> dict[str, Any]:
+        """The hand's public result, with the bots' names as the table showed them (fan-bot-1 …: the
+        replay names them the same way) and where 托管 decided (the review and the replay mark them)."""
+        view = SeatView(hand, 0).result or {}
+        view = {**view, "seat_names": [s.name if s is not None and not s.human else None for s in self.seats]}
+        if self.auto_events:
+            view = {**view, "auto": {str(s): sorted(set(ev)) for s, ev in self.auto_events.items()}}
+        return view
 
     async def match_step(self, msg: dict[str, Any], deltas: list[int]) -> dict[str, Any] | None:
         """东风战 / 全庄: the hand counted in the match (its progress in ``msg``); at the match's last hand

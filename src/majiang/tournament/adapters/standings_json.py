@@ -82,13 +82,8 @@ def standings_json(
     for g in event.groups:
         r = results[g.id]
         before = (previous or {}).get(g.id)
-        prev_rank = {s.player: s.rank for s in before.standings} if before is not None else {}
-        moved = arrows(r, before) if previous is not None else {}
         prev_team = {t.team: t.rank for t in before.teams} if before is not None else {}
         team_moved = team_arrows(r, before) if previous is not None else {}
-        names = {p.id: p.name for p in g.players}
-        ties = tie_breaks(r.standings)
-        gone = withdrawals(event)
         team_names = {t.id: t.name for t in g.teams}
         groups.append(
             {
@@ -99,25 +94,7 @@ def standings_json(
                 "sessions": [x.no for x in r.sessions],
                 "sessions_available": (available or {}).get(g.id, len(r.sessions)),
                 "pending": {str(k): list(v) for k, v in r.pending.items()},
-                "standings": [
-                    {
-                        "rank": s.rank,
-                        "previous_rank": prev_rank.get(s.player),
-                        "movement": moved.get(s.player, ""),
-                        "player": s.player,
-                        "name": names.get(s.player, s.player),
-                        "team": s.team,
-                        "standard_total": _num(s.standard_total),
-                        "match_total": s.match_total,
-                        "session_standards": [_num(v) for v in s.session_standards],
-                        "session_scores": list(s.session_scores),
-                        "disqualified": s.disqualified,
-                        # level on standard total with a neighbour: the tie-break that placed him
-                        "tie_break": ties.get(s.player),
-                        "withdrawn": s.player in gone,  # 退赛: out of every draw from then on
-                    }
-                    for s in r.standings
-                ],
+                "standings": _player_rows(event, g, r, before, previous is not None),
                 "teams": [
                     {
                         "rank": t.rank,
@@ -144,3 +121,31 @@ def standings_json(
         "checkin": checkin_required(event),
         "groups": groups,
     }
+
+
+def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | None, moves: bool) -> list[dict[str, Any]]:
+    """The group's individual standings rows (with ``moves``: each one's movement since ``before``)."""
+    prev_rank = {s.player: s.rank for s in before.standings} if before is not None else {}
+    moved = arrows(r, before) if moves else {}
+    names = {p.id: p.name for p in g.players}
+    ties = tie_breaks(r.standings)
+    gone = withdrawals(event)
+    return [
+        {
+            "rank": s.rank,
+            "previous_rank": prev_rank.get(s.player),
+            "movement": moved.get(s.player, ""),
+            "player": s.player,
+            "name": names.get(s.player, s.player),
+            "team": s.team,
+            "standard_total": _num(s.standard_total),
+            "match_total": s.match_total,
+            "session_standards": [_num(v) for v in s.session_standards],
+            "session_scores": list(s.session_scores),
+            "disqualified": s.disqualified,
+            # level on standard total with a neighbour: the tie-break that placed him
+            "tie_break": ties.get(s.player),
+            "withdrawn": s.player in gone,  # 退赛: out of every draw from then on
+        }
+        for s in r.standings
+    ]
