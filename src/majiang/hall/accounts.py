@@ -143,8 +143,16 @@ class Accounts:
         token_ttl_s: int = 7 * 24 * 3600,
         hash_workers: int = 2,
         hash_queue: int = 32,
+        seen_s: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.db = db
+        # tokens verified in the last ``seen_s`` seconds: a request with one reads no row (a flood of
+        # refused requests costs no database); a logout clears this process's entries at once, and the
+        # other processes of a cluster see it within ``seen_s`` (docs/hardening.md, round 3)
+        self.seen_s = seen_s
+        self._clock = clock
+        self._seen: dict[str, tuple[float, Principal]] = {}
         # argon2 runs here, never on the database worker (which also writes the tables' events)
         self.hash_pool = ThreadPoolExecutor(max_workers=hash_workers, thread_name_prefix="argon2")
         self._hash_slots = threading.BoundedSemaphore(hash_queue)
@@ -305,7 +313,8 @@ class Accounts:
         sig = hmac.new(self._secret, raw.encode(), hashlib.sha256).hexdigest()
         return f"{raw}.{sig}"
 
-    def verify(self, token: str | None) -> Principal:
+    def _signed_body(self, token: str | None) -> dict[str, Any]:
+        """The token's body if its signature is good and it has not expired (no database)."""
         if not token or not isinstance(token, str) or token.count(".") != 1 or len(token) > 500:
             raise AuthError("log in first (no valid session token)")
         raw, sig = token.split(".")
@@ -316,15 +325,38 @@ class Accounts:
             body = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
         except (ValueError, json.JSONDecodeError):
             raise AuthError("session token is not valid; log in again") from None
-        if body.get("e", 0) < time.time():
+        if not isinstance(body, dict) or body.get("e", 0) < time.time():
             raise AuthError("session expired; log in again")
+        return body
+
+    def peek(self, token: str | None) -> Principal | None:
+        """The token's account if this process verified the token in the last ``seen_s`` seconds,
+        else None (call :meth:`verify`); a bad or expired token raises :class:`AuthError` here too."""
+        self._signed_body(token)
+        assert token is not None
+        hit = self._seen.get(token)
+        return hit[1] if hit is not None and self._clock() - hit[0] < self.seen_s else None
+
+    def verify(self, token: str | None) -> Principal:
+        hit = self.peek(token)
+        if hit is not None:
+            return hit
+        body = self._signed_body(token)
         with self.db.session() as s:
             acc = s.get(Account, body.get("a"))
             if acc is None or acc.token_version != body.get("v"):
                 raise AuthError("session was revoked; log in again")
-            return Principal(acc.id, acc.username, acc.kind)
+            p = Principal(acc.id, acc.username, acc.kind)
+        if len(self._seen) >= 4096:  # bounded: a flood of distinct tokens only costs reads
+            self._seen.clear()
+        assert token is not None
+        self._seen[token] = (self._clock(), p)
+        return p
 
     def revoke(self, account_id: int) -> None:
         """Log out everywhere: every token issued so far stops working."""
+        for token, (_, p) in list(self._seen.items()):
+            if p.account_id == account_id:
+                self._seen.pop(token, None)
         with self.db.session() as s:
             s.execute(update(Account).where(Account.id == account_id).values(token_version=Account.token_version + 1))

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, HTTPException, Request
 from fastapi import Path as PathParam
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from majiang.hall.accounts import AuthError, Principal
@@ -22,20 +23,22 @@ def get_hall(conn: HTTPConnection) -> Hall:
     return h
 
 
-def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
-    """The account behind ``Authorization: Bearer TOKEN``."""
+async def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
+    """The account behind ``Authorization: Bearer TOKEN``: a token verified in the last seconds is
+    answered on the event loop (no thread, no row), any other is read in a worker thread."""
     token = authorization.removeprefix("Bearer ").strip() if authorization else None
     try:
         hall: Hall = request.app.state.hall
-        return hall.accounts.verify(token)
+        seen = hall.accounts.peek(token)
+        return seen if seen is not None else await run_in_threadpool(hall.accounts.verify, token)
     except AuthError as e:
         raise HTTPException(401, str(e)) from None
 
 
-def maybe_principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal | None:
+async def maybe_principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal | None:
     """The account behind the request's token, or None (no token, or one that is not valid)."""
     try:
-        return principal(request, authorization) if authorization else None
+        return await principal(request, authorization) if authorization else None
     except HTTPException:
         return None
 
