@@ -128,3 +128,15 @@ def test_an_east_round_match_shows_its_totals_and_ends_with_places(page: Any, si
     places = sorted(int(x) for x in page.locator("#match-box tbody td:nth-child(3)").all_inner_texts())
     assert places == [1, 2, 3, 4]
     expect(page.locator("#match-box tr.me td:nth-child(4)")).to_contain_text("→")
+    after = page.locator("#match-box tr.me td:nth-child(4)").inner_text().split("→")[1].strip()
+    # the 段位 it reached is on the leaderboard's rank tab and on the player's page
+    me = page.evaluate("window.mj.me.id")
+    page.goto(page.url.split("#")[0] + "#leaderboard/gb/rank")
+    row = page.locator(f"#leaderboard-table tr.rank-row[data-account='{me}']")
+    expect(row).to_have_class("rank-row me")
+    expect(row.locator("td.level")).to_contain_text(after)
+    expect(page.locator("#leaderboard-by a[data-by=rank]")).to_have_class(re.compile("primary"))
+    page.click("#leaderboard-by a[data-by=rating]")
+    expect(page.locator("#leaderboard-by a[data-by=rating]")).to_have_class(re.compile("primary"))
+    page.goto(page.url.split("#")[0] + "#player/me")
+    expect(page.locator("#rank-gb")).to_contain_text(after)

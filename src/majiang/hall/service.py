@@ -633,7 +633,8 @@ class Hall:
     def profile(self, account: int) -> dict[str, Any]:
         from sqlalchemy import case, func
 
-        from majiang.store.models import LedgerEntry, LedgerTxn, PlayerHand
+        from majiang.hall.match import level
+        from majiang.store.models import LedgerEntry, LedgerTxn, PlayerHand, PlayerRank
 
         with self.db.session() as s:
             acc = s.get(Account, account)
@@ -655,6 +656,10 @@ class Hall:
                 .join(LedgerTxn, LedgerTxn.id == LedgerEntry.txn_id)
                 .where(LedgerEntry.account_id == account, LedgerTxn.kind == "escape")
             )
+            ranks = {  # 段位 per ruleset, from matches (docs/ratings.md)
+                r.rules: {**level(r.points), "matches": r.matches}
+                for r in s.scalars(select(PlayerRank).where(PlayerRank.account_id == account))
+            }
             return {
                 "id": acc.id,
                 "name": acc.username,
@@ -670,4 +675,5 @@ class Hall:
                 "score": score,
                 "coins_won": coins,
                 "since": acc.created_at.isoformat(),
+                "ranks": ranks,
             }

@@ -1,5 +1,6 @@
-// The leaderboard (#leaderboard[/<rules>], 排行榜): each ruleset's rated players and bots, best first
-// (GET /api/leaderboard?rules=…), and the rating plot of a player page (an inline SVG, no library).
+// The leaderboard (#leaderboard[/<rules>[/rank]], 排行榜): each ruleset's rated players and bots, best
+// first (GET /api/leaderboard?rules=…), or its 段位 board from matches (…&by=rank); and the rating plot
+// of a player page (an inline SVG, no library).
 
 import { api } from "./api.js";
 import { bi, clear, h } from "./util.js";
@@ -8,29 +9,56 @@ import { defaultRuleset, loadRulesets, rulesetName, rulesets } from "./rulesets.
 export function mount(root, arg, app) {
   const box = h("section.leaderboard-page#leaderboard");
   root.append(box);
-  let rules = arg || defaultRuleset();
+  const [ruleArg, byArg] = (arg || "").split("/");
+  let rules = ruleArg || defaultRuleset();
+  const by = byArg === "rank" ? "rank" : "rating";
   const tabs = h("div.rules-tabs#leaderboard-rules");
+  const byTabs = h("div.rules-tabs#leaderboard-by");
   const body = h("div#leaderboard-body", h("p", "载入中… loading…"));
   box.append(h("div.page-head", h("h1", bi("排行榜", "Leaderboard")),
-    h("p.small", "等级分：每局按分数两两比较的 Elo（至少两位真人的牌桌）· rating: pairwise Elo by hand score, at tables with two or more humans")),
-  tabs, body);
+    h("p.small", by === "rank"
+      ? "段位：东风战/全庄按名次得段位分，达到门槛升段，跌破降段 · rank: matches' places give rank points; a level is reached at its threshold and lost below it"
+      : "等级分：每局按分数两两比较的 Elo（至少两位真人的牌桌）· rating: pairwise Elo by hand score, at tables with two or more humans")),
+  tabs, byTabs, body);
 
   function renderTabs() {
     clear(tabs);
     const names = rulesets().map((r) => r.name);
     for (const name of names.length ? names : rules ? [rules] : []) {
       const [zh, en] = rulesetName(name);
-      tabs.append(h(`a.btn.small${name === rules ? ".primary" : ""}`, { href: `#leaderboard/${name}`, dataset: { rules: name } }, bi(zh, en)));
+      const href = `#leaderboard/${name}${by === "rank" ? "/rank" : ""}`;
+      tabs.append(h(`a.btn.small${name === rules ? ".primary" : ""}`, { href, dataset: { rules: name } }, bi(zh, en)));
     }
+    clear(byTabs);
+    for (const [key, zh, en] of [["rating", "等级分", "Rating"], ["rank", "段位", "Rank"]]) {
+      const href = `#leaderboard/${rules}${key === "rank" ? "/rank" : ""}`;
+      byTabs.append(h(`a.btn.small${key === by ? ".primary" : ""}`, { href, dataset: { by: key } }, bi(zh, en)));
+    }
+  }
+
+  function rankTable(players) {
+    return h("table.hands.leaderboard-table#leaderboard-table",
+      h("thead", h("tr", h("th.num", "名次 Rank"), h("th", "玩家 Player"), h("th", "段位 Level"), h("th.num", "段位分 Points"), h("th.num", "对局 Matches"))),
+      h("tbody", players.map((p) => h(`tr.rank-row${app.me && app.me.id === p.account ? ".me" : ""}`,
+        { dataset: { account: p.account, points: p.points, level: p.level, rank: p.rank } },
+        h("td.num", p.rank),
+        h("td", h("a.player-link", { href: `#player/${p.account}` }, p.name)),
+        h("td.level", bi(p.zh, p.en)),
+        h("td.num.points", p.next === null ? `${p.points}` : `${p.points} / ${p.next}`),
+        h("td.num", p.matches)))));
   }
 
   async function load() {
     try {
       const which = rules ? `rules=${encodeURIComponent(rules)}&` : ""; // none: the server's default
-      const d = await api(`/api/leaderboard?${which}limit=100`, { auth: false });
+      const d = await api(`/api/leaderboard?${which}limit=100&by=${by}`, { auth: false });
       clear(body);
       if (!d.players.length) {
-        body.append(h("p.empty", "还没有等级分 · No rated hands yet"));
+        body.append(h("p.empty", by === "rank" ? "还没有段位（打完一场东风战或全庄）· No ranks yet (finish a match)" : "还没有等级分 · No rated hands yet"));
+        return;
+      }
+      if (by === "rank") {
+        body.append(rankTable(d.players));
         return;
       }
       body.append(h("table.hands.leaderboard-table#leaderboard-table",

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { WIND_EN, WIND_ZH, bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
 import { statementSection } from "./statement.js";
 import { ratingSection } from "./leaderboard.js";
+import { rulesetName } from "./rulesets.js";
 
 export function mount(root, arg, app) {
   const box = h("section.player-page#player-page", h("p", "载入中… loading…"));
@@ -51,6 +52,7 @@ export function mount(root, arg, app) {
         stat("和牌", "Wins", fmtInt(p.wins), "stat-wins"),
         stat("逃跑", "Escapes", fmtInt(p.escapes || 0), "stat-escapes"),
         stat("总分", "Score", signed(p.score), "stat-score")),
+      rankSection(p.ranks || {}),
       ratingSection(p.id),
       hands === null ? null : h("h2.section-title", bi("最近的牌局", "Recent hands")),
       hands === null ? h("p.small#private-note", "游戏币和牌局记录只有本人可见 · Coins and hand history are private")
@@ -74,4 +76,18 @@ export function mount(root, arg, app) {
 
   load();
   return null;
+}
+
+/** 段位 per ruleset (from matches), with the points to the next level. */
+function rankSection(ranks) {
+  const names = Object.keys(ranks);
+  if (!names.length) return null;
+  return h("section.ranks#ranks", h("h2.section-title", bi("段位", "Rank")),
+    h("div.stats", names.map((n) => {
+      const [zh, en] = rulesetName(n);
+      const r = ranks[n];
+      return h("div.stat", h("div.v", { id: `rank-${n}`, dataset: { level: r.level, points: r.points } }, bi(r.zh, r.en)),
+        h("div.l", bi(`${zh} · ${r.points}${r.next === null ? "" : ` / ${r.next}`} 段位分 · ${r.matches} 场`,
+          `${en} · ${r.points}${r.next === null ? "" : ` / ${r.next}`} points · ${r.matches} matches`)));
+    })));
 }
