@@ -47,9 +47,10 @@ from sqlalchemy import select
 from majiang.hall.states import TableState
 from majiang.tournament.adapters.bridge import BotSpec, false_wins_of, play_table, record_from_outcome
 from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
+from majiang.tournament.adapters.walls import new_duplicate, put_duplicate
 from majiang.tournament.demo import TableSeating
 from majiang.tournament.model import HANDS_PER_SESSION, Event, HandRecord
-from majiang.tournament.sealing import DUPLICATE_KEY, duplicate_info, session_finished, table_finished
+from majiang.tournament.sealing import duplicate_info, session_finished, table_finished
 
 if TYPE_CHECKING:
     from majiang.hall.rooms import Room
@@ -206,10 +207,7 @@ async def open_session(
             f"session {session_no} was opened {'with' if dup else 'without'} duplicate walls; it cannot be changed now"
         )
     if dup is None and duplicate:
-        import secrets
-
-        dup = {"seed": secrets.token_hex(32), "tables": [], "revealed": False}
-        _put_duplicate(repo, event_id, session_no, dup)
+        dup = new_duplicate(repo, event_id, session_no)
     if links:
         sync_session(repo, event_id, session_no)  # what the hall finished, before anything is reopened
         event = repo.load(event_id)
@@ -283,15 +281,10 @@ def _seat_players(hall: Hall, runner: Any, humans: Sequence[OnlineSeat]) -> None
         _send(hall, runner, "fill")
 
 
-def _put_duplicate(repo: TournamentRepository, event_id: str, session_no: int, dup: dict[str, Any]) -> None:
-    extra = repo.load(event_id).extra
-    repo.set_extra(event_id, **{DUPLICATE_KEY: {**(extra.get(DUPLICATE_KEY) or {}), str(session_no): dup}})
-
-
 def _add_sealed(repo: TournamentRepository, event_id: str, session_no: int, hall_table: str) -> dict[str, Any]:
     dup = duplicate_info(repo.load(event_id), session_no) or {}
     dup["tables"] = sorted({*dup.get("tables", []), hall_table})
-    _put_duplicate(repo, event_id, session_no, dup)
+    put_duplicate(repo, event_id, session_no, dup)
     return dup
 
 
@@ -320,7 +313,7 @@ def reveal_session(repo: TournamentRepository, event_id: str, session_no: int) -
                 revealed += 1
     if not dup.get("revealed"):
         dup["revealed"] = True
-        _put_duplicate(repo, event_id, session_no, dup)
+        put_duplicate(repo, event_id, session_no, dup)
     return revealed
 
 
