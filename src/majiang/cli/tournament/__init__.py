@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from majiang.cli.parser import Parser
-from majiang.cli.tournament import absence, clock, demo, entry, events, online, phases, results, walls
+from majiang.cli.tournament import absence, clock, demo, entry, events, mers, online, phases, results, walls
 from majiang.cli.tournament.common import RAW, describe, usage
 
 
@@ -39,7 +39,8 @@ def register(sub: Any) -> None:
     tsub = p.add_subparsers(dest="tcommand", metavar="COMMAND")
     p.set_defaults(func=lambda args: usage(p))
 
-    for group in (events, phases, entry, clock, absence, online, walls, results, demo):  # the order --help lists them
+    # the order --help lists them
+    for group in (events, phases, entry, clock, absence, online, walls, results, mers, demo):
         group.register(tsub)
 
 
