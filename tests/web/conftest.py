@@ -250,8 +250,8 @@ def serve(
             proc.wait()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="package")  # closed on leaving tests/web: Playwright's sync API keeps an event loop
+def browser() -> Iterator[Any]:  # running in the main thread, and tests elsewhere call asyncio.run()
     playwright = pytest.importorskip(
         "playwright.sync_api", reason="the browser tests need the Python package playwright (pip install playwright)"
     )
