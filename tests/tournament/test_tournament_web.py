@@ -302,6 +302,50 @@ def test_the_phone_page_knows_the_hands_dealer_and_winds(tmp_path):
     db.dispose()
 
 
+def test_the_phones_fan_search_and_the_fan_total_checked_by_the_server(tmp_path):
+    """Was: no fan list for the phones; a total sent with fan names was ignored (the names won
+    silently) and an unknown fan name was refused only at the fourth confirmation."""
+    db, repo, _token, c = _pinned_event(tmp_path)
+    fans = c.get("/api/tournaments/cup/fans").json()
+    assert fans["min_fan"] == 8 and len(fans["fans"]) == 81
+    qys = next(f for f in fans["fans"] if f["zh"] == "清一色")
+    assert qys == {
+        "no": 22,
+        "zh": "清一色",
+        "pinyin": "qingyise",
+        "initials": "qys",
+        "en": "Full Flush",
+        "points": 24,
+        "flowers": False,
+    }
+    assert c.get("/api/tournaments/cup/fans?q=qys").json()["fans"][0]["zh"] == "清一色"
+    assert [f["zh"] for f in c.get("/api/tournaments/cup/fans?q=Full Flush").json()["fans"]] == ["清一色"]
+    assert c.get("/api/tournaments/cup/fans?q=ph").json()["fans"][0]["zh"] == "平和"  # 和 read hú
+    assert c.get("/api/tournaments/nope/fans").status_code == 404
+    seat_h, api = _seat_headers(repo, 1, 2), "/api/tournaments/cup/t/1/2"
+    assert c.get(api, headers=seat_h[0]).json()["min_fan"] == 8
+
+    def propose(hand):
+        body = {"seat": 0, "hand": {"winner": 0, "discarder": 2, **hand}}
+        return c.post(f"{api}/propose", json=body, headers=seat_h[0])
+
+    r = propose({"fans": ["清一色", "平和"], "points": 20})
+    assert r.status_code == 409 and "(26)" in r.json()["detail"]
+    r = propose({"fans": ["清一色", "nonsense"], "points": 24})
+    assert r.status_code == 409 and "nonsense" in r.json()["detail"]
+    r = propose({"fans": ["清一色", "花牌"]})
+    assert r.status_code == 409 and "flowers" in r.json()["detail"]
+    assert c.get(api, headers=seat_h[0]).json()["pending"] is None
+    p = propose({"fans": ["Full Flush", "幺九刻", "幺九刻"], "points": 26, "flowers": 1}).json()["pending"]
+    assert p["hand"]["fans"] == ["清一色", "幺九刻", "幺九刻"] and p["hand"]["points"] == 26
+    for seat in (1, 2, 3):
+        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=seat_h[seat]).json()
+    hand = repo.table("cup", 1, 2).hands[0]
+    assert hand.fans == ("清一色", "幺九刻", "幺九刻") and hand.fan_total == 27
+    assert state["scores"][0] == 500 + 27 + 8 * 3
+    db.dispose()
+
+
 def test_a_duplicate_session_shows_in_public_only_when_every_table_is_done(tmp_path):
     """Was: the public standings, standings.csv, the plot and the projector showed running scores of a
     复式 session after every hand; the same seats at two tables read identical scores, so a table behind
