@@ -346,6 +346,42 @@ def test_the_phones_fan_search_and_the_fan_total_checked_by_the_server(tmp_path)
     db.dispose()
 
 
+def test_the_referee_calls_time_and_the_phones_finish_the_hand_in_play_only(tmp_path):
+    """Was: the phones showed no clock, the referee had no time call on the web, and a session-wide time
+    call refused the hand in play at every table (第六条: it is finished; no new hand starts)."""
+    db, repo, token, c = _pinned_event(tmp_path)
+    ref, seat_h, api = {"Authorization": f"Bearer {token}"}, _seat_headers(repo, 1, 2), "/api/tournaments/cup/t/1/2"
+    state = c.get(api, headers=seat_h[0]).json()
+    assert state["clock"]["phase"] == "not started" and state["time_call"] is None
+    c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5}, headers=ref)
+    clock = c.get(api, headers=seat_h[1]).json()["clock"]
+    assert clock["phase"] == "running" and 3590 <= clock["remaining_s"] <= 3600 and clock["warn"] == 5
+    for _ in range(2):  # two hands at table 2 before the call, none at table 3; table 1 entered as totals
+        c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None}}, headers=ref)
+    c.post("/api/tournaments/cup/t/1/1/propose", json={"seat": 0, "totals": [10, -10, 0, 0]}, headers=ref)
+    assert c.post("/tournaments/cup/sessions/1/time").status_code == 401
+    assert c.post("/tournaments/cup/sessions/1/time", headers=seat_h[0]).status_code == 401
+    called = c.post("/tournaments/cup/sessions/1/time", headers=ref).json()
+    assert called["just_called"] == [2, 3, 4] and called["called"] == [2, 3, 4]
+    assert called["time_call"]["in_play"] == {"2": 3, "3": 1, "4": 1} and called["time_call"]["by"] == "web:referee"
+    assert c.post("/tournaments/cup/sessions/1/time", headers=ref).json()["just_called"] == []
+    assert c.post("/tournaments/cup/sessions/7/time", headers=ref).status_code == 409
+    state = c.get(api, headers=seat_h[0]).json()
+    assert state["time_called"] and state["time_call"]["hand_in_play"] == 3 and state["next_hand"]["no"] == 3
+    # the hand in play is proposed and confirmed on the phones, and recorded
+    p = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 0, "points": 8}}, headers=seat_h[0]).json()
+    for seat in (1, 2, 3):
+        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["pending"]["id"]}, headers=seat_h[seat]).json()
+    assert state["hands"] == 3 and state["pending"] is None
+    assert state["time_call"]["hand_in_play"] is None and state["next_hand"] is None
+    r = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None}}, headers=ref)
+    assert r.status_code == 409 and "time was called" in r.json()["detail"]
+    assert [e["by"] for e in repo.entries("cup", 1) if e["kind"] == "time_call"] == ["web:referee"] * 3
+    js = c.get("/tournaments/assets/table-entry.js").text
+    assert "时间到 Time called" in js and "no new hand" in js
+    db.dispose()
+
+
 def test_a_duplicate_session_shows_in_public_only_when_every_table_is_done(tmp_path):
     """Was: the public standings, standings.csv, the plot and the projector showed running scores of a
     复式 session after every hand; the same seats at two tables read identical scores, so a table behind

@@ -271,3 +271,30 @@ def test_fans_are_found_by_chinese_pinyin_initials_and_english_and_summed(
     east.fill("#fan-search", "ph")
     east.click("button[data-fan='平和']")
     expect(east.locator("#fan-total")).to_contain_text("错和")
+
+
+def test_the_phones_show_the_clock_and_the_time_call(event: Any, new_page: Any, hall: Any, shots: Path) -> None:
+    """Was: no clock on the phones, and a time call hid the form even for the hand in play (第六条: that
+    hand is finished and entered; no new hand starts)."""
+    link = event["table"]
+    _with_repo(hall, lambda repo: repo.start_clock(event["id"], 1, minutes=60, warn=5))
+    east = _open(new_page, link, 0)
+    expect(east.locator("#clock")).to_have_text(re.compile(r"剩余 Time left (1:00:00|0:59:\d\d)"))
+    expect(east.locator("#time-call")).to_have_count(0)
+    assert _with_repo(hall, lambda repo: repo.call_time(event["id"], 1)) == [1, 2, 3, 4]
+    banner = east.locator("#time-call")
+    expect(banner).to_contain_text("时间到 Time called", timeout=STEP_MS)  # the next poll
+    expect(banner).to_contain_text("Finish hand 1 (in play)")
+    expect(east.locator("#propose")).to_contain_text("Enter hand 1")
+    _fits_a_phone(east)
+    east.screenshot(path=str(shots / "tournament-phone-time-called.png"), full_page=True)
+    east.click("button[data-pick='winner:0']")
+    east.click("button[data-pick='discarder:-1']")
+    east.fill("#points", "8")
+    east.click("#propose")
+    expect(east.locator("#pending")).to_contain_text("自摸")
+    _confirm_by_api(hall, link, (1, 2, 3))
+    expect(east.locator("#progress")).to_contain_text("1/16", timeout=STEP_MS)
+    expect(banner).to_contain_text("No new hand: the session is scored as it stands")
+    expect(east.locator("#propose")).to_have_count(0)
+    expect(east.locator("#hand-head")).to_have_count(0)

@@ -49,8 +49,9 @@
   async function load() {
     if (!pin) return render();
     try {
-      const fresh = await call("");
-      if (state && JSON.stringify(fresh) === JSON.stringify(state)) return;
+      const { clock: c, ...fresh } = await call("");
+      setClock(c);
+      if (state && JSON.stringify(fresh) === JSON.stringify(state)) return;  // the form keeps what is typed
       state = fresh;
       seat = fresh.you === null || fresh.you === undefined ? null : String(fresh.you);
       localStorage.setItem(store + ":pin", pin);
@@ -61,6 +62,37 @@
       localStorage.removeItem(store + ":pin");
     }
     render();
+  }
+
+  function take(data) { const { clock: c, ...rest } = data; setClock(c); state = rest; }
+
+  // the session clock: the time left, counted down here from the server's remaining_s (not the phone's clock)
+  let clock = null;
+  function setClock(c) {
+    clock = c && c.remaining_s !== null && c.remaining_s !== undefined
+      ? { ...c, end: Date.now() + c.remaining_s * 1000 } : null;
+    tick();
+  }
+  function tick() {
+    const box = document.getElementById("clock");
+    if (!box) return;
+    if (!clock) { box.textContent = ""; box.className = ""; return; }
+    const left = Math.max(0, Math.round((clock.end - Date.now()) / 1000));
+    const hms = `${Math.floor(left / 3600)}:${String(Math.floor(left / 60) % 60).padStart(2, "0")}:` +
+      String(left % 60).padStart(2, "0");
+    box.className = left === 0 ? "over" : left <= clock.warn * 60 ? "warning" : "";
+    box.textContent = left === 0 ? "0:00:00 时间到 Time is up: the referee calls time" : `剩余 Time left ${hms}`;
+  }
+
+  // 第六条: at the time call the hand in play is finished; no new hand starts; scored as it stands
+  function timeCallView() {
+    const tc = state.time_call;
+    if (!tc) return null;
+    return el("div", { class: "box called", id: "time-call" }, el("h2", {}, "时间到 Time called"),
+      el("p", {}, tc.hand_in_play
+        ? `打完第 ${tc.hand_in_play} 盘（进行中）并录入，不再开新盘。 Finish hand ${tc.hand_in_play} (in play) and ` +
+          "enter it; no new hand starts. The session is scored as it stands."
+        : "不再开新盘，本局按现有成绩计分。 No new hand: the session is scored as it stands."));
   }
 
   function pinView() {
@@ -198,7 +230,7 @@
       fans: form.winner >= 0 ? form.fans : [] };
     if (form.winner === null) { message = "选择和牌者 Pick the winner (or draw)"; return render(); }
     try {
-      state = await call("/propose", { seat: Number(seat), hand });
+      take(await call("/propose", { seat: Number(seat), hand }));
       form = blank();
       message = "";
     } catch (e) { message = e.message; }
@@ -230,7 +262,7 @@
   }
 
   async function act(path, p) {
-    try { state = await call(path, { seat: Number(seat), id: p.id }); message = ""; } catch (e) { message = e.message; }
+    try { take(await call(path, { seat: Number(seat), id: p.id })); message = ""; } catch (e) { message = e.message; }
     render();
   }
 
@@ -247,14 +279,18 @@
     if (!state) { app.append(...pinView()); }
     else {
       app.append(el("h1", {}, `${state.name || state.event} · 第 ${session} 局 第 ${table} 桌`));
+      app.append(el("p", { id: "clock" }));
+      tick();
       app.append(el("p", { id: "progress" }, state.totals ? "快速录入 Totals entered" : `${state.hands}/16 盘 hands` +
         (state.time_called ? " · 时间到 time called" : "")));
+      const called = timeCallView();
+      if (called) app.append(called);
       const head = handHead();
       if (head && !state.pending) app.append(head);
       app.append(scoresView());
       if (seat === null) app.append(el("p", {}, "裁判视图 Referee view"));
       else if (state.pending) app.append(pendingView(state.pending));
-      else if (!state.totals && state.hands < 16 && !state.time_called) app.append(...handForm());
+      else if (state.next_hand) app.append(...handForm());
       if (seat !== null) app.append(el("p", { id: "you" }, el("small", {}, `你是 You are ${names()[Number(seat)]} · `),
         el("a", { href: "#", id: "forget-pin", onclick: (e) => {
           e.preventDefault(); pin = ""; state = null; seat = null; localStorage.removeItem(store + ":pin"); render(); } },
@@ -265,4 +301,5 @@
 
   load();
   setInterval(() => { if (state && !document.hidden) load(); }, 4000);
+  setInterval(tick, 1000);
 })();

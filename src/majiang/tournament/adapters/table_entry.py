@@ -44,6 +44,7 @@ from majiang.mcr.rules import get_rules
 from majiang.store import Database
 from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
+from majiang.tournament.clock import hand_in_play
 from majiang.tournament.model import HANDS_PER_SESSION, Event
 from majiang.tournament.organiser import is_organiser, pin_seat
 from majiang.tournament.penalties import Penalty, PenaltyCode
@@ -212,6 +213,10 @@ def _state(repo: TournamentRepository, event: Event, session: int, table: int) -
     t = repo.table(event.id, session, table, group.id)
     names = {p.id: p.name or p.id for p in group.players}
     res = repo.table_result(event.id, session, table, group.id)
+    clock = repo.clock(event.id, session)
+    in_play = hand_in_play(clock["time_call"], table) if t.time_called else None
+    last = in_play if in_play == len(t.hands) + 1 else None  # the hand in play at the call, not yet entered
+    playing = t.totals is None and len(t.hands) < HANDS_PER_SESSION and (not t.time_called or last is not None)
     return {
         "event": event.id,
         "name": event.name,
@@ -221,10 +226,14 @@ def _state(repo: TournamentRepository, event: Event, session: int, table: int) -
             {"seat": i, "wind": "ESWN"[i], "id": pid, "name": names.get(pid, pid)} for i, pid in enumerate(t.players)
         ],
         "hands": len(t.hands),
-        "next_hand": _next_hand(len(t.hands) + 1) if t.totals is None and len(t.hands) < HANDS_PER_SESSION else None,
+        "next_hand": _next_hand(len(t.hands) + 1) if playing else None,
         "totals": None if t.totals is None else list(t.totals),
         "scores": list(res.seat_scores),
         "time_called": t.time_called,
+        # 第六条: at the call the hand in play is finished (``hand_in_play``, None when it is entered or
+        # none was in play), no new hand starts; the session is scored as it stands
+        "time_call": {"at": (clock["time_call"] or {}).get("at"), "hand_in_play": last} if t.time_called else None,
+        "clock": {k: clock[k] for k in ("phase", "remaining_s", "ends", "minutes", "warn")},
         "pending": _pending(repo.load(event.id), session, table),
         "min_fan": get_rules(event.rules).min_fan,
     }
@@ -468,6 +477,9 @@ button.fan { text-align: left; padding: 0 10px; overflow-wrap: anywhere; }
 #fan-chips { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; margin-top: 4px; }
 button.chip { background: #e6f0ff; border-color: #1d4ed8; color: #1d4ed8; font-weight: 700; }
 input[readonly] { background: #eee; }
+#clock { font-size: 1.1rem; font-weight: 700; font-variant-numeric: tabular-nums; margin: .2rem 0; }
+#clock.warning { color: #a15c00; } #clock.over { color: #b00020; }
+.called { background: #fde2e2; border-color: #b00020; } .called h2 { color: #b00020; margin-top: 0; }
 """.strip()
 
 
@@ -498,6 +510,21 @@ def start_clock(
     except (RepositoryError, ValueError) as e:
         raise HTTPException(409, str(e)) from None
     return repo.clock(event_id, session)
+
+
+@entry_router.post(
+    "/tournaments/{event_id}/sessions/{session}/time",
+    summary="call time at every table still playing (organiser token): the hand in play finishes, no new hand",
+)
+def call_time(event_id: str, session: int, db: DB, authorization: Auth = None) -> dict[str, Any]:
+    """The referee's time call (as ``majiang tournament clock EVENT --session K --call``), logged as
+    ``web:referee``; answers the clock with ``just_called``: the tables called now."""
+    repo = organiser_repo(db, event_id, authorization)
+    try:
+        called = repo.call_time(event_id, session, by="web:referee")
+    except RepositoryError as e:
+        raise HTTPException(409, str(e)) from None
+    return {**repo.clock(event_id, session), "just_called": called}
 
 
 @entry_router.get(
