@@ -112,7 +112,7 @@ def test_the_entries_log_and_undo_need_the_organiser_token(tmp_path):
     db.dispose()
 
 
-def _pinned_event(tmp_path):
+def _pinned_event(tmp_path, scheme="1998"):
     from majiang.tournament.draw import draw_session
     from majiang.tournament.organiser import issue_token, new_entry_secret
     from majiang.tournament.registration import build_group, count_entries, new_event
@@ -121,7 +121,7 @@ def _pinned_event(tmp_path):
     db.migrate()
     repo = TournamentRepository(db)
     token, extra = issue_token()
-    repo.create(new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5))
+    repo.create(new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5, scheme=scheme))
     repo.set_extra("cup", **extra, **new_entry_secret())
     repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 1))
     app = FastAPI()
@@ -415,4 +415,50 @@ def test_a_duplicate_session_shows_in_public_only_when_every_table_is_done(tmp_p
     assert plot_done != plot  # the session's points appear only now
     assert "s1_score" in csv_text.splitlines()[0]
     assert any(row["standard_total"] not in (0, "0") for row in standings["groups"][0]["standings"])
+    db.dispose()
+
+
+def test_a_page_per_player_with_his_tables_opponents_and_the_tie_break_that_ranked_him(tmp_path):
+    """Was: no page per player; the standings only said which tie-break applied (under the rank), not
+    against whom, and nothing listed a player's tables and opponents."""
+    from majiang.tournament.draw import draw_session
+    from majiang.tournament.sealing import DUPLICATE_KEY
+
+    db, repo, token, c = _pinned_event(tmp_path, scheme="4210")
+    ref = {"Authorization": f"Bearer {token}"}
+    totals = {1: [30, -10, -10, -10], 2: [20, 0, -10, -10], 3: [10, -10, 0, 0], 4: [0, 0, 0, 0]}
+    for t, tot in totals.items():
+        c.post(f"/api/tournaments/cup/t/1/{t}/propose", json={"seat": 0, "totals": tot}, headers=ref)
+    s1 = repo.load("cup").groups[0].sessions[0]
+    e1, e2 = s1.tables[0].players[0], s1.tables[1].players[0]  # both 4 (first at their tables): 530 vs 520
+    page = c.get("/tournaments/cup").text
+    assert f'href="/tournaments/cup/players/{e1}"' in page and f'href="/tournaments/cup/players/{e2}"' in page
+    card = c.get(f"/api/tournaments/cup/players/{e1}").json()
+    assert card["rank"] == 1 and card["standard_total"] == 4 and card["match_total"] == 530
+    assert card["tie_break"]["step"] == "match_total" and card["tie_break"]["against"] == e2
+    assert not card["tie_break"]["above"]
+    rows = {r["player"]: r for r in c.get("/api/tournaments/cup/standings").json()["groups"][0]["standings"]}
+    assert rows[e1]["tie_break"] == card["tie_break"]["step"]
+    (s,) = card["sessions"]
+    assert s["session"] == 1 and s["state"] == "played" and s["table"] == 1 and s["wind"] == "东 E"
+    assert s["score"] == 530 and s["place"] == 1 and s["standard"] == 4
+    assert [(o["id"], o["score"]) for o in s["opponents"]] == [(p, 490) for p in s1.tables[0].players[1:]]
+    assert c.get(f"/api/tournaments/cup/players/{e2}").json()["tie_break"]["above"]
+    html = c.get(f"/tournaments/cup/players/{e1}").text
+    assert "比赛成绩之和" in html and "higher Σ session scores" in html and 'href="/tournaments/cup"' in html
+    assert all(f'href="{p}"' in html for p in s1.tables[0].players[1:])
+    assert c.get("/api/tournaments/cup/players/nobody").status_code == 404
+    assert c.get("/tournaments/nope/players/P01").status_code == 404
+    # a 复式 session still playing: nothing of it on the page, until every table is finished
+    repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 2))
+    assert c.get(f"/api/tournaments/cup/players/{e1}").json()["sessions"][1]["state"] == "drawn"
+    repo.set_extra("cup", **{DUPLICATE_KEY: {"2": {"tables": []}}})
+    for t in (1, 2, 3):
+        c.post(f"/api/tournaments/cup/t/2/{t}/propose", json={"seat": 0, "totals": [30, -10, -10, -10]}, headers=ref)
+    card = c.get(f"/api/tournaments/cup/players/{e1}").json()
+    assert [s["session"] for s in card["sessions"]] == [1] and card["standard_total"] == 4
+    assert "第2局" not in c.get(f"/tournaments/cup/players/{e1}").text
+    c.post("/api/tournaments/cup/t/2/4/propose", json={"seat": 0, "totals": [30, -10, -10, -10]}, headers=ref)
+    card = c.get(f"/api/tournaments/cup/players/{e1}").json()
+    assert [s["session"] for s in card["sessions"]] == [1, 2] and card["sessions"][1]["state"] == "played"
     db.dispose()

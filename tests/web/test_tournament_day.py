@@ -298,3 +298,21 @@ def test_the_phones_show_the_clock_and_the_time_call(event: Any, new_page: Any, 
     expect(banner).to_contain_text("No new hand: the session is scored as it stands")
     expect(east.locator("#propose")).to_have_count(0)
     expect(east.locator("#hand-head")).to_have_count(0)
+
+
+def test_a_players_page_from_the_standings_on_a_phone(forty: str, new_page: Any, shots: Path) -> None:
+    """Was: no page per player (his tables, opponents, scores, and what decided his rank)."""
+    page = new_page(*PHONE)
+    page.goto(f"/tournaments/{forty}")
+    page.locator("a.player").first.click()  # the leader: 539 at table 9, East
+    expect(page.locator("#rank")).to_contain_text("第 1 名 / 40")
+    session = page.locator("section[data-session='1']")
+    expect(session).to_contain_text("第9桌 T9 · 东 E")
+    expect(session).to_contain_text("539 · 第1位")
+    expect(page.locator("#tie")).to_have_count(0)  # nobody level with him
+    _fits_a_phone(page)
+    session.locator("li a").first.click()  # South of table 9: 490, level with 17 others on everything
+    expect(page.locator("#tie")).to_contain_text("并列")
+    expect(page.locator("section[data-session='1']")).to_contain_text("490")
+    _fits_a_phone(page)
+    page.screenshot(path=str(shots / "tournament-phone-player.png"), full_page=True)
