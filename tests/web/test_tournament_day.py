@@ -285,6 +285,7 @@ def test_the_phones_show_the_clock_and_the_time_call(event: Any, new_page: Any, 
     banner = east.locator("#time-call")
     expect(banner).to_contain_text("时间到 Time called", timeout=STEP_MS)  # the next poll
     expect(banner).to_contain_text("Finish hand 1 (in play)")
+    expect(east.locator("#clock")).to_have_text("时间到 Time called")  # not the time left any more
     expect(east.locator("#propose")).to_contain_text("Enter hand 1")
     _fits_a_phone(east)
     east.screenshot(path=str(shots / "tournament-phone-time-called.png"), full_page=True)

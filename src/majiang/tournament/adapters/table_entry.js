@@ -76,6 +76,7 @@
   function tick() {
     const box = document.getElementById("clock");
     if (!box) return;
+    if (state && state.time_called) { box.textContent = "时间到 Time called"; box.className = "over"; return; }
     if (!clock) { box.textContent = ""; box.className = ""; return; }
     const left = Math.max(0, Math.round((clock.end - Date.now()) / 1000));
     const hms = `${Math.floor(left / 3600)}:${String(Math.floor(left / 60) % 60).padStart(2, "0")}:` +
@@ -173,7 +174,7 @@
     const chips = el("div", { id: "fan-chips" }, ...Object.entries(counts).map(([zh, k]) => {
       const f = FANS.find((x) => x.zh === zh);
       return el("button", { class: "chip", "data-chip": zh, onclick: () => dropFan(zh) },
-        `${zh}${k > 1 ? " ×" + k : ""} ${f.points * k} ✕`);
+        k > 1 ? `${zh} ${f.points}×${k} ✕` : `${zh} ${f.points} ✕`);
     }));
     return [el("label", { for: "fan-search" }, "番种 Fans (搜索 search: 中文 · 拼音 qys · English)"), box, results, chips];
   }
