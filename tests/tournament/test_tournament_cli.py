@@ -342,8 +342,10 @@ def test_the_session_clock_and_a_time_call_at_every_table_still_playing(run):
     run("enter", "cup", "--session", "1", "--table", "1", "--hand", "1", "--winner", "E", "--points", "8")
     _, out, _ = run("clock", "cup", "--session", "1", "--call")
     assert "time called at table(s) 1, 3, 4" in out and "2:29:" in out
+    # 第六条: the hand in play at the call (hand 2 at table 1) is finished and entered; no hand after it
+    run("enter", "cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", "E", "--points", "8")
     code, _, err = run(
-        "enter", "cup", "--session", "1", "--table", "1", "--hand", "2", "--winner", "E", "--points", "8", ok=False
+        "enter", "cup", "--session", "1", "--table", "1", "--hand", "3", "--winner", "E", "--points", "8", ok=False
     )
     assert code == 2 and "time was called" in err
     _, out, _ = run("log", "cup", "--json")

@@ -112,7 +112,7 @@ def test_the_entries_log_and_undo_need_the_organiser_token(tmp_path):
     db.dispose()
 
 
-def _pinned_event(tmp_path):
+def _pinned_event(tmp_path, scheme="1998"):
     from majiang.tournament.draw import draw_session
     from majiang.tournament.organiser import issue_token, new_entry_secret
     from majiang.tournament.registration import build_group, count_entries, new_event
@@ -121,7 +121,7 @@ def _pinned_event(tmp_path):
     db.migrate()
     repo = TournamentRepository(db)
     token, extra = issue_token()
-    repo.create(new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5))
+    repo.create(new_event("cup", "Cup", build_group(count_entries(16), 0), sessions=2, seed=5, scheme=scheme))
     repo.set_extra("cup", **extra, **new_entry_secret())
     repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 1))
     app = FastAPI()
@@ -302,6 +302,86 @@ def test_the_phone_page_knows_the_hands_dealer_and_winds(tmp_path):
     db.dispose()
 
 
+def test_the_phones_fan_search_and_the_fan_total_checked_by_the_server(tmp_path):
+    """Was: no fan list for the phones; a total sent with fan names was ignored (the names won
+    silently) and an unknown fan name was refused only at the fourth confirmation."""
+    db, repo, _token, c = _pinned_event(tmp_path)
+    fans = c.get("/api/tournaments/cup/fans").json()
+    assert fans["min_fan"] == 8 and len(fans["fans"]) == 81
+    qys = next(f for f in fans["fans"] if f["zh"] == "清一色")
+    assert qys == {
+        "no": 22,
+        "zh": "清一色",
+        "pinyin": "qingyise",
+        "initials": "qys",
+        "en": "Full Flush",
+        "points": 24,
+        "flowers": False,
+    }
+    assert c.get("/api/tournaments/cup/fans?q=qys").json()["fans"][0]["zh"] == "清一色"
+    assert [f["zh"] for f in c.get("/api/tournaments/cup/fans?q=Full Flush").json()["fans"]] == ["清一色"]
+    assert c.get("/api/tournaments/cup/fans?q=ph").json()["fans"][0]["zh"] == "平和"  # 和 read hú
+    assert c.get("/api/tournaments/nope/fans").status_code == 404
+    seat_h, api = _seat_headers(repo, 1, 2), "/api/tournaments/cup/t/1/2"
+    assert c.get(api, headers=seat_h[0]).json()["min_fan"] == 8
+
+    def propose(hand):
+        body = {"seat": 0, "hand": {"winner": 0, "discarder": 2, **hand}}
+        return c.post(f"{api}/propose", json=body, headers=seat_h[0])
+
+    r = propose({"fans": ["清一色", "平和"], "points": 20})
+    assert r.status_code == 409 and "(26)" in r.json()["detail"]
+    r = propose({"fans": ["清一色", "nonsense"], "points": 24})
+    assert r.status_code == 409 and "nonsense" in r.json()["detail"]
+    r = propose({"fans": ["清一色", "花牌"]})
+    assert r.status_code == 409 and "flowers" in r.json()["detail"]
+    assert c.get(api, headers=seat_h[0]).json()["pending"] is None
+    p = propose({"fans": ["Full Flush", "幺九刻", "幺九刻"], "points": 26, "flowers": 1}).json()["pending"]
+    assert p["hand"]["fans"] == ["清一色", "幺九刻", "幺九刻"] and p["hand"]["points"] == 26
+    for seat in (1, 2, 3):
+        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["id"]}, headers=seat_h[seat]).json()
+    hand = repo.table("cup", 1, 2).hands[0]
+    assert hand.fans == ("清一色", "幺九刻", "幺九刻") and hand.fan_total == 27
+    assert state["scores"][0] == 500 + 27 + 8 * 3
+    db.dispose()
+
+
+def test_the_referee_calls_time_and_the_phones_finish_the_hand_in_play_only(tmp_path):
+    """Was: the phones showed no clock, the referee had no time call on the web, and a session-wide time
+    call refused the hand in play at every table (第六条: it is finished; no new hand starts)."""
+    db, repo, token, c = _pinned_event(tmp_path)
+    ref, seat_h, api = {"Authorization": f"Bearer {token}"}, _seat_headers(repo, 1, 2), "/api/tournaments/cup/t/1/2"
+    state = c.get(api, headers=seat_h[0]).json()
+    assert state["clock"]["phase"] == "not started" and state["time_call"] is None
+    c.post("/tournaments/cup/sessions/1/clock", json={"minutes": 60, "warn": 5}, headers=ref)
+    clock = c.get(api, headers=seat_h[1]).json()["clock"]
+    assert clock["phase"] == "running" and 3590 <= clock["remaining_s"] <= 3600 and clock["warn"] == 5
+    for _ in range(2):  # two hands at table 2 before the call, none at table 3; table 1 entered as totals
+        c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None}}, headers=ref)
+    c.post("/api/tournaments/cup/t/1/1/propose", json={"seat": 0, "totals": [10, -10, 0, 0]}, headers=ref)
+    assert c.post("/tournaments/cup/sessions/1/time").status_code == 401
+    assert c.post("/tournaments/cup/sessions/1/time", headers=seat_h[0]).status_code == 401
+    called = c.post("/tournaments/cup/sessions/1/time", headers=ref).json()
+    assert called["just_called"] == [2, 3, 4] and called["called"] == [2, 3, 4]
+    assert called["time_call"]["in_play"] == {"2": 3, "3": 1, "4": 1} and called["time_call"]["by"] == "web:referee"
+    assert c.post("/tournaments/cup/sessions/1/time", headers=ref).json()["just_called"] == []
+    assert c.post("/tournaments/cup/sessions/7/time", headers=ref).status_code == 409
+    state = c.get(api, headers=seat_h[0]).json()
+    assert state["time_called"] and state["time_call"]["hand_in_play"] == 3 and state["next_hand"]["no"] == 3
+    # the hand in play is proposed and confirmed on the phones, and recorded
+    p = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": 0, "points": 8}}, headers=seat_h[0]).json()
+    for seat in (1, 2, 3):
+        state = c.post(f"{api}/confirm", json={"seat": seat, "id": p["pending"]["id"]}, headers=seat_h[seat]).json()
+    assert state["hands"] == 3 and state["pending"] is None
+    assert state["time_call"]["hand_in_play"] is None and state["next_hand"] is None
+    r = c.post(f"{api}/propose", json={"seat": 0, "hand": {"winner": None}}, headers=ref)
+    assert r.status_code == 409 and "time was called" in r.json()["detail"]
+    assert [e["by"] for e in repo.entries("cup", 1) if e["kind"] == "time_call"] == ["web:referee"] * 3
+    js = c.get("/tournaments/assets/table-entry.js").text
+    assert "时间到 Time called" in js and "no new hand" in js
+    db.dispose()
+
+
 def test_a_duplicate_session_shows_in_public_only_when_every_table_is_done(tmp_path):
     """Was: the public standings, standings.csv, the plot and the projector showed running scores of a
     复式 session after every hand; the same seats at two tables read identical scores, so a table behind
@@ -335,4 +415,50 @@ def test_a_duplicate_session_shows_in_public_only_when_every_table_is_done(tmp_p
     assert plot_done != plot  # the session's points appear only now
     assert "s1_score" in csv_text.splitlines()[0]
     assert any(row["standard_total"] not in (0, "0") for row in standings["groups"][0]["standings"])
+    db.dispose()
+
+
+def test_a_page_per_player_with_his_tables_opponents_and_the_tie_break_that_ranked_him(tmp_path):
+    """Was: no page per player; the standings only said which tie-break applied (under the rank), not
+    against whom, and nothing listed a player's tables and opponents."""
+    from majiang.tournament.draw import draw_session
+    from majiang.tournament.sealing import DUPLICATE_KEY
+
+    db, repo, token, c = _pinned_event(tmp_path, scheme="4210")
+    ref = {"Authorization": f"Bearer {token}"}
+    totals = {1: [30, -10, -10, -10], 2: [20, 0, -10, -10], 3: [10, -10, 0, 0], 4: [0, 0, 0, 0]}
+    for t, tot in totals.items():
+        c.post(f"/api/tournaments/cup/t/1/{t}/propose", json={"seat": 0, "totals": tot}, headers=ref)
+    s1 = repo.load("cup").groups[0].sessions[0]
+    e1, e2 = s1.tables[0].players[0], s1.tables[1].players[0]  # both 4 (first at their tables): 530 vs 520
+    page = c.get("/tournaments/cup").text
+    assert f'href="/tournaments/cup/players/{e1}"' in page and f'href="/tournaments/cup/players/{e2}"' in page
+    card = c.get(f"/api/tournaments/cup/players/{e1}").json()
+    assert card["rank"] == 1 and card["standard_total"] == 4 and card["match_total"] == 530
+    assert card["tie_break"]["step"] == "match_total" and card["tie_break"]["against"] == e2
+    assert not card["tie_break"]["above"]
+    rows = {r["player"]: r for r in c.get("/api/tournaments/cup/standings").json()["groups"][0]["standings"]}
+    assert rows[e1]["tie_break"] == card["tie_break"]["step"]
+    (s,) = card["sessions"]
+    assert s["session"] == 1 and s["state"] == "played" and s["table"] == 1 and s["wind"] == "东 E"
+    assert s["score"] == 530 and s["place"] == 1 and s["standard"] == 4
+    assert [(o["id"], o["score"]) for o in s["opponents"]] == [(p, 490) for p in s1.tables[0].players[1:]]
+    assert c.get(f"/api/tournaments/cup/players/{e2}").json()["tie_break"]["above"]
+    html = c.get(f"/tournaments/cup/players/{e1}").text
+    assert "比赛成绩之和" in html and "higher Σ session scores" in html and 'href="/tournaments/cup"' in html
+    assert all(f'href="{p}"' in html for p in s1.tables[0].players[1:])
+    assert c.get("/api/tournaments/cup/players/nobody").status_code == 404
+    assert c.get("/tournaments/nope/players/P01").status_code == 404
+    # a 复式 session still playing: nothing of it on the page, until every table is finished
+    repo.put_session("cup", "A", draw_session(repo.load("cup"), "A", 2))
+    assert c.get(f"/api/tournaments/cup/players/{e1}").json()["sessions"][1]["state"] == "drawn"
+    repo.set_extra("cup", **{DUPLICATE_KEY: {"2": {"tables": []}}})
+    for t in (1, 2, 3):
+        c.post(f"/api/tournaments/cup/t/2/{t}/propose", json={"seat": 0, "totals": [30, -10, -10, -10]}, headers=ref)
+    card = c.get(f"/api/tournaments/cup/players/{e1}").json()
+    assert [s["session"] for s in card["sessions"]] == [1] and card["standard_total"] == 4
+    assert "第2局" not in c.get(f"/tournaments/cup/players/{e1}").text
+    c.post("/api/tournaments/cup/t/2/4/propose", json={"seat": 0, "totals": [30, -10, -10, -10]}, headers=ref)
+    card = c.get(f"/api/tournaments/cup/players/{e1}").json()
+    assert [s["session"] for s in card["sessions"]] == [1, 2] and card["sessions"][1]["state"] == "played"
     db.dispose()

@@ -3,6 +3,7 @@ and the standings move."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests 
 expect = sync_api.expect
 
 PHONE = (390, 844)
+EVENTS = itertools.count(1)  # each test's event on the one hall: phone-cup, phone-cup-2 …
 NAMES = ["Jürgen Weiß", "Tomáš Dvořák", "王芳", "Élodie Lefèvre"] + [f"Spieler {i:02d}" for i in range(4, 16)]
 
 
@@ -28,6 +30,8 @@ def event(hall: Any, tmp_path: Path) -> dict[str, Any]:
     from majiang.tournament.adapters.repository import TournamentRepository
 
     url = f"sqlite:///{hall.log.parent / 'hall.db'}"
+    n = next(EVENTS)
+    event_id = "phone-cup" if n == 1 else f"phone-cup-{n}"
     players = tmp_path / "players.txt"
     players.write_text("\n".join(NAMES) + "\n", encoding="utf-8")
     assert (
@@ -36,7 +40,7 @@ def event(hall: Any, tmp_path: Path) -> dict[str, Any]:
                 "new",
                 "Phone Cup",
                 "--id",
-                "phone-cup",
+                event_id,
                 "--players",
                 str(players),
                 "--sessions",
@@ -49,13 +53,13 @@ def event(hall: Any, tmp_path: Path) -> dict[str, Any]:
         )
         == 0
     )
-    assert main(["draw", "phone-cup", "--db", url]) == 0
+    assert main(["draw", event_id, "--db", url]) == 0
     db = Database(url)
     try:
-        links = table_links(TournamentRepository(db), "phone-cup", 1, hall.base)
+        links = table_links(TournamentRepository(db), event_id, 1, hall.base)
     finally:
         db.dispose()
-    return {"id": "phone-cup", "table": links[0]}
+    return {"id": event_id, "table": links[0], "db": url}
 
 
 def _fits_a_phone(page: Any) -> None:
@@ -213,3 +217,103 @@ def test_the_standings_fit_a_phone(forty: str, new_page: Any, shots: Path) -> No
     width = page.evaluate("document.documentElement.scrollWidth")
     page.screenshot(path=str(shots / "tournament-phone-standings-40.png"))
     assert width <= PHONE[0], f"horizontal scrolling: {width}px"
+
+
+def _confirm_by_api(hall: Any, link: dict[str, Any], seats: tuple[int, ...]) -> None:
+    """The other seats confirm the waiting entry from their own phones (their PINs), by the API."""
+    import httpx
+
+    api = link["url"].replace("/tournaments/", "/api/tournaments/", 1)
+    for seat in seats:
+        headers = {"X-Table-Pin": link["pins"][seat], "X-Device": f"phone-{seat}"}
+        pending = httpx.get(api, headers=headers, timeout=10).json()["pending"]
+        r = httpx.post(f"{api}/confirm", json={"seat": seat, "id": pending["id"]}, headers=headers, timeout=10)
+        r.raise_for_status()
+
+
+def test_fans_are_found_by_chinese_pinyin_initials_and_english_and_summed(
+    event: Any, new_page: Any, hall: Any, shots: Path
+) -> None:
+    """Was: the phone had only a number field for the fan total (the fans' names were a calculator away)."""
+    link = event["table"]
+    east = _open(new_page, link, 0)
+    east.click("button[data-pick='winner:0']")
+    east.click("button[data-pick='discarder:2']")
+    east.fill("#fan-search", "qys")  # pinyin initials
+    expect(east.locator("#fan-results button").first).to_have_attribute("data-fan", "清一色")
+    east.click("button[data-fan='清一色']")
+    expect(east.locator("button[data-chip='清一色']")).to_contain_text("24")
+    east.fill("#fan-search", "all chows")  # English
+    east.click("button[data-fan='平和']")
+    east.fill("#fan-search", "幺九")  # Chinese
+    east.click("button[data-fan='幺九刻']")
+    east.fill("#fan-search", "yjk")
+    east.click("button[data-fan='幺九刻']")  # twice
+    expect(east.locator("button[data-chip='幺九刻']")).to_contain_text("×2")
+    east.fill("#fan-search", "flower")  # 花牌 goes in the flowers field
+    east.click("button[data-fan='花牌']")
+    expect(east.locator("#points")).to_have_value("28")
+    expect(east.locator("#flowers")).to_have_value("1")
+    expect(east.locator("#fan-total")).to_contain_text("28 番 + 1 花 = 29")
+    east.click("button[data-chip='平和']")  # a tap on a chip takes the fan away
+    expect(east.locator("#points")).to_have_value("26")
+    _fits_a_phone(east)
+    east.screenshot(path=str(shots / "tournament-phone-fans.png"), full_page=True)
+    east.click("#propose")
+    expect(east.locator("#pending")).to_contain_text("清一色 幺九刻 幺九刻")
+    expect(east.locator("#pending")).to_contain_text("26 番")
+    _confirm_by_api(hall, link, (1, 2, 3))
+    expect(east.locator("#progress")).to_contain_text("1/16", timeout=STEP_MS)  # the next poll
+    # 26 + 1 flower from West, 8 from the others: 500 + 27 + 3 × 8
+    expect(east.locator("#scores")).to_contain_text("551")
+    # below the minimum the phone says what it will be recorded as
+    east.click("button[data-pick='winner:1']")
+    east.fill("#fan-search", "ph")
+    east.click("button[data-fan='平和']")
+    expect(east.locator("#fan-total")).to_contain_text("错和")
+
+
+def test_the_phones_show_the_clock_and_the_time_call(event: Any, new_page: Any, hall: Any, shots: Path) -> None:
+    """Was: no clock on the phones, and a time call hid the form even for the hand in play (第六条: that
+    hand is finished and entered; no new hand starts)."""
+    link = event["table"]
+    _with_repo(hall, lambda repo: repo.start_clock(event["id"], 1, minutes=60, warn=5))
+    east = _open(new_page, link, 0)
+    expect(east.locator("#clock")).to_have_text(re.compile(r"剩余 Time left (1:00:00|0:59:\d\d)"))
+    expect(east.locator("#time-call")).to_have_count(0)
+    assert _with_repo(hall, lambda repo: repo.call_time(event["id"], 1)) == [1, 2, 3, 4]
+    banner = east.locator("#time-call")
+    expect(banner).to_contain_text("时间到 Time called", timeout=STEP_MS)  # the next poll
+    expect(banner).to_contain_text("Finish hand 1 (in play)")
+    expect(east.locator("#clock")).to_have_text("时间到 Time called")  # not the time left any more
+    expect(east.locator("#propose")).to_contain_text("Enter hand 1")
+    _fits_a_phone(east)
+    east.screenshot(path=str(shots / "tournament-phone-time-called.png"), full_page=True)
+    east.click("button[data-pick='winner:0']")
+    east.click("button[data-pick='discarder:-1']")
+    east.fill("#points", "8")
+    east.click("#propose")
+    expect(east.locator("#pending")).to_contain_text("自摸")
+    _confirm_by_api(hall, link, (1, 2, 3))
+    expect(east.locator("#progress")).to_contain_text("1/16", timeout=STEP_MS)
+    expect(banner).to_contain_text("No new hand: the session is scored as it stands")
+    expect(east.locator("#propose")).to_have_count(0)
+    expect(east.locator("#hand-head")).to_have_count(0)
+
+
+def test_a_players_page_from_the_standings_on_a_phone(forty: str, new_page: Any, shots: Path) -> None:
+    """Was: no page per player (his tables, opponents, scores, and what decided his rank)."""
+    page = new_page(*PHONE)
+    page.goto(f"/tournaments/{forty}")
+    page.locator("a.player").first.click()  # the leader: 539 at table 9, East
+    expect(page.locator("#rank")).to_contain_text("第 1 名 / 40")
+    session = page.locator("section[data-session='1']")
+    expect(session).to_contain_text("第9桌 T9 · 东 E")
+    expect(session).to_contain_text("539 · 第1位")
+    expect(page.locator("#tie")).to_have_count(0)  # nobody level with him
+    _fits_a_phone(page)
+    session.locator("li a").first.click()  # South of table 9: 490, level with 17 others on everything
+    expect(page.locator("#tie")).to_contain_text("并列")
+    expect(page.locator("section[data-session='1']")).to_contain_text("490")
+    _fits_a_phone(page)
+    page.screenshot(path=str(shots / "tournament-phone-player.png"), full_page=True)

@@ -60,3 +60,29 @@ def clock_state(clock: Mapping[str, Any] | None, now: datetime) -> dict[str, Any
         "warn": warn,
         "start": start.isoformat(),
     }
+
+
+def new_time_call(at: datetime, by: str, hands_entered: Mapping[int, int]) -> dict[str, Any]:
+    """The referee's time call of a session (``extra["time_calls"][str(session)]``): when, by whom, and
+    per table still playing the hand in play at the call — the one hand it may still enter (第六条: the
+    hand in play is finished, no new hand starts).
+
+    >>> call = new_time_call(datetime(2026, 5, 1, 12, 0, tzinfo=UTC), "clock", {3: 9, 4: 0})
+    >>> hand_in_play(call, 3), hand_in_play(call, 4), hand_in_play(call, 5), hand_in_play(None, 3)
+    (10, 1, None, None)
+    """
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return {
+        "at": at.isoformat(timespec="seconds"),
+        "by": by,
+        "in_play": {str(t): n + 1 for t, n in sorted(hands_entered.items()) if n < 16},
+    }
+
+
+def hand_in_play(call: Mapping[str, Any] | None, table: int) -> int | None:
+    """The hand a table may still enter after the session's time call (None: no call, or not that table)."""
+    if not call:
+        return None
+    n = (call.get("in_play") or {}).get(str(table))
+    return None if n is None else int(n)

@@ -57,6 +57,8 @@ def cmd_clock(args: argparse.Namespace) -> int:
         )
     if called is not None:
         print(f"time called at table(s) {', '.join(map(str, called)) or '(none still playing)'}")
+        if called:
+            print("the hand in play at each is finished and entered (enter … --hand N); no new hand starts")
     elif state["called"]:
         print(f"time called at table(s) {', '.join(map(str, state['called']))}")
     return 0

@@ -9,6 +9,8 @@ from fastapi import Depends, HTTPException, Request
 
 from majiang.store import Database
 from majiang.tournament.adapters.repository import EventNotFound, TournamentRepository
+from majiang.tournament.model import Event
+from majiang.tournament.sealing import public_view
 
 
 def get_db(request: Request) -> Database:
@@ -48,3 +50,10 @@ def organiser_repo(db: Database, event_id: str, authorization: str | None) -> To
             f"'majiang tournament token {event_id}'",
         )
     return repo
+
+
+class PublicRepository(TournamentRepository):
+    """What the public pages read: a 复式 session still playing is left out (majiang.tournament.sealing)."""
+
+    def load(self, event_id: str) -> Event:
+        return public_view(super().load(event_id))

@@ -159,7 +159,7 @@ class EntryDesk(RepositoryBase):
                 raise RepositoryError(
                     f"session {session_no} table {table_no} has {n} hand(s); enter hand {n + 1} before hand {hand.no}"
                 )
-            if hand.no > n and table.time_called:
+            if hand.no > n and table.time_called and hand.no != self._in_play(event.extra, session_no, table_no):
                 raise RepositoryError(time_called_error(session_no, table_no, n))
             if hand.no <= n and not replace_existing:
                 raise RepositoryError(
@@ -287,6 +287,13 @@ class EntryDesk(RepositoryBase):
             self._log(s, key, "penalty", by, {"penalty": penalty.to_dict()})
             self._touch(s, event_id)
             return result
+
+    @staticmethod
+    def _in_play(extra: dict[str, Any], session_no: int, table_no: int) -> int | None:
+        """The hand in play when the session's time was called (``call_time``): it may still be entered."""
+        from majiang.tournament.clock import hand_in_play
+
+        return hand_in_play((extra.get("time_calls") or {}).get(str(session_no)), table_no)
 
     def set_time_called(
         self,

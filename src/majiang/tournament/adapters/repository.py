@@ -206,20 +206,32 @@ class TournamentRepository(EntryDesk):
         k = session_no or len(sessions)
         state = clock_state((event.extra.get("clocks") or {}).get(str(k)), datetime.now(UTC))
         called = [t.no for t in sessions[k - 1].tables if t.time_called] if 1 <= k <= len(sessions) else []
-        return {**state, "session": k, "called": called}
+        call = (event.extra.get("time_calls") or {}).get(str(k))
+        return {**state, "session": k, "called": called, "time_call": call or None}
 
     def call_time(self, event_id: str, session_no: int, *, by: str = "clock") -> list[int]:
         """Time is up: call it at every table of the session still playing (fewer than 16 hands, no
-        totals); returns their numbers.  Each call is logged like ``enter --time-called``."""
+        totals); returns their numbers.  Each call is logged like ``enter --time-called``.  第六条: the
+        hand in play at each of them is finished and may still be entered (``extra["time_calls"]``,
+        :func:`.new_time_call`); no hand after it."""
+        from majiang.tournament.clock import new_time_call
+
         event = self.load(event_id)
         group = event.groups[0]
         if not 1 <= session_no <= len(group.sessions):
             raise RepositoryError(f"session {session_no} is not drawn ({len(group.sessions)} drawn)")
-        playing = [
-            t.no
+        tables = [
+            t
             for t in group.sessions[session_no - 1].tables
             if not t.time_called and t.totals is None and len(t.hands) < HANDS_PER_SESSION
         ]
+        playing = [t.no for t in tables]
+        if tables:
+            calls = dict(event.extra.get("time_calls") or {})
+            earlier = dict((calls.get(str(session_no)) or {}).get("in_play") or {})
+            call = new_time_call(datetime.now(UTC), by, {t.no: len(t.hands) for t in tables})
+            calls[str(session_no)] = {**call, "in_play": {**earlier, **call["in_play"]}}
+            self.set_extra(event_id, time_calls=calls)
         for no in playing:
             self.set_time_called(event_id, session_no, no, group_id=group.id, by=by)
         return playing

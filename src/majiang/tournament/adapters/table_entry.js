@@ -16,7 +16,9 @@
     localStorage.setItem("majiang-device", device);
   }
   let state = null;
-  const blank = () => ({ winner: null, discarder: null, points: "", flowers: 0, falseWins: [], penalties: [] });
+  const blank = () => ({ winner: null, discarder: null, points: "", flowers: 0, falseWins: [], penalties: [],
+                         fans: [], query: "" });
+  let FANS = null;  // the 81 fans (GET …/fans, once): zh, pinyin, initials, en, points, flowers
   const CODES = [["warning", "警告 Warning"], ["misconduct", "违例 Misconduct"], ["late", "迟到 Late"],
                  ["empty_call", "空叫 Empty call"], ["deceptive_win", "诈和 Deceptive win"]];
   let form = blank();
@@ -47,8 +49,9 @@
   async function load() {
     if (!pin) return render();
     try {
-      const fresh = await call("");
-      if (state && JSON.stringify(fresh) === JSON.stringify(state)) return;
+      const { clock: c, ...fresh } = await call("");
+      setClock(c);
+      if (state && JSON.stringify(fresh) === JSON.stringify(state)) return;  // the form keeps what is typed
       state = fresh;
       seat = fresh.you === null || fresh.you === undefined ? null : String(fresh.you);
       localStorage.setItem(store + ":pin", pin);
@@ -59,6 +62,38 @@
       localStorage.removeItem(store + ":pin");
     }
     render();
+  }
+
+  function take(data) { const { clock: c, ...rest } = data; setClock(c); state = rest; }
+
+  // the session clock: the time left, counted down here from the server's remaining_s (not the phone's clock)
+  let clock = null;
+  function setClock(c) {
+    clock = c && c.remaining_s !== null && c.remaining_s !== undefined
+      ? { ...c, end: Date.now() + c.remaining_s * 1000 } : null;
+    tick();
+  }
+  function tick() {
+    const box = document.getElementById("clock");
+    if (!box) return;
+    if (state && state.time_called) { box.textContent = "时间到 Time called"; box.className = "over"; return; }
+    if (!clock) { box.textContent = ""; box.className = ""; return; }
+    const left = Math.max(0, Math.round((clock.end - Date.now()) / 1000));
+    const hms = `${Math.floor(left / 3600)}:${String(Math.floor(left / 60) % 60).padStart(2, "0")}:` +
+      String(left % 60).padStart(2, "0");
+    box.className = left === 0 ? "over" : left <= clock.warn * 60 ? "warning" : "";
+    box.textContent = left === 0 ? "0:00:00 时间到 Time is up: the referee calls time" : `剩余 Time left ${hms}`;
+  }
+
+  // 第六条: at the time call the hand in play is finished; no new hand starts; scored as it stands
+  function timeCallView() {
+    const tc = state.time_call;
+    if (!tc) return null;
+    return el("div", { class: "box called", id: "time-call" }, el("h2", {}, "时间到 Time called"),
+      el("p", {}, tc.hand_in_play
+        ? `打完第 ${tc.hand_in_play} 盘（进行中）并录入，不再开新盘。 Finish hand ${tc.hand_in_play} (in play) and ` +
+          "enter it; no new hand starts. The session is scored as it stands."
+        : "不再开新盘，本局按现有成绩计分。 No new hand: the session is scored as it stands."));
   }
 
   function pinView() {
@@ -95,19 +130,77 @@
     return [el("h2", {}, label), wrap];
   }
 
+  // the fan search: Chinese, pinyin initials (qys → 清一色), pinyin, English (the server's fan_picker.search)
+  const fold = (t) => t.toLowerCase().replace(/\s+/g, "");
+  function matches(q) {
+    q = fold(q);
+    if (!q || !FANS) return [];
+    return FANS.filter((f) => f.zh.includes(q) || f.initials.startsWith(q) || f.pinyin.startsWith(q) ||
+      fold(f.en).includes(q))
+      .sort((a, b) => (![a.initials, a.zh, a.pinyin].includes(q)) - (![b.initials, b.zh, b.pinyin].includes(q)) ||
+        a.no - b.no);
+  }
+  async function loadFans() {
+    if (FANS) return;
+    try {
+      const r = await fetch(`/api/tournaments/${encodeURIComponent(eventId)}/fans`);
+      if (r.ok) { FANS = (await r.json()).fans; render(); }
+    } catch (e) { /* the fan total field still works */ }
+  }
+  const fanPoints = () => form.fans.reduce((s, zh) => s + FANS.find((f) => f.zh === zh).points, 0);
+  function pickFan(f) {
+    if (f.flowers) form.flowers = Math.min(8, form.flowers + 1);  // 花牌 goes in the flowers field
+    else { form.fans.push(f.zh); form.points = String(fanPoints()); }
+    form.query = "";
+    render();
+    document.getElementById("fan-search")?.focus();
+  }
+  function dropFan(zh) {
+    form.fans.splice(form.fans.indexOf(zh), 1);
+    form.points = form.fans.length ? String(fanPoints()) : "";
+    render();
+  }
+  function fanSearch() {
+    const results = el("div", { id: "fan-results" });
+    const show = () => {
+      results.replaceChildren(...matches(form.query).slice(0, 8).map((f) => el("button", { "data-fan": f.zh,
+        class: "fan", onclick: () => pickFan(f) }, `${f.zh} ${f.en} · ${f.points} 番`)));
+    };
+    const box = el("input", { id: "fan-search", type: "search", autocomplete: "off", value: form.query,
+      placeholder: "清一色 · qys · full flush", oninput: (e) => { form.query = e.target.value; show(); } });
+    show();
+    const counts = {};
+    form.fans.forEach((zh) => { counts[zh] = (counts[zh] || 0) + 1; });
+    const chips = el("div", { id: "fan-chips" }, ...Object.entries(counts).map(([zh, k]) => {
+      const f = FANS.find((x) => x.zh === zh);
+      return el("button", { class: "chip", "data-chip": zh, onclick: () => dropFan(zh) },
+        k > 1 ? `${zh} ${f.points}×${k} ✕` : `${zh} ${f.points} ✕`);
+    }));
+    return [el("label", { for: "fan-search" }, "番种 Fans (搜索 search: 中文 · 拼音 qys · English)"), box, results, chips];
+  }
+  function totalLine() {
+    const pts = Number(form.points || 0);
+    const low = state.min_fan && pts < state.min_fan;
+    return el("p", { id: "fan-total", class: low ? "err" : "" }, `合计 Total ${pts} 番` +
+      (form.flowers ? ` + ${form.flowers} 花 = ${pts + form.flowers}` : "") +
+      (low ? ` · 不足 ${state.min_fan} 番：记为错和 below ${state.min_fan}: a false win` : ""));
+  }
+
   function handForm() {
     const n = names();
     const parts = choice("和牌 Winner", "winner", [...n.map((x, i) => [i, x]), [-1, "荒牌 Draw"]]);
     if (form.winner !== null && form.winner >= 0) {
       parts.push(...choice("点炮 Discarder", "discarder",
         [[-1, "自摸 Self-drawn"], ...n.map((x, i) => [i, x]).filter(([i]) => i !== form.winner)]));
+      if (FANS) parts.push(...fanSearch()); else loadFans();
+      const total = () => document.getElementById("fan-total")?.replaceWith(totalLine());
       const pts = el("input", { id: "points", type: "number", inputmode: "numeric", min: "0", value: form.points,
-        oninput: (e) => { form.points = e.target.value; } });
+        readonly: form.fans.length > 0, oninput: (e) => { form.points = e.target.value; total(); } });
       const fl = el("input", { id: "flowers", type: "number", inputmode: "numeric", min: "0", max: "8",
-        value: form.flowers, oninput: (e) => { form.flowers = Number(e.target.value || 0); } });
+        value: form.flowers, oninput: (e) => { form.flowers = Number(e.target.value || 0); total(); } });
       parts.push(el("div", { class: "row" },
-        el("div", {}, el("label", { for: "points" }, "番数 Fan total"), pts),
-        el("div", {}, el("label", { for: "flowers" }, "花牌 Flowers"), fl)));
+        el("div", {}, el("label", { for: "points" }, "番数 Fan total (花牌除外 without flowers)"), pts),
+        el("div", {}, el("label", { for: "flowers" }, "花牌 Flowers"), fl)), totalLine());
       parts.push(el("p", {}, el("a", { href: "/#calc", target: "_blank" }, "番种计算器 Fan calculator")));
     }
     const fw = el("div", { class: "row4" });
@@ -134,10 +227,11 @@
     const hand = { winner: form.winner >= 0 ? form.winner : null, flowers: form.flowers, false_wins: form.falseWins,
       penalties: form.penalties,
       discarder: form.winner >= 0 && form.discarder >= 0 ? form.discarder : null,
-      points: form.winner >= 0 ? Number(form.points || 0) : null };
+      points: form.winner >= 0 ? Number(form.points || 0) : null,
+      fans: form.winner >= 0 ? form.fans : [] };
     if (form.winner === null) { message = "选择和牌者 Pick the winner (or draw)"; return render(); }
     try {
-      state = await call("/propose", { seat: Number(seat), hand });
+      take(await call("/propose", { seat: Number(seat), hand }));
       form = blank();
       message = "";
     } catch (e) { message = e.message; }
@@ -152,6 +246,7 @@
     const pens = (h.penalties || []).map((x) => ` · ${n[x.seat]} ${x.code}${x.points ? " −" + x.points : ""}`).join("");
     if (h.winner === null) return "荒牌 Draw" + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "") + pens;
     return `${n[h.winner]} ${h.discarder === null ? "自摸 self-drawn" : "← " + n[h.discarder]} · ${h.points} 番` +
+      (h.fans && h.fans.length ? ` (${h.fans.join(" ")})` : "") +
       (h.flowers ? ` · ${h.flowers} 花` : "") + (h.false_wins.length ? " · 错和 " + h.false_wins.map((s) => n[s]).join(", ") : "") + pens;
   }
 
@@ -168,7 +263,7 @@
   }
 
   async function act(path, p) {
-    try { state = await call(path, { seat: Number(seat), id: p.id }); message = ""; } catch (e) { message = e.message; }
+    try { take(await call(path, { seat: Number(seat), id: p.id })); message = ""; } catch (e) { message = e.message; }
     render();
   }
 
@@ -185,14 +280,18 @@
     if (!state) { app.append(...pinView()); }
     else {
       app.append(el("h1", {}, `${state.name || state.event} · 第 ${session} 局 第 ${table} 桌`));
+      app.append(el("p", { id: "clock" }));
+      tick();
       app.append(el("p", { id: "progress" }, state.totals ? "快速录入 Totals entered" : `${state.hands}/16 盘 hands` +
         (state.time_called ? " · 时间到 time called" : "")));
+      const called = timeCallView();
+      if (called) app.append(called);
       const head = handHead();
       if (head && !state.pending) app.append(head);
       app.append(scoresView());
       if (seat === null) app.append(el("p", {}, "裁判视图 Referee view"));
       else if (state.pending) app.append(pendingView(state.pending));
-      else if (!state.totals && state.hands < 16 && !state.time_called) app.append(...handForm());
+      else if (state.next_hand) app.append(...handForm());
       if (seat !== null) app.append(el("p", { id: "you" }, el("small", {}, `你是 You are ${names()[Number(seat)]} · `),
         el("a", { href: "#", id: "forget-pin", onclick: (e) => {
           e.preventDefault(); pin = ""; state = null; seat = null; localStorage.removeItem(store + ":pin"); render(); } },
@@ -203,4 +302,5 @@
 
   load();
   setInterval(() => { if (state && !document.hidden) load(); }, 4000);
+  setInterval(tick, 1000);
 })();

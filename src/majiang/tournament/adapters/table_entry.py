@@ -40,9 +40,11 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from majiang.hall.limits import Buckets, client_address, network_of
+from majiang.mcr.rules import get_rules
 from majiang.store import Database
 from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
+from majiang.tournament.clock import hand_in_play
 from majiang.tournament.model import HANDS_PER_SESSION, Event
 from majiang.tournament.organiser import is_organiser, pin_seat
 from majiang.tournament.penalties import Penalty, PenaltyCode
@@ -211,6 +213,10 @@ def _state(repo: TournamentRepository, event: Event, session: int, table: int) -
     t = repo.table(event.id, session, table, group.id)
     names = {p.id: p.name or p.id for p in group.players}
     res = repo.table_result(event.id, session, table, group.id)
+    clock = repo.clock(event.id, session)
+    in_play = hand_in_play(clock["time_call"], table) if t.time_called else None
+    last = in_play if in_play == len(t.hands) + 1 else None  # the hand in play at the call, not yet entered
+    playing = t.totals is None and len(t.hands) < HANDS_PER_SESSION and (not t.time_called or last is not None)
     return {
         "event": event.id,
         "name": event.name,
@@ -220,11 +226,16 @@ def _state(repo: TournamentRepository, event: Event, session: int, table: int) -
             {"seat": i, "wind": "ESWN"[i], "id": pid, "name": names.get(pid, pid)} for i, pid in enumerate(t.players)
         ],
         "hands": len(t.hands),
-        "next_hand": _next_hand(len(t.hands) + 1) if t.totals is None and len(t.hands) < HANDS_PER_SESSION else None,
+        "next_hand": _next_hand(len(t.hands) + 1) if playing else None,
         "totals": None if t.totals is None else list(t.totals),
         "scores": list(res.seat_scores),
         "time_called": t.time_called,
+        # 第六条: at the call the hand in play is finished (``hand_in_play``, None when it is entered or
+        # none was in play), no new hand starts; the session is scored as it stands
+        "time_call": {"at": (clock["time_call"] or {}).get("at"), "hand_in_play": last} if t.time_called else None,
+        "clock": {k: clock[k] for k in ("phase", "remaining_s", "ends", "minutes", "warn")},
         "pending": _pending(repo.load(event.id), session, table),
+        "min_fan": get_rules(event.rules).min_fan,
     }
 
 
@@ -268,6 +279,27 @@ def _apply(
         raise HTTPException(409, str(e.args[0] if isinstance(e, KeyError) else e)) from None
 
 
+def _checked_hand(h: HandIn) -> dict[str, Any]:
+    """A proposed hand as it will wait for confirmation: fans named are checked against the fan table
+    now (409), not at the fourth confirmation, and the fan total is theirs — a total sent with them
+    must be their sum (flowers apart: 花牌 goes in ``flowers``)."""
+    from majiang.mcr.fans import FAN_INFO, Fan, fan_by_name
+
+    hand = h.model_dump()
+    if not h.fans:
+        return hand
+    try:
+        fans = [fan_by_name(n) for n in h.fans]
+    except ValueError as e:
+        raise HTTPException(409, str(e)) from None
+    if Fan.FLOWER_TILES in fans:
+        raise HTTPException(409, "花牌 Flower Tiles: enter them as flowers (they do not count toward the minimum)")
+    total = sum(FAN_INFO[f].points for f in fans)
+    if h.points is not None and h.points != total:
+        raise HTTPException(409, f"the fan total {h.points} is not the sum of the fans named ({total})")
+    return {**hand, "fans": [FAN_INFO[f].zh for f in fans], "points": total}
+
+
 def _penalty(p: PenaltyIn) -> Penalty:
     try:
         code = PenaltyCode(p.code)
@@ -282,6 +314,20 @@ def api_table(
 ) -> dict[str, Any]:
     repo, event, caller = _access(request, db, event_id, session, table, pin, authorization)
     return {**_state(repo, event, session, table), "referee": caller.referee, "you": caller.seat}
+
+
+@entry_router.get("/api/tournaments/{event_id}/fans", summary="the 81 MCR fans for the phones' fan search")
+def api_fans(event_id: str, db: DB, q: str = "") -> dict[str, Any]:
+    """``{"min_fan", "fans": [{"no", "zh", "pinyin", "initials", "en", "points", "flowers"}]}``: every
+    fan, or with ``?q=`` those the query matches (Chinese, pinyin initials such as ``qys``, pinyin,
+    English) — the phone page fetches the list once and searches it with the same rule."""
+    from majiang.tournament.adapters.fan_picker import fan_rows, search
+
+    try:
+        event = TournamentRepository(db).load(event_id)
+    except EventNotFound as e:
+        raise HTTPException(404, str(e)) from None
+    return {"min_fan": get_rules(event.rules).min_fan, "fans": search(q[:40]) if q else list(fan_rows())}
 
 
 @entry_router.post(
@@ -312,6 +358,8 @@ def api_propose(
         "trail": [_trail(caller, "propose")],
     }
     log.info("%s %s-%s propose %s", event_id, session, table, proposal["trail"][0])
+    if body.hand is not None:
+        proposal["hand"] = _checked_hand(body.hand)
     if caller.referee:
         _apply(repo, event, session, table, proposal, "web:referee")
         _set_pending(repo, repo.load(event_id), session, table, None)
@@ -425,6 +473,13 @@ button.go { background: #1d4ed8; color: #fff; border-color: #1d4ed8; font-weight
 .err { color: #b00020; } .ok { color: #1c6b3a; } .warn { background: #fff3cd; }
 table { width: 100%; border-collapse: collapse; } td { padding: 4px; border-bottom: 1px solid #eee; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; } label { display: block; margin: 6px 0 2px; }
+button.fan { text-align: left; padding: 0 10px; overflow-wrap: anywhere; }
+#fan-chips { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; margin-top: 4px; }
+button.chip { background: #e6f0ff; border-color: #1d4ed8; color: #1d4ed8; font-weight: 700; }
+input[readonly] { background: #eee; }
+#clock { font-size: 1.1rem; font-weight: 700; font-variant-numeric: tabular-nums; margin: .2rem 0; }
+#clock.warning { color: #a15c00; } #clock.over { color: #b00020; }
+.called { background: #fde2e2; border-color: #b00020; } .called h2 { color: #b00020; margin-top: 0; }
 """.strip()
 
 
@@ -455,6 +510,21 @@ def start_clock(
     except (RepositoryError, ValueError) as e:
         raise HTTPException(409, str(e)) from None
     return repo.clock(event_id, session)
+
+
+@entry_router.post(
+    "/tournaments/{event_id}/sessions/{session}/time",
+    summary="call time at every table still playing (organiser token): the hand in play finishes, no new hand",
+)
+def call_time(event_id: str, session: int, db: DB, authorization: Auth = None) -> dict[str, Any]:
+    """The referee's time call (as ``majiang tournament clock EVENT --session K --call``), logged as
+    ``web:referee``; answers the clock with ``just_called``: the tables called now."""
+    repo = organiser_repo(db, event_id, authorization)
+    try:
+        called = repo.call_time(event_id, session, by="web:referee")
+    except RepositoryError as e:
+        raise HTTPException(409, str(e)) from None
+    return {**repo.clock(event_id, session), "just_called": called}
 
 
 @entry_router.get(

@@ -38,14 +38,15 @@ from pydantic import BaseModel
 
 from majiang.store import Database
 from majiang.tournament.adapters.checkin_web import checkin_router
-from majiang.tournament.adapters.deps import DB, get_db, organiser_repo
+from majiang.tournament.adapters.deps import DB, PublicRepository, get_db, organiser_repo
 from majiang.tournament.adapters.output.html import fmt
+from majiang.tournament.adapters.player_page import player_router
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
 from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, tie_breaks
 from majiang.tournament.roster import withdrawals
-from majiang.tournament.sealing import duplicate_info, public_view, session_finished
+from majiang.tournament.sealing import duplicate_info, session_finished
 
 REFRESH_S = 30
 __all__ = ["DB", "get_db", "router"]
@@ -79,13 +80,6 @@ def _page(title: str, body: str, refresh: bool = False) -> HTMLResponse:
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
     )
-
-
-class PublicRepository(TournamentRepository):
-    """What the public pages read: a 复式 session still playing is left out (majiang.tournament.sealing)."""
-
-    def load(self, event_id: str) -> Event:
-        return public_view(super().load(event_id))
 
 
 def _repo(db: Database) -> TournamentRepository:
@@ -250,7 +244,8 @@ def _group_section(
         f"{waiting}{when}</p>"
     )
     body.append(
-        f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names, movement)
+        f"<h2>{escape(label)}个人名次 Individual standings</h2>"
+        + _standings_table(result, names, team_names, movement, event.id)
     )
     if result.teams:
         tm = team_movement
@@ -288,7 +283,11 @@ def _move_cell(move: str) -> str:
 
 
 def _standings_table(
-    result: GroupResult, names: dict[str, str], team_names: dict[str, str], movement: dict[str, str] | None = None
+    result: GroupResult,
+    names: dict[str, str],
+    team_names: dict[str, str],
+    movement: dict[str, str] | None = None,
+    event_id: str | None = None,
 ) -> str:
     heads = "".join(f"<th>第{sr.no}局<br><small>S{sr.no}</small></th>" for sr in result.sessions)
     m_head = "<th>升降<br><small>Move</small></th>" if movement is not None else ""
@@ -302,6 +301,9 @@ def _standings_table(
         label = escape(names.get(s.player, s.player)) + (
             f" <small>{escape(s.player)}</small>" if names.get(s.player) != s.player else ""
         )
+        if event_id is not None:  # the player's own page: sessions, opponents, the tie-break
+            label = f'<a class="player" href="/tournaments/{escape(event_id)}/players/{escape(s.player)}">{label}</a>'
+
         move = movement.get(s.player, "") if movement is not None else None
         m_cell = "" if move is None else _move_cell(move)
         tie = ""
@@ -527,3 +529,4 @@ def undo_entry(event_id: str, entry: int, db: DB, authorization: Organiser = Non
 
 router.include_router(entry_router)  # the phones' entry pages (majiang.tournament.adapters.table_entry)
 router.include_router(checkin_router)  # the check-in desk (majiang.tournament.adapters.checkin_web)
+router.include_router(player_router)  # a page per player (majiang.tournament.adapters.player_page)
