@@ -33,7 +33,7 @@ from majiang.engine.compiled import new_hand
 from majiang.engine.protocol import Action, Ruleset
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
-from majiang.sim import bot_faults, close_bots, play_hand
+from majiang.sim import bot_faults, ci95_half_width, close_bots, play_hand
 
 IJCAI_WALLS = 4  # one wall a prevalent wind: 东 南 西 北
 IJCAI_SEATINGS = 24  # 4! orders of the four bots
@@ -213,11 +213,16 @@ class Record:
     false_wins: int = 0  # 诈和, as the ruleset scores them
     #: faults by kind (timeout, illegal, crash: majiang.bots.base.FAULT_KINDS)
     fault_kinds: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS.values(), 0))
+    #: (round, wall) → [score sum, hands]: a wall's seatings are one draw of luck (sim.ci95_half_width)
+    walls: dict[tuple[int, int], list[float]] = field(default_factory=dict)
 
-    def add_hand(self, delta: int) -> None:
+    def add_hand(self, delta: int, wall: tuple[int, int]) -> None:
         self.hands += 1
         self.score += delta
         self.score_sq += delta * delta
+        cell = self.walls.setdefault(wall, [0.0, 0])
+        cell[0] += delta
+        cell[1] += 1
 
 
 @dataclass
@@ -325,10 +330,8 @@ def unreported_faults(bot: Bot) -> int:
 
 
 def _per_hand(r: Record) -> dict[str, Any]:
-    n = max(r.hands, 1)
-    mean = r.score / n
-    var = max(r.score_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    ci = 1.96 * math.sqrt(var / n)
+    mean = r.score / max(r.hands, 1)
+    ci = ci95_half_width(r.hands, r.score, r.score_sq, r.walls)
     return {"score_per_hand": mean, "score_per_hand_ci95": [mean - ci, mean + ci]}
 
 
@@ -451,7 +454,7 @@ def _play(league: League, m: Match, ruleset: Ruleset, board: bytes, wall: int, s
     play_hand(hand, [league.players[b] for b in who], illegal)
     m.hands += 1
     for s in range(4):
-        records[s].add_hand(hand.deltas[s])
+        records[s].add_hand(hand.deltas[s], (m.round, wall))
         m.scores[seating[s]] += hand.deltas[s]
     for e in hand.events:
         if e["type"] == "false_win":

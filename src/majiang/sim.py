@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from operator import itemgetter
@@ -28,6 +28,22 @@ from majiang.rulesets import make_ruleset
 _TYPE = itemgetter("type")
 
 
+def ci95_half_width(hands: int, score_sum: float, score_sq: float, walls: Mapping[Any, Sequence[float]]) -> float:
+    """Half the width of the 95 % interval of a score per hand.  Hands are independent draws only
+    without duplicate walls; in a duplicate run the walls are (the seatings of one wall share its luck,
+    and identical deterministic bots play some seatings identically), so with ``walls`` (wall → [score
+    sum, hands]) the standard error is the cluster-robust one over walls: k/(k−1) · Σ_w (S_w − mean ·
+    n_w)² / N²."""
+    n = max(hands, 1)
+    mean = score_sum / n
+    if len(walls) >= 2:
+        k = len(walls)
+        var = k / (k - 1) * sum((total - mean * count) ** 2 for total, count in walls.values()) / n**2
+        return 1.96 * math.sqrt(var)
+    var = max(score_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    return 1.96 * math.sqrt(var / n)
+
+
 @dataclass
 class SeatStats:
     bot: str
@@ -39,17 +55,26 @@ class SeatStats:
     score_sq: float = 0.0
     #: faults by kind (``timeout``, ``illegal``, ``crash``: :data:`~majiang.bots.base.FAULT_KINDS`)
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS.values(), 0))
+    #: duplicate runs: wall → [score sum, hands] — a wall's seatings are one draw of luck, not 24
+    walls: dict[int, list[float]] = field(default_factory=dict)
 
-    def add(self, delta: int) -> None:
+    def add(self, delta: int, wall: int | None = None) -> None:
         self.hands += 1
         self.score_sum += delta
         self.score_sq += delta * delta
+        if wall is not None:
+            cell = self.walls.setdefault(wall, [0.0, 0])
+            cell[0] += delta
+            cell[1] += 1
+
+    def ci95(self) -> float:
+        """Half the width of the 95 % interval of the score per hand (:func:`ci95_half_width`)."""
+        return ci95_half_width(self.hands, self.score_sum, self.score_sq, self.walls)
 
     def to_dict(self) -> dict[str, Any]:
         n = max(self.hands, 1)
         mean = self.score_sum / n
-        var = max(self.score_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        ci = 1.96 * math.sqrt(var / n)
+        ci = self.ci95()
         return {
             "bot": self.bot,
             "win_rate": self.wins / n,
@@ -84,6 +109,10 @@ class SimResult:
                 setattr(mine, name, getattr(mine, name) + getattr(theirs, name))
             for kind, n in theirs.faults.items():
                 mine.faults[kind] = mine.faults.get(kind, 0) + n
+            for wall, (total, hands) in theirs.walls.items():  # a wall may be split between two chunks
+                cell = mine.walls.setdefault(wall, [0.0, 0])
+                cell[0] += total
+                cell[1] += hands
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -416,7 +445,7 @@ def _run(
             hand_over(hand, [players[order[s]] for s in range(4)])
         else:
             play_hand(hand, [players[order[s]] for s in range(4)], illegal)
-        _tally(res, hand, order)
+        _tally(res, hand, order, wall_no if duplicate else None)
         if verify:
             from majiang.engine.log import verify as verify_log
             from majiang.rulesets import from_header
@@ -434,7 +463,7 @@ def _run(
     return res
 
 
-def _tally(res: SimResult, hand: Hand | CompiledHand, seating: tuple[int, ...]) -> None:
+def _tally(res: SimResult, hand: Hand | CompiledHand, seating: tuple[int, ...], wall: int | None = None) -> None:
     deltas = hand.deltas
     if sum(deltas) != 0:
         res.zero_sum_violations += 1
@@ -445,7 +474,7 @@ def _tally(res: SimResult, hand: Hand | CompiledHand, seating: tuple[int, ...]) 
         res.false_wins += list(map(_TYPE, hand.events)).count("false_win")  # in C: every hand passes here
         w = None if hand.win is None else (hand.win.seat, hand.win.discarder, hand.win.points)
     for s in range(4):
-        res.seats[seating[s]].add(deltas[s])
+        res.seats[seating[s]].add(deltas[s], wall)
     if w is None:
         res.draws += 1
         return
