@@ -384,3 +384,37 @@ def test_withdrawn_players_are_left_out_of_every_later_draw_and_marked(run, tmp_
     assert len(rows) == 20 and all(rows[p]["withdrawn"] for p in ("P03", "P11", "P15", "P19"))
     assert not rows["P01"]["withdrawn"]
     assert rows["P03"]["session_scores"][1:] == [None, None, None]  # byes: standard 0 from session 2 on
+
+
+def test_a_late_entry_is_ranked_drawn_from_his_first_session_and_marked(run, tmp_path):
+    """Was: no late registration (补报): 'tournament add' did not exist, the only way in mid-event was an
+    unranked S substitute.  Now a new P id, in every later draw (re-drawn), the sessions he missed an
+    absentee's (standard 0, no session score), marked in the standings."""
+    run("new", "Cup", "--count", "16", "--sessions", "3", "--seed", "3")
+    run("draw", "cup")
+    for t in range(1, 5):
+        run("enter", "cup", "--session", "1", "--table", str(t), "--totals", "30,-10,-10,-10")
+    run("withdraw", "cup", "P03")
+    _, out, err = run("add", "cup", "Zhao Lei", "--country", "CN")
+    assert out.strip() == "P17" and "from session 2" in err
+    for k in (2, 3):
+        _, out, _ = run("draw", "cup", "--session", str(k), "--json")
+        seated = {p for t in json.loads(out)["tables"] for p in t}
+        assert len(seated) == 16 and "P17" in seated and "P03" not in seated, (k, seated)
+        for t in range(1, 5):
+            run("enter", "cup", "--session", str(k), "--table", str(t), "--totals", "30,-10,-10,-10")
+    _, out, _ = run("standings", "cup", "--json")
+    g = json.loads(out)["groups"][0]
+    rows = {r["player"]: r for r in g["standings"]}
+    assert rows["P17"]["late_entry"] == 2 and rows["P01"]["late_entry"] is None
+    assert rows["P17"]["session_scores"][0] is None and rows["P17"]["session_standards"][0] == 0
+    assert rows["P17"]["session_scores"][1:] != [None, None]
+    code, _, err = run("add", "cup", "Zhao Lei", "--id", "P17", ok=False)
+    assert code == 2 and "already" in err
+
+
+def test_add_help_says_what_a_late_entry_is(capsys):
+    with pytest.raises(SystemExit):
+        main(["add", "--help"])
+    out = capsys.readouterr().out
+    assert "补报" in out and "absentee" in out and "re-draw" in out.replace("\n", " ")

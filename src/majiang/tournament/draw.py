@@ -25,7 +25,7 @@ from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
 from majiang.tournament.pairing import redraw, snake_tables, swiss_tables
 from majiang.tournament.ranking import disqualified, evaluate
-from majiang.tournament.roster import withdrawn_from
+from majiang.tournament.roster import late_entries, not_yet_entered, withdrawn_from
 from majiang.tournament.schedule import SchedulePlan, make_schedule
 from majiang.tournament.seating import Schedule, balance_winds
 
@@ -146,10 +146,14 @@ def draw_session(
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
     everyone = seatable(group)
     pool = list(everyone) if players is None else [p for p in players if p in set(everyone)]
-    # a withdrawn player (退赛) is an absentee of every session from his withdrawal on
-    away = [p for p in dict.fromkeys([*absent, *withdrawn_from(event, session_no)]) if p in set(pool)]
+    # a withdrawn player (退赛) is an absentee of every session from his withdrawal on, a late entry (补报)
+    # of every session before his first
+    gone = [*absent, *withdrawn_from(event, session_no), *not_yet_entered(event, session_no)]
+    away = [p for p in dict.fromkeys(gone) if p in set(pool)]
     ids = [p for p in pool if p not in set(away)]
-    restricted = players is not None or bool(away)
+    # a late entry seated: the schedule planned at registration does not know him, re-draw those present
+    joined = any(p in late_entries(event) for p in ids)
+    restricted = players is not None or bool(away) or joined
     if restricted and (not ids or len(ids) % 4):
         raise DrawError(
             f"{len(ids)} players to seat in session {session_no} do not fill tables of four"

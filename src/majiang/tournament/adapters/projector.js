@@ -76,7 +76,7 @@
       if (p.kind === "players") {
         const m = r.movement || "";
         tr.append(cell("td", String(r.rank) + (r.disqualified ? " DQ" : ""), "n"), cell("td", m.replace(" new", ""), move(m)),
-                  cell("td", (r.name || r.player) + (r.withdrawn ? " · 退赛" : ""), "name"),
+                  cell("td", (r.name || r.player) + (r.withdrawn ? " · 退赛" : "") + (r.late_entry ? " · 补报" : ""), "name"),
                   cell("td", r.team || ""), cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       } else {
         const m = r.movement || "";

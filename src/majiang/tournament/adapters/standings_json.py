@@ -16,7 +16,7 @@ from majiang.tournament.model import (
 )
 from majiang.tournament.phases import phases_of
 from majiang.tournament.ranking import GroupResult, tie_breaks
-from majiang.tournament.roster import withdrawals
+from majiang.tournament.roster import late_entries, withdrawals
 
 
 def entry_dict(e: TTEntry) -> dict[str, Any]:
@@ -130,6 +130,7 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
     names = {p.id: p.name for p in g.players}
     ties = tie_breaks(r.standings)
     gone = withdrawals(event)
+    late = late_entries(event)
     return [
         {
             "rank": s.rank,
@@ -146,6 +147,7 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
             # level on standard total with a neighbour: the tie-break that placed him
             "tie_break": ties.get(s.player),
             "withdrawn": s.player in gone,  # 退赛: out of every draw from then on
+            "late_entry": late.get(s.player),  # 补报: his first session (the earlier ones: an absentee's)
         }
         for s in r.standings
     ]
