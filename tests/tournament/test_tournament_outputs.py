@@ -177,6 +177,9 @@ def test_sheet_of_a_player_who_left_mid_session():
     assert [c.points for c in b.cells[:4]] == [-16, 0, None, None]
     assert "√" not in "".join(c.marks for c in b.cells)
     assert (b.won, b.lost, b.total) == (0, 16, 484) and b.total == 500 + b.won - b.lost - b.deductions
+    # was: the note said "第3盘 B: 错和", the substitute's false win under the player he replaced
+    notes = score_sheet(res, 1, 1).notes
+    assert "第3盘 S: 错和" in notes and not any(n.startswith("第3盘 B") for n in notes), notes
     rows = list(csv.DictReader(io.StringIO(exports.hands_csv(res))))
     assert rows[2]["penalties"] == "S:false_win" and rows[3]["discarder"] == ""
     assert rows[0]["discarder"] == "B" and rows[3]["winner"] == "C"

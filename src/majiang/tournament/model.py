@@ -285,6 +285,11 @@ class TableRecord:
         """Whether anything was entered for the table (a hand, quick totals, a penalty, a time call)."""
         return bool(self.hands or self.totals is not None or self.penalties or self.time_called)
 
+    @property
+    def finished(self) -> bool:
+        """Its 16 hands, its totals, or time called (第六条); else the session is still incomplete."""
+        return self.totals is not None or self.time_called or len(self.hands) >= HANDS_PER_SESSION
+
     def substitute_at(self, seat: int, hand_no: int) -> str | None:
         """The substitute playing ``seat`` in hand ``hand_no``, if any."""
         for s in self.substitutions:

@@ -107,7 +107,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
             else f"{n}/{g['sessions_drawn']} sessions"
         )
         phase = f" · 阶段 phase {data['phase']}" if data["phase"] else ""
-        t = Table(title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · {when}{phase}")
+        final = "" if g["final"] else " · 暂定 PROVISIONAL"
+        t = Table(
+            title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · {when}{phase}{final}"
+        )
         t.add_column("名次\nRank", justify="right")
         t.add_column("升降\nMove", justify="center")
         t.add_column("选手\nPlayer")
@@ -118,8 +121,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
         t.add_column("比赛分\nScore total", justify="right")
         for r in g["standings"]:
             per = [
-                ("缺席 absent" if sc is None else f"{fmt_score(v)} ({sc})")
-                for v, sc in zip(r["session_standards"], r["session_scores"], strict=True)
+                (note if sc is None else f"{fmt_score(v)} ({sc})")
+                for v, sc, note in zip(r["session_standards"], r["session_scores"], r["session_notes"], strict=True)
             ]
             who = r["player"] if r["name"] in ("", r["player"]) else f"{r['player']} {r['name']}"
             rank = str(r["rank"]) + (" DQ" if r["disqualified"] else "")
@@ -145,6 +148,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
                     str(r["match_total"]),
                 )
             con.print(tt)
+        if not g["final"]:
+            con.print(f"暂定 provisional, not final: {incomplete(g['provisional'])}")
     if not any(g["sessions_scored"] for g in data["groups"]):
         con.print(f"no results yet: enter hands with 'majiang tournament enter {data['event']} --session 1 …'")
     return 0
@@ -284,3 +289,12 @@ def render_export(
     if fmt == "ema":
         return exports.ema_csv(result)
     return plot.standings_plot(result, "svg" if fmt == "svg" else "png", title=event.name or event.id)
+
+
+def incomplete(rows: list[dict[str, Any]]) -> str:
+    """What keeps the standings provisional: 'session 2: table 3 3/16 hands, table 4 not entered'."""
+    by: dict[int, list[str]] = {}
+    for x in rows:
+        what = "not entered" if x["hands"] is None else f"{x['hands']}/16 hands"
+        by.setdefault(x["session"], []).append(f"table {x['table']} {what}")
+    return "; ".join(f"session {k}: {', '.join(v)}" for k, v in by.items())

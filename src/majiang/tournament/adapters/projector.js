@@ -90,7 +90,8 @@
     document.getElementById("what").textContent =
       `${p.kind === "players" ? "个人名次 Standings" : "团体名次 Teams"} · ${g.name || ""} ${p.from + 1}–${p.from + p.rows.length}` +
       ` / ${p.kind === "players" ? g.standings.length : g.teams.length} · ` +
-      (data.after ? `第${data.after}局后 after session ${data.after}` : `${g.sessions_scored}/${g.sessions_drawn} 局 sessions`);
+      (data.after ? `第${data.after}局后 after session ${data.after}` : `${g.sessions_scored}/${g.sessions_drawn} 局 sessions`) +
+      (g.final === false ? " · 暂定 provisional" : "");
     document.getElementById("pager").textContent = `${page + 1}/${all.length}`;
     document.getElementById("title").textContent = data.name || data.event;
   }

@@ -74,7 +74,9 @@ def standings_json(
     [...], "teams": [...]}]}`` — ``after``: the session the standings are taken after (None: the last with
     results); ``sessions``: the numbers of the sessions in the columns; ``sessions_available``: how many
     sessions have results (what ``after`` may be); ``pending``: session → the tables with
-    nothing entered yet; each standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
+    nothing entered yet; ``provisional``: each table not finished (``hands`` entered, null: nothing) of a
+    session not complete, ``final`` false while there is one (the ranking is 暂定 provisional); each
+    standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
     after session 1; with ``previous``), player, name, team, standard_total, match_total, per-session
     standard scores and session scores; each team likewise with rank, ``previous_rank``, ``movement``,
     team, name, standard_total, match_total and members."""
@@ -94,6 +96,11 @@ def standings_json(
                 "sessions": [x.no for x in r.sessions],
                 "sessions_available": (available or {}).get(g.id, len(r.sessions)),
                 "pending": {str(k): list(v) for k, v in r.pending.items()},
+                # 暂定: a session with a table not entered or not finished is not final
+                "provisional": [
+                    {"session": k, "table": t, "hands": h} for k, tables in r.provisional.items() for t, h in tables
+                ],
+                "final": not r.provisional,
                 "standings": _player_rows(event, g, r, before, previous is not None),
                 "teams": [
                     {
@@ -143,6 +150,11 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
             "match_total": s.match_total,
             "session_standards": [_num(v) for v in s.session_standards],
             "session_scores": list(s.session_scores),
+            # why a session score is missing: 缺席 absent, 未录入 not entered, 替补 reserve not needed …
+            "session_notes": [
+                "" if sc is not None else sr.cell(s.player, sc)
+                for sr, sc in zip(r.sessions, s.session_scores, strict=True)
+            ],
             "disqualified": s.disqualified,
             # level on standard total with a neighbour: the tie-break that placed him
             "tie_break": ties.get(s.player),

@@ -43,7 +43,7 @@ from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
-from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, tie_breaks
+from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, provisional_note, tie_breaks
 from majiang.tournament.roster import late_entries, withdrawals
 from majiang.tournament.sealing import duplicate_info, public_view, session_finished
 
@@ -251,6 +251,8 @@ def _group_section(
         "sessions with results"
         f"{waiting}{when}</p>"
     )
+    if note := provisional_note(result):
+        body.append(f'<p class="meta provisional"><b>{escape(note)}</b></p>')
     body.append(
         f"<h2>{escape(label)}个人名次 Individual standings</h2>" + _standings_table(result, names, team_names, movement)
     )

@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 from majiang.tournament.model import HANDS_PER_SESSION
-from majiang.tournament.ranking import GroupResult
+from majiang.tournament.ranking import GroupResult, provisional_note
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
 _CSS = """
@@ -103,7 +103,8 @@ def standings_html(
     body = (
         f'<h1>{escape(title or "个人名次")}</h1><p class="meta">标准分 scheme {escape(result.scheme)}'
         f" · {result.field_size} players</p>"
-        f"<table><thead><tr><th>名次</th>{m_head}<th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
+        + (f'<p class="meta"><b>{escape(note)}</b></p>' if (note := provisional_note(result)) else "")
+        + f"<table><thead><tr><th>名次</th>{m_head}<th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
         f"</thead><tbody>{''.join(rows)}</tbody></table>"
     )
     if result.teams:

@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape
 
 from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.model import HANDS_PER_SESSION, Group
-from majiang.tournament.ranking import GroupResult
+from majiang.tournament.ranking import GroupResult, provisional_note
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
 LATIN = "DejaVuSans"
@@ -412,6 +412,7 @@ def standings_pdf(
     story: list[Any] = [
         _para(f"{title} Standings", heading),
         _para(f"标准分 scheme {result.scheme} · {result.field_size} players", _style("m", 9)),
+        *([_para(note, _style("m", 9))] if (note := provisional_note(result)) else []),
         Spacer(1, 3 * mm),
         _table(data),
     ]
