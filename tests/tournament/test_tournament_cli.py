@@ -418,3 +418,19 @@ def test_add_help_says_what_a_late_entry_is(capsys):
         main(["add", "--help"])
     out = capsys.readouterr().out
     assert "补报" in out and "absentee" in out and "re-draw" in out.replace("\n", " ")
+
+
+def test_a_swiss_draw_reports_the_repeat_meetings_it_cannot_avoid(run):
+    """Was: 8 players drawn swiss in session 2 must meet again (two tables of four after two tables of
+    four), and the draw said nothing.  Now the CLI lists them and says they are unavoidable; JSON too."""
+    run("new", "Eight", "--count", "8", "--sessions", "3", "--seed", "2")
+    run("draw", "eight")
+    run("enter", "eight", "--session", "1", "--table", "1", "--totals", "30,10,-10,-30")
+    run("enter", "eight", "--session", "1", "--table", "2", "--totals", "20,10,-10,-20")
+    _, out, err = run("draw", "eight", "--method", "swiss", "--json")
+    got = json.loads(out)
+    assert got["repeats"] and all(r["met_in"] == [1] for r in got["repeats"])
+    assert len(got["repeats"]) == got["fewest_repeats"] == 4  # 2 + 2 from each old table at each new one
+    assert "4 repeat meeting(s)" in err and "unavoidable" in err and "met in session 1" in err
+    _, out, err = run("draw", "eight", "--session", "2", "--method", "swiss")
+    assert "repeat meeting(s)" in err

@@ -209,6 +209,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 @wrap
 def cmd_draw(args: argparse.Namespace) -> int:
     from majiang.tournament.checkin import absentees, checked_in, required
+    from majiang.tournament.draw import fewest_repeats, repeats_in
     from majiang.tournament.phases import draw_method, draw_phase_session
 
     if args.method == "redraw":
@@ -244,8 +245,26 @@ def cmd_draw(args: argparse.Namespace) -> int:
             f"session {k}: not checked in, a bye 缺席: {', '.join(session.absent)}",
             file=sys.stderr,
         )
+    repeats = repeats_in(group, session)
+    fewest = fewest_repeats(group, session, seed=int(event.extra.get("seed", 0)) + k) if repeats else 0
+    if repeats:
+        why = (
+            "unavoidable: no draw of these players found has fewer"
+            if len(repeats) <= fewest
+            else f"the {method} draw keeps the standings order; a re-draw could have {fewest} "
+            f"('draw {event.id} --session {k} --method redraw')"
+        )
+        print(f"session {k}: {len(repeats)} repeat meeting(s) — {why}", file=sys.stderr)
+        for r in repeats:
+            print(f"  {r.describe()}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"session": k, "tables": [list(t.players) for t in session.tables]}, ensure_ascii=False))
+        out = {
+            "session": k,
+            "tables": [list(t.players) for t in session.tables],
+            "repeats": [r.to_dict() for r in repeats],  # pairs who met before, at which table, in which sessions
+            "fewest_repeats": fewest,  # the fewest a search finds for these players: equal means unavoidable
+        }
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print_session(event, session, group.id)
     return 0
