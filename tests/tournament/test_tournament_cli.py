@@ -434,3 +434,44 @@ def test_a_swiss_draw_reports_the_repeat_meetings_it_cannot_avoid(run):
     assert "4 repeat meeting(s)" in err and "unavoidable" in err and "met in session 1" in err
     _, out, err = run("draw", "eight", "--session", "2", "--method", "swiss")
     assert "repeat meeting(s)" in err
+
+
+def test_family_and_given_names_go_into_the_ema_file_and_the_player_list(run, tmp_path):
+    """Was: the EMA file split the whole name at its first space ("María José García-López" → first
+    "María", last "José García-López"; 王芳 went whole into last_name), players.csv had no name columns,
+    and the EMA file had one order only."""
+    rows = [
+        "name,family,given,romanised,country",
+        "María José García-López,García-López,María José,,ES",
+        "王芳,,,Wang Fang,CN",
+        "欧阳娜娜,,,,CN",
+        "Jan de Vries,,,,NL",
+    ] + [f"Player {i},,,," for i in range(5, 9)]
+    (tmp_path / "players.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    run("new", "Cup", "--players", str(tmp_path / "players.csv"), "--sessions", "2", "--seed", "4")
+    run("add", "cup", "Li Na", "--family", "Li", "--given", "Na", "--country", "CN", "--from-session", "2")
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "1", "--totals", "40,-10,-10,-20")
+    run("enter", "cup", "--session", "1", "--table", "2", "--totals", "5,0,0,-5")
+    _, out, _ = run("export", "cup", "--format", "ema", "-o", "-")
+    ema = {r["last_name"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert ema["García-López"]["first_name"] == "María José"
+    assert ema["Wang"]["first_name"] == "Fang"  # the romanisation, family name first
+    assert ema["欧阳"]["first_name"] == "娜娜"  # never the whole Chinese name in last_name
+    assert ema["de Vries"]["first_name"] == "Jan" and ema["Li"]["first_name"] == "Na"
+    assert "王芳" not in ema and "欧阳娜娜" not in ema
+    # --order official: the event's 1998 ranking positions; ema: table points first
+    _, official, _ = run("export", "cup", "--format", "ema", "--order", "official", "-o", "-")
+    _, out, _ = run("standings", "cup", "--json")
+    ranks = [r["rank"] for r in json.loads(out)["groups"][0]["standings"]]
+    assert [int(r["position"]) for r in csv.DictReader(io.StringIO(official))] == ranks
+    # the player list round-trips with its name columns
+    run("export", "cup", "-o", str(tmp_path / "players-out.csv"), "--format", "players")
+    back = list(csv.DictReader(open(tmp_path / "players-out.csv", encoding="utf-8")))
+    assert back[0]["family"] == "García-López" and back[0]["given"] == "María José"
+    assert back[1]["romanised"] == "Wang Fang" and back[-1]["name"] == "Li Na" and back[-1]["family"] == "Li"
+    eight = "".join((tmp_path / "players-out.csv").read_text(encoding="utf-8").splitlines(keepends=True)[:-1])
+    (tmp_path / "eight.csv").write_text(eight, encoding="utf-8")  # the late entry left out: tables of four
+    run("new", "Copy", "--players", str(tmp_path / "eight.csv"), "--sessions", "1")
+    _, out, _ = run("export", "copy", "--format", "players", "-o", "-")
+    assert out == eight

@@ -93,13 +93,14 @@ def test_csv_exports(result):
         "table_points",
         "mahjong_points",
     ]
+    # a Chinese player's name in Latin letters is family name first (was: last "Wei", first "Li")
     assert (ema[0]["last_name"], ema[0]["first_name"], ema[0]["ema_number"], ema[0]["mahjong_points"]) == (
-        "Wei",
         "Li",
+        "Wei",
         "14990001",
         "50",
     )
-    assert ema[3]["last_name"] == "王芳"
+    assert (ema[3]["last_name"], ema[3]["first_name"]) == ("王", "芳")  # was 王芳 whole in last_name
     hands = list(csv.DictReader(io.StringIO(exports.hands_csv(result))))
     assert len(hands) == 4 and hands[2]["winner"] == "D" and hands[2]["discarder"] == "C"
     assert hands[2]["penalties"] == "B:false_win" and hands[0]["self_drawn"] == "1"

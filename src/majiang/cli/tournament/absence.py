@@ -108,6 +108,9 @@ def register(tsub: Any) -> None:
     ad.add_argument("name", help="the player's name as printed")
     ad.add_argument("--id", default="", help="his id (default: the next free P id)")
     ad.add_argument("--from-session", type=int, default=None, metavar="K", help="the first session he plays")
+    ad.add_argument("--family", default="", help="family name (default: guessed from NAME; the EMA file's last_name)")
+    ad.add_argument("--given", default="", help="given name(s) (the EMA file's first_name)")
+    ad.add_argument("--romanised", default="", help="the name in Latin letters, family name first (the EMA file)")
     ad.add_argument("--ema-id", default="", help="EMA number")
     ad.add_argument("--country", default="", help="country code")
     ad.add_argument("--db", default=None, help=DB_HELP)
@@ -155,7 +158,15 @@ def cmd_add(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     event = repo.load(args.event)
     group = event.groups[0]
-    wanted = Player(id=args.id, name=args.name.strip(), ema_id=args.ema_id, country=args.country)
+    wanted = Player(
+        id=args.id,
+        name=args.name.strip(),
+        ema_id=args.ema_id,
+        country=args.country,
+        family=args.family.strip(),
+        given=args.given.strip(),
+        romanised=args.romanised.strip(),
+    )
     try:
         player, k, extra = add_late(event, wanted, from_session=args.from_session)
     except RosterError as e:

@@ -40,7 +40,12 @@ def _register_new(tsub: Any) -> None:
     )
     n.add_argument("name", help="the event's name (its id is derived from it, e.g. 'Spring Cup' → spring-cup)")
     who = n.add_mutually_exclusive_group(required=True)
-    who.add_argument("--players", metavar="FILE", help="player list (text, CSV with header, or JSON)")
+    who.add_argument(
+        "--players",
+        metavar="FILE",
+        help="player list (text, CSV with header, or JSON); CSV columns: name (or family and given), id, family, "
+        "given, romanised, team, ema_id, country, reserve — what 'export --format players' writes",
+    )
     who.add_argument("--count", type=int, metavar="N", help="N anonymous players P01…PN")
     n.add_argument(
         "--teams",

@@ -13,7 +13,7 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_
 if TYPE_CHECKING:
     from majiang.tournament.adapters.repository import TournamentRepository
 
-FORMATS = ("csv", "hands", "ema", "html", "pdf", "png", "svg", "seating")
+FORMATS = ("csv", "hands", "ema", "players", "html", "pdf", "png", "svg", "seating")
 BINARY = ("pdf", "png", "seating")
 
 
@@ -48,7 +48,11 @@ def register(tsub: Any) -> None:
         "export",
         help="standings CSV, EMA results, HTML/PDF standings or score sheets, PNG/SVG plots",
         description=describe(
-            "Write an export.  csv: standings; hands: every hand; ema: the EMA results layout; html/pdf: "
+            "Write an export.  csv: standings; hands: every hand; ema: the EMA results file (table points "
+            "4/2/1/0 per table, mahjong points Σ (score − 500); --order ema ranks by them, --order official "
+            "keeps the event's 1998 ranking positions; names from the family/given columns); players: the "
+            "player list (id, name, family, given, romanised, team, ema_id, country, reserve: 'new "
+            "--players' reads it back); html/pdf: "
             "the standings, or with --session and --table the score sheet (比赛成绩记录表) of that table; "
             "png/svg: cumulative standard score per session; pdf with --session K --all-tables: every "
             "score sheet of the session, one page each; seating: the PDF to print for session K (table "
@@ -67,7 +71,14 @@ def register(tsub: Any) -> None:
         "--format",
         choices=FORMATS,
         default=None,
-        help="default: from the -o name (hands.csv → hands, ema.csv → ema, other .csv → standings)",
+        help="default: from the -o name (hands.csv → hands, ema.csv → ema, players.csv → players, other .csv → "
+        "standings)",
+    )
+    x.add_argument(
+        "--order",
+        choices=("ema", "official"),
+        default="ema",
+        help="ema: the EMA file by table points then mahjong points (default); official: by the event's ranking",
     )
     x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
     x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
@@ -162,7 +173,7 @@ def format_of(path: str) -> str:
     p = Path(path)
     suffix = p.suffix.lower().lstrip(".")
     stem = p.stem.lower()
-    for special in {"csv": ("hands", "ema"), "pdf": ("seating",)}.get(suffix, ()):
+    for special in {"csv": ("hands", "ema", "players"), "pdf": ("seating",)}.get(suffix, ()):
         if (
             stem == special
             or stem.endswith((f"-{special}", f"_{special}", f".{special}"))
@@ -205,6 +216,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         url=args.url,
         after=args.after,
         phase=args.phase,
+        order=args.order,
     )
     if args.output == "-":
         sys.stdout.write(data if isinstance(data, str) else data.decode())
@@ -229,6 +241,7 @@ def render_export(
     url: str | None = None,
     after: int | None = None,
     phase: str | None = None,
+    order: str = "ema",
 ) -> str | bytes:
     """One export of a stored event as text or bytes: with ``all_tables`` every score sheet of
     ``session`` in one PDF; ``seating`` the session's table cards, seat slips and list."""
@@ -287,7 +300,9 @@ def render_export(
     if fmt == "hands":
         return exports.hands_csv(result)
     if fmt == "ema":
-        return exports.ema_csv(result)
+        return exports.ema_csv(result, order)
+    if fmt == "players":
+        return exports.players_csv(group)
     return plot.standings_plot(result, "svg" if fmt == "svg" else "png", title=event.name or event.id)
 
 
