@@ -467,7 +467,7 @@ def test_family_and_given_names_go_into_the_ema_file_and_the_player_list(run, tm
     assert [int(r["position"]) for r in csv.DictReader(io.StringIO(official))] == ranks
     # the player list round-trips with its name columns
     run("export", "cup", "-o", str(tmp_path / "players-out.csv"), "--format", "players")
-    back = list(csv.DictReader(open(tmp_path / "players-out.csv", encoding="utf-8")))
+    back = list(csv.DictReader(io.StringIO((tmp_path / "players-out.csv").read_text(encoding="utf-8"))))
     assert back[0]["family"] == "García-López" and back[0]["given"] == "María José"
     assert back[1]["romanised"] == "Wang Fang" and back[-1]["name"] == "Li Na" and back[-1]["family"] == "Li"
     eight = "".join((tmp_path / "players-out.csv").read_text(encoding="utf-8").splitlines(keepends=True)[:-1])

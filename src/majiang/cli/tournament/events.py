@@ -94,7 +94,10 @@ def _register_draw(tsub: Any) -> None:
             "where one exists, otherwise the fewest repeat meetings the search found); swiss: 高高碰, the "
             "top four of the standings at table 1 …, team-mates and earlier opponents kept apart where "
             "possible; snake: 蛇形, one player from each quarter of the standings per table.  Starting "
-            "seats (东南西北) are balanced over the sessions.  A session with results cannot be redrawn."
+            "seats (东南西北) are balanced at every point of the event: after session k nobody has started in "
+            "one seat more than ⌈k/4⌉ times (East once in the first four sessions) where the tables allow it.  "
+            "Players who met before are listed (repeat meetings), with whether a draw could avoid them.  A "
+            "session with results cannot be redrawn."
         ),
         formatter_class=RAW,
         epilog="redraw (重新编排): session K drawn again for the players present after absences — byes for those\n"

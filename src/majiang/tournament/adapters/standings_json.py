@@ -87,6 +87,7 @@ def standings_json(
         prev_team = {t.team: t.rank for t in before.teams} if before is not None else {}
         team_moved = team_arrows(r, before) if previous is not None else {}
         team_names = {t.id: t.name for t in g.teams}
+        names = {p.id: p.name for p in g.players}
         groups.append(
             {
                 "group": g.id,
@@ -112,6 +113,7 @@ def standings_json(
                         "standard_total": _num(t.standard_total),
                         "match_total": t.match_total,
                         "members": list(t.members),
+                        "member_names": [names.get(m) or m for m in t.members],
                     }
                     for t in r.teams
                 ],
@@ -135,6 +137,7 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
     prev_rank = {s.player: s.rank for s in before.standings} if before is not None else {}
     moved = arrows(r, before) if moves else {}
     names = {p.id: p.name for p in g.players}
+    team_names = {t.id: t.name for t in g.teams}
     ties = tie_breaks(r.standings)
     gone = withdrawals(event)
     late = late_entries(event)
@@ -146,6 +149,7 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
             "player": s.player,
             "name": names.get(s.player, s.player),
             "team": s.team,
+            "team_name": team_names.get(s.team) or s.team if s.team else None,
             "standard_total": _num(s.standard_total),
             "match_total": s.match_total,
             "session_standards": [_num(v) for v in s.session_standards],

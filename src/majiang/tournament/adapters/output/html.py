@@ -108,11 +108,14 @@ def standings_html(
         f"</thead><tbody>{''.join(rows)}</tbody></table>"
     )
     if result.teams:
+        name = {p.id: p.name or p.id for p in result.group.players}  # members by name, not id
+        team_name = {t.id: t.name or t.id for t in result.group.teams}
         tm = team_movement
         trs = "".join(
             f"<tr><td>{t.rank}</td>"
             + (f"<td>{escape(tm.get(t.team, ''))}</td>" if tm is not None else "")
-            + f"<td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
+            + f"<td>{escape(team_name.get(t.team, t.team))}</td>"
+            + f"<td>{escape(', '.join(name.get(m, m) for m in t.members))}</td>"
             f"<td><b>{fmt(t.standard_total)}</b></td><td>{t.match_total}</td></tr>"
             for t in result.teams
         )

@@ -417,6 +417,8 @@ def standings_pdf(
         _table(data),
     ]
     if result.teams:
+        name = {p.id: p.name or p.id for p in result.group.players}  # members by name, not id
+        team_name = {t.id: t.name or t.id for t in result.group.teams}
         tm = team_movement
         tmove = ["升降\nMove"] if tm is not None else []
         tdata = [["名次\nRank", *tmove, "队\nTeam", "队员\nMembers", "标准分\nStd total", "比赛分\nScore total"]]
@@ -424,8 +426,8 @@ def standings_pdf(
             [
                 str(x.rank),
                 *([tm.get(x.team, "")] if tm is not None else []),
-                x.team,
-                ", ".join(x.members),
+                team_name.get(x.team, x.team),
+                ", ".join(name.get(m, m) for m in x.members),
                 fmt(x.standard_total),
                 str(x.match_total),
             ]
