@@ -139,6 +139,8 @@ def test_an_incomplete_session_is_provisional_not_final(run):
     ]
     _, out, _ = run("standings", "cup")
     assert "PROVISIONAL" in out and "table 3 3/16 hands" in out and "table 4 not entered" in out
+    _, _, err = run("export", "cup", "--format", "ema", "-o", "-")
+    assert "warning: 暂定 provisional" in err
     run("enter", "cup", "--session", "1", "--table", "3", "--time-called")
     run("enter", "cup", "--session", "1", "--table", "4", "--totals", "30,-10,-10,-10")
     _, out, _ = run("standings", "cup", "--json")

@@ -409,6 +409,8 @@ def test_a_late_entry_is_ranked_drawn_from_his_first_session_and_marked(run, tmp
     assert rows["P17"]["late_entry"] == 2 and rows["P01"]["late_entry"] is None
     assert rows["P17"]["session_scores"][0] is None and rows["P17"]["session_standards"][0] == 0
     assert rows["P17"]["session_scores"][1:] != [None, None]
+    _, out, _ = run("standings", "cup")
+    assert "补报" in out
     code, _, err = run("add", "cup", "Zhao Lei", "--id", "P17", ok=False)
     assert code == 2 and "already" in err
 

@@ -136,6 +136,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
                 for v, sc, note in zip(r["session_standards"], r["session_scores"], r["session_notes"], strict=True)
             ]
             who = r["player"] if r["name"] in ("", r["player"]) else f"{r['player']} {r['name']}"
+            who += " · 退赛" if r.get("withdrawn") else ""
+            who += f" · 补报 from S{r['late_entry']}" if r.get("late_entry") else ""
             rank = str(r["rank"]) + (" DQ" if r["disqualified"] else "")
             t.add_row(
                 rank, r["movement"], who, r["team"] or "", *per, fmt_score(r["standard_total"]), str(r["match_total"])
@@ -154,7 +156,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
                     str(r["rank"]),
                     r["movement"],
                     r["name"] or r["team"],
-                    ", ".join(r["members"]),
+                    ", ".join(r.get("member_names") or r["members"]),
                     fmt_score(r["standard_total"]),
                     str(r["match_total"]),
                 )
@@ -206,6 +208,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError("--after and --phase go with the standings: csv, html or pdf (not score sheets)")
     if args.output == "-" and fmt in BINARY:
         raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
+    if fmt in ("csv", "ema", "html", "pdf") and args.session is None and args.after is None:
+        from majiang.tournament.ranking import provisional_note
+
+        for r in open_repo(args).results(args.event)[1].values():
+            if note := provisional_note(r):
+                print(f"warning: {note}", file=sys.stderr)
     data = render_export(
         open_repo(args),
         args.event,
