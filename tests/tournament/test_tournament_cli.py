@@ -395,8 +395,15 @@ def test_a_late_entry_is_ranked_drawn_from_his_first_session_and_marked(run, tmp
     for t in range(1, 5):
         run("enter", "cup", "--session", "1", "--table", str(t), "--totals", "30,-10,-10,-10")
     run("withdraw", "cup", "P03")
+    _, out, _ = run("standings", "cup", "--json")
+    before = {r["player"]: r["session_standards"][0] for r in json.loads(out)["groups"][0]["standings"]}
     _, out, err = run("add", "cup", "Zhao Lei", "--country", "CN")
     assert out.strip() == "P17" and "from session 2" in err
+    _, out, _ = run("standings", "cup", "--json")
+    after = {r["player"]: r for r in json.loads(out)["groups"][0]["standings"]}
+    # like an absentee (ruling 9): N counts him, so everyone placed in session 1 gains one point (1998)
+    assert all(after[p]["session_standards"][0] == v + 1 for p, v in before.items())
+    assert after["P17"]["session_standards"] == [0] and after["P17"]["session_notes"][0].startswith("补报")
     for k in (2, 3):
         _, out, _ = run("draw", "cup", "--session", str(k), "--json")
         seated = {p for t in json.loads(out)["tables"] for p in t}
@@ -411,6 +418,8 @@ def test_a_late_entry_is_ranked_drawn_from_his_first_session_and_marked(run, tmp
     assert rows["P17"]["session_scores"][1:] != [None, None]
     _, out, _ = run("standings", "cup")
     assert "补报" in out
+    _, out, _ = run("export", "cup", "--format", "html", "-o", "-")
+    assert "Zhao Lei · 补报 late entry (S2)" in out and "P03 · 退赛 withdrawn" in out
     code, _, err = run("add", "cup", "Zhao Lei", "--id", "P17", ok=False)
     assert code == 2 and "already" in err
 

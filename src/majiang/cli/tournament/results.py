@@ -302,9 +302,13 @@ def render_export(
             title += f" · {phase}"
         if fmt == "csv":
             return exports.standings_csv(now, movement=moves)
+        from majiang.tournament.roster import late_entries, withdrawals
+
+        marks = {p: " · 退赛 withdrawn" for p in withdrawals(event)}
+        marks |= {p: f" · 补报 late entry (S{k})" for p, k in late_entries(event).items()}
         if fmt == "html":
-            return html.standings_html(now, title, movement=moves, team_movement=team_moves)
-        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves)
+            return html.standings_html(now, title, movement=moves, team_movement=team_moves, marks=marks)
+        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves, marks=marks)
     if fmt == "hands":
         return exports.hands_csv(result)
     if fmt == "ema":

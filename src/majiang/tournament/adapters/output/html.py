@@ -82,9 +82,11 @@ def standings_html(
     title: str = "",
     movement: Mapping[str, str] | None = None,
     team_movement: Mapping[str, str] | None = None,
+    marks: Mapping[str, str] | None = None,
 ) -> str:
     """Individual and team standings of a group as a printable HTML page (with ``movement``, player →
-    ▲2 ▼1 – 新 new, and ``team_movement``, team → the same: a 升降 column in each table)."""
+    ▲2 ▼1 – 新 new, and ``team_movement``, team → the same: a 升降 column in each table; ``marks``, player →
+    what follows his name: " · 补报 late entry", " · 退赛 withdrawn")."""
     s_head = "".join(f"<th>第{sr.no}局</th>" for sr in result.sessions)
     m_head = "<th>升降</th>" if movement is not None else ""
     rows = []
@@ -95,8 +97,9 @@ def standings_html(
         )
         dq = " DQ 取消资格" if s.disqualified else ""
         move = f"<td>{escape(movement.get(s.player, ''))}</td>" if movement is not None else ""
+        who = (result.group.player(s.player).name or s.player) + (marks or {}).get(s.player, "")
         rows.append(
-            f"<tr><td>{s.rank}{dq}</td>{move}<td>{escape(result.group.player(s.player).name or s.player)}</td>"
+            f"<tr><td>{s.rank}{dq}</td>{move}<td>{escape(who)}</td>"
             f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
             f"<td>{s.match_total}</td></tr>"
         )

@@ -374,9 +374,10 @@ def standings_pdf(
     title: str = "个人名次",
     movement: Mapping[str, str] | None = None,
     team_movement: Mapping[str, str] | None = None,
+    marks: Mapping[str, str] | None = None,
 ) -> bytes:
     """Individual (and team) standings (with ``movement`` and ``team_movement``: a 升降 column after the
-    rank of each table)."""
+    rank of each table; ``marks``, player → what follows his name: " · 补报 late entry", " · 退赛 withdrawn")."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
 
@@ -398,7 +399,7 @@ def standings_pdf(
             [
                 rank,
                 *([(movement or {}).get(s.player, "")] if moved else []),
-                result.group.player(s.player).name or s.player,
+                (result.group.player(s.player).name or s.player) + (marks or {}).get(s.player, ""),
                 s.team or "",
                 *[
                     fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
