@@ -486,3 +486,14 @@ def test_family_and_given_names_go_into_the_ema_file_and_the_player_list(run, tm
     run("new", "Copy", "--players", str(tmp_path / "eight.csv"), "--sessions", "1")
     _, out, _ = run("export", "copy", "--format", "players", "-o", "-")
     assert out == eight
+
+
+def test_a_player_list_may_give_family_and_given_names_only():
+    """Was: 'name' was required and family/given were unknown columns."""
+    from majiang.tournament.registration import parse_players
+
+    rows = parse_players("family,given,country\n王,芳,CN\nGarcía-López,María José,ES\n")
+    assert [(r.name, r.family, r.given) for r in rows] == [
+        ("王芳", "王", "芳"),
+        ("María José García-López", "García-López", "María José"),
+    ]
