@@ -80,3 +80,14 @@ def test_team_rows_in_the_pdf_name_the_members(run, tmp_path):
     ).stdout
     team_part = text[text.index("Team standings") :]
     assert "Player 00" in team_part and "P01" not in team_part, team_part
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node")
+def test_the_projector_says_provisional_while_a_table_is_not_entered(run, tmp_path):
+    """Was: the projector showed an incomplete session's standings as if final."""
+    run("new", "Cup", "--count", "8", "--sessions", "2", "--seed", "3")
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "1", "--totals", "30,10,-10,-30")
+    assert "暂定 provisional" in _pages(run, tmp_path)[0]["what"]
+    run("enter", "cup", "--session", "1", "--table", "2", "--totals", "30,10,-10,-30")
+    assert "暂定" not in _pages(run, tmp_path)[0]["what"]
