@@ -120,3 +120,56 @@ def test_byes_by_the_absent_command(run):
     assert stored(run).groups[0].sessions[0].absent == ("P02", "P07", "P12", "P13")
     code, _, err = run("draw", "cup", "--absent", "P03", ok=False)
     assert code == 2 and "--method redraw" in err
+
+
+def test_an_incomplete_session_is_provisional_not_final(run):
+    """Was: a session with a table not entered and one at 3/16 hands was ranked as if final, and nothing
+    in the standings said so.  Now JSON ``final`` false with each unfinished table, 暂定 in the text."""
+    new_cup(run, sessions=2)
+    run("enter", "cup", "--session", "1", "--table", "1", "--totals", "30,-10,-10,-10")
+    run("enter", "cup", "--session", "1", "--table", "2", "--totals", "30,-10,-10,-10")
+    for n in (1, 2, 3):
+        run("enter", "cup", "--session", "1", "--table", "3", "--hand", str(n), "--winner", "E", "--points", "8")
+    _, out, _ = run("standings", "cup", "--json")
+    g = json.loads(out)["groups"][0]
+    assert g["final"] is False
+    assert g["provisional"] == [
+        {"session": 1, "table": 3, "hands": 3},
+        {"session": 1, "table": 4, "hands": None},
+    ]
+    _, out, _ = run("standings", "cup")
+    assert "PROVISIONAL" in out and "table 3 3/16 hands" in out and "table 4 not entered" in out
+    _, _, err = run("export", "cup", "--format", "ema", "-o", "-")
+    assert "warning: 暂定 provisional" in err
+    run("enter", "cup", "--session", "1", "--table", "3", "--time-called")
+    run("enter", "cup", "--session", "1", "--table", "4", "--totals", "30,-10,-10,-10")
+    _, out, _ = run("standings", "cup", "--json")
+    g = json.loads(out)["groups"][0]
+    assert g["final"] is True and g["provisional"] == []
+    _, out, _ = run("standings", "cup")
+    assert "PROVISIONAL" not in out
+
+
+def test_a_reserve_not_needed_is_not_shown_absent(run, tmp_path):
+    """Was: the CLI standings showed a team's reserve as 缺席 absent in a session he was not needed for."""
+    rows = ["name,team,reserve"] + [f"T{t}P{i},T{t}," for t in range(4) for i in range(4)] + ["Res,T0,yes"]
+    (tmp_path / "p.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    run("new", "Cup", "--players", str(tmp_path / "p.csv"), "--sessions", "2", "--seed", "5")
+    ev = stored(run)
+    reserve = ev.groups[0].teams[0].reserve
+    _, out, _ = run("draw", "cup", "--json")
+    tables = json.loads(out)["tables"]
+    away = next(p for t in tables for p in t if p in ev.groups[0].teams[0].players)
+    run("absent", "cup", "--session", "1", "--player", away, "--substitute", reserve)
+    for t in range(1, 5):
+        run("enter", "cup", "--session", "1", "--table", str(t), "--totals", "30,-10,-10,-10")
+    _, out, _ = run("draw", "cup", "--json")
+    for t in range(1, 5):
+        run("enter", "cup", "--session", "2", "--table", str(t), "--totals", "30,-10,-10,-10")
+    _, out, _ = run("standings", "cup", "--json")
+    by = {r["player"]: r for r in json.loads(out)["groups"][0]["standings"]}
+    assert by[reserve]["session_scores"][1] is None
+    assert by[reserve]["session_notes"][1].startswith("替补 reserve") and by[away]["session_notes"][0] == "缺席 absent"
+    _, out, _ = run("standings", "cup")
+    line = next(ln for ln in out.splitlines() if "Res" in ln)
+    assert "缺席" not in line and "替补" in line, line

@@ -386,3 +386,116 @@ def test_withdrawn_players_are_left_out_of_every_later_draw_and_marked(run, tmp_
     assert len(rows) == 20 and all(rows[p]["withdrawn"] for p in ("P03", "P11", "P15", "P19"))
     assert not rows["P01"]["withdrawn"]
     assert rows["P03"]["session_scores"][1:] == [None, None, None]  # byes: standard 0 from session 2 on
+
+
+def test_a_late_entry_is_ranked_drawn_from_his_first_session_and_marked(run, tmp_path):
+    """Was: no late registration (补报): 'tournament add' did not exist, the only way in mid-event was an
+    unranked S substitute.  Now a new P id, in every later draw (re-drawn), the sessions he missed an
+    absentee's (standard 0, no session score), marked in the standings."""
+    run("new", "Cup", "--count", "16", "--sessions", "3", "--seed", "3")
+    run("draw", "cup")
+    for t in range(1, 5):
+        run("enter", "cup", "--session", "1", "--table", str(t), "--totals", "30,-10,-10,-10")
+    run("withdraw", "cup", "P03")
+    _, out, _ = run("standings", "cup", "--json")
+    before = {r["player"]: r["session_standards"][0] for r in json.loads(out)["groups"][0]["standings"]}
+    _, out, err = run("add", "cup", "Zhao Lei", "--country", "CN")
+    assert out.strip() == "P17" and "from session 2" in err
+    _, out, _ = run("standings", "cup", "--json")
+    after = {r["player"]: r for r in json.loads(out)["groups"][0]["standings"]}
+    # like an absentee (ruling 9): N counts him, so everyone placed in session 1 gains one point (1998)
+    assert all(after[p]["session_standards"][0] == v + 1 for p, v in before.items())
+    assert after["P17"]["session_standards"] == [0] and after["P17"]["session_notes"][0].startswith("补报")
+    for k in (2, 3):
+        _, out, _ = run("draw", "cup", "--session", str(k), "--json")
+        seated = {p for t in json.loads(out)["tables"] for p in t}
+        assert len(seated) == 16 and "P17" in seated and "P03" not in seated, (k, seated)
+        for t in range(1, 5):
+            run("enter", "cup", "--session", str(k), "--table", str(t), "--totals", "30,-10,-10,-10")
+    _, out, _ = run("standings", "cup", "--json")
+    g = json.loads(out)["groups"][0]
+    rows = {r["player"]: r for r in g["standings"]}
+    assert rows["P17"]["late_entry"] == 2 and rows["P01"]["late_entry"] is None
+    assert rows["P17"]["session_scores"][0] is None and rows["P17"]["session_standards"][0] == 0
+    assert rows["P17"]["session_scores"][1:] != [None, None]
+    _, out, _ = run("standings", "cup")
+    assert "补报" in out
+    _, out, _ = run("export", "cup", "--format", "html", "-o", "-")
+    assert "Zhao Lei · 补报 late entry (S2)" in out and "P03 · 退赛 withdrawn" in out
+    code, _, err = run("add", "cup", "Zhao Lei", "--id", "P17", ok=False)
+    assert code == 2 and "already" in err
+
+
+def test_add_help_says_what_a_late_entry_is(capsys):
+    with pytest.raises(SystemExit):
+        main(["add", "--help"])
+    out = capsys.readouterr().out
+    assert "补报" in out and "absentee" in out and "re-draw" in out.replace("\n", " ")
+
+
+def test_a_swiss_draw_reports_the_repeat_meetings_it_cannot_avoid(run):
+    """Was: 8 players drawn swiss in session 2 must meet again (two tables of four after two tables of
+    four), and the draw said nothing.  Now the CLI lists them and says they are unavoidable; JSON too."""
+    run("new", "Eight", "--count", "8", "--sessions", "3", "--seed", "2")
+    run("draw", "eight")
+    run("enter", "eight", "--session", "1", "--table", "1", "--totals", "30,10,-10,-30")
+    run("enter", "eight", "--session", "1", "--table", "2", "--totals", "20,10,-10,-20")
+    _, out, err = run("draw", "eight", "--method", "swiss", "--json")
+    got = json.loads(out)
+    assert got["repeats"] and all(r["met_in"] == [1] for r in got["repeats"])
+    assert len(got["repeats"]) == got["fewest_repeats"] == 4  # 2 + 2 from each old table at each new one
+    assert "4 repeat meeting(s)" in err and "unavoidable" in err and "met in session 1" in err
+    _, out, err = run("draw", "eight", "--session", "2", "--method", "swiss")
+    assert "repeat meeting(s)" in err
+
+
+def test_family_and_given_names_go_into_the_ema_file_and_the_player_list(run, tmp_path):
+    """Was: the EMA file split the whole name at its first space ("María José García-López" → first
+    "María", last "José García-López"; 王芳 went whole into last_name), players.csv had no name columns,
+    and the EMA file had one order only."""
+    rows = [
+        "name,family,given,romanised,country",
+        "María José García-López,García-López,María José,,ES",
+        "王芳,,,Wang Fang,CN",
+        "欧阳娜娜,,,,CN",
+        "Jan de Vries,,,,NL",
+    ] + [f"Player {i},,,," for i in range(5, 9)]
+    (tmp_path / "players.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    run("new", "Cup", "--players", str(tmp_path / "players.csv"), "--sessions", "2", "--seed", "4")
+    run("add", "cup", "Li Na", "--family", "Li", "--given", "Na", "--country", "CN", "--from-session", "2")
+    run("draw", "cup")
+    run("enter", "cup", "--session", "1", "--table", "1", "--totals", "40,-10,-10,-20")
+    run("enter", "cup", "--session", "1", "--table", "2", "--totals", "5,0,0,-5")
+    _, out, _ = run("export", "cup", "--format", "ema", "-o", "-")
+    ema = {r["last_name"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert ema["García-López"]["first_name"] == "María José"
+    assert ema["Wang"]["first_name"] == "Fang"  # the romanisation, family name first
+    assert ema["欧阳"]["first_name"] == "娜娜"  # never the whole Chinese name in last_name
+    assert ema["de Vries"]["first_name"] == "Jan" and ema["Li"]["first_name"] == "Na"
+    assert "王芳" not in ema and "欧阳娜娜" not in ema
+    # --order official: the event's 1998 ranking positions; ema: table points first
+    _, official, _ = run("export", "cup", "--format", "ema", "--order", "official", "-o", "-")
+    _, out, _ = run("standings", "cup", "--json")
+    ranks = [r["rank"] for r in json.loads(out)["groups"][0]["standings"]]
+    assert [int(r["position"]) for r in csv.DictReader(io.StringIO(official))] == ranks
+    # the player list round-trips with its name columns
+    run("export", "cup", "-o", str(tmp_path / "players-out.csv"), "--format", "players")
+    back = list(csv.DictReader(io.StringIO((tmp_path / "players-out.csv").read_text(encoding="utf-8"))))
+    assert back[0]["family"] == "García-López" and back[0]["given"] == "María José"
+    assert back[1]["romanised"] == "Wang Fang" and back[-1]["name"] == "Li Na" and back[-1]["family"] == "Li"
+    eight = "".join((tmp_path / "players-out.csv").read_text(encoding="utf-8").splitlines(keepends=True)[:-1])
+    (tmp_path / "eight.csv").write_text(eight, encoding="utf-8")  # the late entry left out: tables of four
+    run("new", "Copy", "--players", str(tmp_path / "eight.csv"), "--sessions", "1")
+    _, out, _ = run("export", "copy", "--format", "players", "-o", "-")
+    assert out == eight
+
+
+def test_a_player_list_may_give_family_and_given_names_only():
+    """Was: 'name' was required and family/given were unknown columns."""
+    from majiang.tournament.registration import parse_players
+
+    rows = parse_players("family,given,country\n王,芳,CN\nGarcía-López,María José,ES\n")
+    assert [(r.name, r.family, r.given) for r in rows] == [
+        ("王芳", "王", "芳"),
+        ("María José García-López", "García-López", "María José"),
+    ]

@@ -93,13 +93,14 @@ def test_csv_exports(result):
         "table_points",
         "mahjong_points",
     ]
+    # a Chinese player's name in Latin letters is family name first (was: last "Wei", first "Li")
     assert (ema[0]["last_name"], ema[0]["first_name"], ema[0]["ema_number"], ema[0]["mahjong_points"]) == (
-        "Wei",
         "Li",
+        "Wei",
         "14990001",
         "50",
     )
-    assert ema[3]["last_name"] == "王芳"
+    assert (ema[3]["last_name"], ema[3]["first_name"]) == ("王", "芳")  # was 王芳 whole in last_name
     hands = list(csv.DictReader(io.StringIO(exports.hands_csv(result))))
     assert len(hands) == 4 and hands[2]["winner"] == "D" and hands[2]["discarder"] == "C"
     assert hands[2]["penalties"] == "B:false_win" and hands[0]["self_drawn"] == "1"
@@ -177,6 +178,9 @@ def test_sheet_of_a_player_who_left_mid_session():
     assert [c.points for c in b.cells[:4]] == [-16, 0, None, None]
     assert "√" not in "".join(c.marks for c in b.cells)
     assert (b.won, b.lost, b.total) == (0, 16, 484) and b.total == 500 + b.won - b.lost - b.deductions
+    # was: the note said "第3盘 B: 错和", the substitute's false win under the player he replaced
+    notes = score_sheet(res, 1, 1).notes
+    assert "第3盘 S: 错和" in notes and not any(n.startswith("第3盘 B") for n in notes), notes
     rows = list(csv.DictReader(io.StringIO(exports.hands_csv(res))))
     assert rows[2]["penalties"] == "S:false_win" and rows[3]["discarder"] == ""
     assert rows[0]["discarder"] == "B" and rows[3]["winner"] == "C"

@@ -236,7 +236,7 @@ def test_an_unused_reserve_is_not_absent():
     res = evaluate(g, scheme="1998")
     r = res.standing("R")
     assert r.session_scores == (None, 530)
-    assert res.sessions[0].cell("R", None) == "未上场 not seated"
+    assert res.sessions[0].cell("R", None) == "替补 reserve, not needed"  # was 未上场 not seated
     assert res.sessions[1].cell("P1", None) == "缺席 absent"
 
 

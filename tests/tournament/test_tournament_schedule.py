@@ -184,3 +184,24 @@ def test_swiss_finds_a_repeat_free_seating_whenever_one_exists():
                 checked += 1
                 assert got == 0, played
     assert checked >= 60
+
+
+@pytest.mark.parametrize("sessions", [5, 6])
+def test_starting_seats_are_balanced_at_every_point_of_a_team_event(sessions):
+    """Was: winds were balanced over the whole event only, so a team-event player could start East in
+    two of the first three sessions (16 players in 4 teams, 5 sessions, seed 6) while 'draw --help'
+    promised balanced starting seats.  Now after each session k nobody has started in one seat more
+    than ⌈k/4⌉ times."""
+    from majiang.tournament.draw import draw_session, with_session
+    from majiang.tournament.registration import build_group, count_entries, new_event
+    from majiang.tournament.seating import wind_counts
+
+    for seed in range(8):
+        ev = new_event("c", "C", build_group(count_entries(16), 4), sessions=sessions, seed=seed)
+        drawn = []
+        for k in range(1, sessions + 1):
+            s = draw_session(ev, "A", k, "perfect")
+            ev = with_session(ev, "A", s)
+            drawn.append(tuple(t.players for t in s.tables))
+            worst = max(max(v) for v in wind_counts(tuple(drawn)).values())
+            assert worst <= -(-k // 4), (seed, k, wind_counts(tuple(drawn)))

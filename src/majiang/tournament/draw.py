@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Literal
 
 from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group, ModelError, SessionRecord, TableRecord
 from majiang.tournament.pairing import redraw, snake_tables, swiss_tables
 from majiang.tournament.ranking import disqualified, evaluate
-from majiang.tournament.roster import withdrawn_from
+from majiang.tournament.roster import late_entries, not_yet_entered, withdrawn_from
 from majiang.tournament.schedule import SchedulePlan, make_schedule
 from majiang.tournament.seating import Schedule, balance_winds
 
@@ -146,10 +147,14 @@ def draw_session(
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
     everyone = seatable(group)
     pool = list(everyone) if players is None else [p for p in players if p in set(everyone)]
-    # a withdrawn player (退赛) is an absentee of every session from his withdrawal on
-    away = [p for p in dict.fromkeys([*absent, *withdrawn_from(event, session_no)]) if p in set(pool)]
+    # a withdrawn player (退赛) is an absentee of every session from his withdrawal on, a late entry (补报)
+    # of every session before his first
+    gone = [*absent, *withdrawn_from(event, session_no), *not_yet_entered(event, session_no)]
+    away = [p for p in dict.fromkeys(gone) if p in set(pool)]
     ids = [p for p in pool if p not in set(away)]
-    restricted = players is not None or bool(away)
+    # a late entry seated: the schedule planned at registration does not know him, re-draw those present
+    joined = any(p in late_entries(event) for p in ids)
+    restricted = players is not None or bool(away) or joined
     if restricted and (not ids or len(ids) % 4):
         raise DrawError(
             f"{len(ids)} players to seat in session {session_no} do not fill tables of four"
@@ -200,3 +205,42 @@ def with_session(event: Event, group_id: str, session: SessionRecord) -> Event:
             g = replace(g, sessions=tuple(sessions))
         groups.append(g)
     return replace(event, groups=tuple(groups))
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """Two players at one table of a session who met in earlier sessions (``met_in``)."""
+
+    table: int
+    players: tuple[str, str]
+    met_in: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"table": self.table, "players": list(self.players), "met_in": list(self.met_in)}
+
+    def describe(self) -> str:
+        met = ", ".join(map(str, self.met_in))
+        return f"table {self.table}: {self.players[0]}–{self.players[1]} (met in session {met})"
+
+
+def repeats_in(group: Group, session: SessionRecord) -> list[Repeat]:
+    """The repeat meetings a drawn session adds: each pair at one of its tables who met before it."""
+    met: dict[frozenset[str], list[int]] = {}
+    for s in group.sessions[: session.no - 1]:
+        for t in s.tables:
+            for a, b in combinations(t.players, 2):
+                met.setdefault(frozenset((a, b)), []).append(s.no)
+    out = []
+    for t in session.tables:
+        for a, b in combinations(t.players, 2):
+            if frozenset((a, b)) in met:
+                out.append(Repeat(t.no, (a, b), tuple(met[frozenset((a, b))])))
+    return out
+
+
+def fewest_repeats(group: Group, session: SessionRecord, *, seed: int = 0) -> int:
+    """The fewest repeat meetings a search finds for the session's players (team-mates apart), whatever
+    the standings: the draw's repeats are unavoidable when it has no more than this."""
+    ids = [p for t in session.tables for p in t.players]
+    _, added = redraw(ids, seed=seed, team_of=group.team_of(), played=_played(group, session.no))
+    return added

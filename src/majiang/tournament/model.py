@@ -21,6 +21,7 @@ from typing import Any
 
 from majiang.mcr.fans import FAN_INFO, fan_by_name
 from majiang.tournament.errors import TournamentError
+from majiang.tournament.names import split_name
 from majiang.tournament.penalties import Penalty
 
 HANDS_PER_SESSION = 16  # 4 rounds (圈) × 4 deals
@@ -44,6 +45,19 @@ class Player:
     ranked: bool = True
     ema_id: str = ""
     country: str = ""
+    #: the name's parts when registered (else guessed from ``name``: :mod:`.names`), and the name in
+    #: Latin letters, family name first (optional: for the EMA file)
+    family: str = ""
+    given: str = ""
+    romanised: str = ""
+
+    @property
+    def family_name(self) -> str:
+        return split_name(self.name, family=self.family, given=self.given, country=self.country)[0]
+
+    @property
+    def given_name(self) -> str:
+        return split_name(self.name, family=self.family, given=self.given, country=self.country)[1]
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "name": self.name}
@@ -51,10 +65,9 @@ class Player:
             d["team"] = self.team
         if not self.ranked:
             d["ranked"] = False
-        if self.ema_id:
-            d["ema_id"] = self.ema_id
-        if self.country:
-            d["country"] = self.country
+        for k in ("ema_id", "country", "family", "given", "romanised"):
+            if getattr(self, k):
+                d[k] = getattr(self, k)
         return d
 
     @classmethod
@@ -66,6 +79,9 @@ class Player:
             ranked=bool(d.get("ranked", True)),
             ema_id=str(d.get("ema_id", "")),
             country=str(d.get("country", "")),
+            family=str(d.get("family", "")),
+            given=str(d.get("given", "")),
+            romanised=str(d.get("romanised", "")),
         )
 
 
@@ -284,6 +300,11 @@ class TableRecord:
     def entered(self) -> bool:
         """Whether anything was entered for the table (a hand, quick totals, a penalty, a time call)."""
         return bool(self.hands or self.totals is not None or self.penalties or self.time_called)
+
+    @property
+    def finished(self) -> bool:
+        """Its 16 hands, its totals, or time called (第六条); else the session is still incomplete."""
+        return self.totals is not None or self.time_called or len(self.hands) >= HANDS_PER_SESSION
 
     def substitute_at(self, seat: int, hand_no: int) -> str | None:
         """The substitute playing ``seat`` in hand ``hand_no``, if any."""

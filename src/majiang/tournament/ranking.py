@@ -32,6 +32,14 @@ class SessionResult:
     #: tables with nothing entered yet: their players are not scored (standard 0 for now), not ranked as a tie
     pending: tuple[int, ...] = ()
     waiting: tuple[str, ...] = ()  # the players of those tables
+    #: tables entered but not finished (fewer than 16 hands, no totals, no time call): (table, hands)
+    unfinished: tuple[tuple[int, int], ...] = ()
+    reserves: tuple[str, ...] = ()  # the teams' reserves (not seated: not needed, not absent)
+
+    @property
+    def complete(self) -> bool:
+        """Every table finished: the session's standard scores are final (else provisional, 暂定)."""
+        return not self.pending and not self.unfinished
 
     def cell(self, player: str, score: int | None) -> str:
         """What a standings cell says for ``player``: the session score, or why there is none."""
@@ -41,7 +49,9 @@ class SessionResult:
             return "缺席 absent"
         if player in self.waiting:
             return "未录入 not entered"
-        return "未上场 not seated"  # e.g. a team's reserve who did not play this session
+        if player in self.reserves:
+            return "替补 reserve, not needed"  # a team's reserve who did not play this session
+        return "未上场 not seated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +129,16 @@ class GroupResult:
     sessions: tuple[SessionResult, ...]
     standings: tuple[Standing, ...]
     teams: tuple[TeamStanding, ...]
+
+    @property
+    def provisional(self) -> dict[int, tuple[tuple[int, int | None], ...]]:
+        """Sessions not complete (暂定): session no → (table, hands entered; None: nothing entered) of
+        each table not finished.  Empty: the standings are final."""
+        return {
+            s.no: tuple(sorted([*((t, None) for t in s.pending), *s.unfinished]))
+            for s in self.sessions
+            if not s.complete
+        }
 
     @property
     def pending(self) -> dict[int, tuple[int, ...]]:
@@ -199,7 +219,11 @@ def evaluate(
         scored = tuple(tr for tr, t in zip(tables, s.tables, strict=True) if t.entered)
         pending = tuple(t.no for t in s.tables if not t.entered)
         waiting = tuple(p for t in s.tables if not t.entered for p in t.players)
-        sessions.append(SessionResult(s.no, tables, sch.session_standard(scored, n), s.absent, pending, waiting))
+        unfinished = tuple((t.no, len(t.hands)) for t in s.tables if t.entered and not t.finished)
+        std = sch.session_standard(scored, n)
+        sessions.append(
+            SessionResult(s.no, tables, std, s.absent, pending, waiting, unfinished, tuple(sorted(reserves)))
+        )
     out = disqualified(group)
     played: dict[str, list[int | None]] = {pid: [] for pid in ranked}
     for sr in sessions:
@@ -259,6 +283,18 @@ def _team_rows(group: Group, standings: Sequence[Standing], only: set[str] | Non
             )
         )
     return team_rows
+
+
+def provisional_note(result: GroupResult) -> str:
+    """What every output says while a session is incomplete (``""`` when the standings are final):
+    ``暂定 provisional, not final — session 2: table 3 3/16 hands, table 4 not entered``."""
+    if not result.provisional:
+        return ""
+    parts = [
+        f"session {k}: " + ", ".join(f"table {t} " + ("not entered" if h is None else f"{h}/16 hands") for t, h in ts)
+        for k, ts in result.provisional.items()
+    ]
+    return "暂定 provisional, not final — " + "; ".join(parts)
 
 
 def evaluate_event(event: Event) -> dict[str, GroupResult]:

@@ -2,10 +2,11 @@
 
 A player list is text in one of three forms:
 
-* JSON: a list of names, or of objects with ``name`` and optionally ``id``, ``team``, ``ema_id``,
-  ``country``, ``reserve`` (true for a team's reserve);
-* CSV with a header row naming its columns (``name`` required; ``id``, ``team``, ``ema_id``,
-  ``country``, ``reserve`` optional);
+* JSON: a list of names, or of objects with ``name`` (or ``family``) and optionally the CSV columns below;
+  ``reserve`` true for a team's reserve;
+* CSV with a header row naming its columns (``name``, or ``family`` and ``given``, required; ``id``,
+  ``family``, ``given``, ``romanised``, ``team``, ``ema_id``, ``country``, ``reserve`` optional —
+  :func:`players_csv_rows` writes them back);
 * plain lines ``name`` or ``name,team`` (``#`` starts a comment).
 
 >>> rows = parse_players("name,team\\nAnna,Red\\nBo,Red\\nCai,Blue\\nDu,Blue\\n")
@@ -28,9 +29,10 @@ from typing import Any
 from majiang.tournament.draw import plan_group
 from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import TEAM_PLAYERS, Event, Group, ModelError, Player, Team
+from majiang.tournament.names import full_name
 
 SCHEMES = ("1998", "4210")
-COLUMNS = ("id", "name", "team", "ema_id", "country", "reserve")
+COLUMNS = ("id", "name", "family", "given", "romanised", "team", "ema_id", "country", "reserve")
 
 
 class RegistrationError(TournamentError):
@@ -45,10 +47,19 @@ class Entry:
     ema_id: str = ""
     country: str = ""
     reserve: bool = False
+    family: str = ""  # the name's parts when the list gives them (else guessed: :mod:`.names`)
+    given: str = ""
+    romanised: str = ""  # the name in Latin letters, family name first (the EMA file)
 
 
 def _truthy(x: Any) -> bool:
     return str(x).strip().lower() in ("1", "true", "yes", "y", "x", "reserve", "替补")
+
+
+def _name(row: Any) -> str:
+    """The printed name: the ``name`` column, else made of ``family`` and ``given`` (王芳, María José García-López)."""
+    name = str(row.get("name") or "").strip()
+    return name or full_name(str(row.get("family") or "").strip(), str(row.get("given") or "").strip())
 
 
 def parse_players(text: str) -> list[Entry]:
@@ -67,10 +78,13 @@ def parse_players(text: str) -> list[Entry]:
         for i, d in enumerate(data, start=1):
             if isinstance(d, str):
                 out.append(Entry(name=d.strip()))
-            elif isinstance(d, dict) and d.get("name"):
+            elif isinstance(d, dict) and (d.get("name") or d.get("family")):
                 out.append(
                     Entry(
-                        name=str(d["name"]).strip(),
+                        name=_name(d),
+                        family=str(d.get("family") or "").strip(),
+                        given=str(d.get("given") or "").strip(),
+                        romanised=str(d.get("romanised") or "").strip(),
                         id=str(d.get("id") or ""),
                         team=str(d.get("team") or ""),
                         ema_id=str(d.get("ema_id") or ""),
@@ -84,18 +98,21 @@ def parse_players(text: str) -> list[Entry]:
     lines = [ln for ln in stripped.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     dialect = "excel-tab" if "\t" in lines[0] else "excel"
     first = [c.strip().lower() for c in next(csv.reader([lines[0]], dialect=dialect))]
-    if "name" in first:
+    if "name" in first or "family" in first:
         unknown = [c for c in first if c and c not in COLUMNS]
         if unknown:
             raise RegistrationError(f"unknown column(s) {unknown} in the player list; columns: {', '.join(COLUMNS)}")
         reader = csv.DictReader(io.StringIO("\n".join(lines[1:])), fieldnames=first, dialect=dialect)
         out = []
         for row in reader:
-            if not (row.get("name") or "").strip():
+            if not ((row.get("name") or "").strip() or (row.get("family") or "").strip()):
                 continue
             out.append(
                 Entry(
-                    name=row["name"].strip(),
+                    name=_name(row),
+                    family=(row.get("family") or "").strip(),
+                    given=(row.get("given") or "").strip(),
+                    romanised=(row.get("romanised") or "").strip(),
                     id=(row.get("id") or "").strip(),
                     team=(row.get("team") or "").strip(),
                     ema_id=(row.get("ema_id") or "").strip(),
@@ -161,7 +178,16 @@ def build_group(entries: Sequence[Entry], teams: int = 0, group_id: str = "A") -
             )
         team_list.append(Team(id=t, name=t, players=tuple(players), reserve=reserves[0] if reserves else None))
     people = tuple(
-        Player(id=pid, name=e.name, team=team_of.get(pid), ema_id=e.ema_id, country=e.country)
+        Player(
+            id=pid,
+            name=e.name,
+            team=team_of.get(pid),
+            ema_id=e.ema_id,
+            country=e.country,
+            family=e.family,
+            given=e.given,
+            romanised=e.romanised,
+        )
         for pid, e in zip(ids, entries, strict=True)
     )
     try:
@@ -189,3 +215,18 @@ def new_event(
     plan = plan_group(group, sessions, seed=seed, iterations=iterations)
     extra = {"seed": seed, "sessions": sessions, "plans": {group.id: plan.to_dict()}}
     return Event(id=event_id, name=name, rules=rules, scheme=scheme, groups=(group,), extra=extra)
+
+
+def players_csv_rows(group: Group) -> list[list[str]]:
+    """The group's players in the player list's own columns (:data:`COLUMNS`), the header first: what
+    ``parse_players`` reads back.  ``family``/``given`` are those registered (empty: guessed)."""
+    reserves = {t.reserve for t in group.teams if t.reserve}
+    rows = [list(COLUMNS)]
+    for p in group.players:
+        if not p.ranked:
+            continue  # substitutes are not registered players
+        rows.append(
+            [p.id, p.name, p.family, p.given, p.romanised, p.team or "", p.ema_id, p.country]
+            + ["yes" if p.id in reserves else ""]
+        )
+    return rows

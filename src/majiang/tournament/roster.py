@@ -7,6 +7,12 @@ so N, the number of ranked players, is unchanged), and the session is drawn agai
 (avoiding earlier meetings; players that do not fill tables of four need substitutes, as for any
 absentee).  Every output marks him.
 
+Late entries (补报): a ranked player registered after the event began (``extra["late"]``: player → the
+first session he plays).  The 1998 rules have no late registration; the sessions he missed are treated
+as an absentee's (弃权论: standard score 0, no session score, and N counts him like any ranked player),
+and he is recorded as an absentee of each of them.  From his first session every draw seats him (the
+planned schedule no longer holds: those present are re-drawn, avoiding earlier meetings).
+
 >>> from dataclasses import replace
 >>> from majiang.tournament.registration import build_group, count_entries, new_event
 >>> ev = new_event("c", "C", build_group(count_entries(8), 0), sessions=2, seed=1)
@@ -17,12 +23,15 @@ absentee).  Every output marks him.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from majiang.tournament.errors import TournamentError
-from majiang.tournament.model import Event
+from majiang.tournament.model import Event, Group, Player
 
 KEY = "withdrawn"
+LATE = "late"
 
 
 class RosterError(TournamentError):
@@ -69,3 +78,41 @@ def _next_session(event: Event) -> int:
         if not any(t.entered for t in s.tables):
             return s.no
     return len(group.sessions) + 1
+
+
+# ---- late entries (补报) ------------------------------------------------------------------------------
+def late_entries(event: Event) -> dict[str, int]:
+    """Player → the first session he plays, for every late entry (补报)."""
+    got = event.extra.get(LATE) or {}
+    return {str(p): int(v.get("from_session", 1)) for p, v in got.items() if isinstance(v, dict)}
+
+
+def not_yet_entered(event: Event, session_no: int) -> list[str]:
+    """The late entries who had not joined by session ``session_no`` (absentees of it: not drawn)."""
+    return [p for p, k in late_entries(event).items() if k > session_no]
+
+
+def next_player_id(group: Group) -> str:
+    """The next free ``P`` id of the group (P17 after P01…P16)."""
+    taken = [int(m.group(1)) for p in group.players if (m := re.fullmatch(r"P(\d+)", p.id))]
+    width = max((len(p.id) - 1 for p in group.players if re.fullmatch(r"P\d+", p.id)), default=2)
+    return f"P{max(taken, default=0) + 1:0{width}d}"
+
+
+def add_late(event: Event, player: Player, *, from_session: int | None = None) -> tuple[Player, int, dict[str, Any]]:
+    """Register ``player`` (a ranked player, not a substitute) after the event began.  Returns the player
+    with his id (the next free ``P`` id when he has none; no team: a team's line-up is fixed), his first
+    session (default: the first with nothing entered) and the ``extra`` update."""
+    group = event.groups[0]
+    pid = player.id or next_player_id(group)
+    if any(p.id == pid for g in event.groups for p in g.players):
+        raise RosterError(f"{event.id} has a player {pid!r} already")
+    if not player.name.strip():
+        raise RosterError("a late entry needs a name")
+    first = _next_session(event)
+    k = first if from_session is None else from_session
+    if k < first:
+        raise RosterError(f"session {k} has results already: a late entry plays from session {first} on")
+    late = dict(event.extra.get(LATE) or {})
+    late[pid] = {"from_session": k}
+    return replace(player, id=pid, ranked=True, team=None), k, {LATE: late}

@@ -92,36 +92,75 @@ def wind_counts(schedule: Schedule) -> dict[str, list[int]]:
 _PERMS = tuple(itertools.permutations(range(4)))
 
 
-def balance_winds(schedule: Schedule, passes: int = 8, *, played: Schedule = ()) -> Schedule:
-    """Reorder the players of every table so that each starts in each seat as evenly as possible.
+def _seat_cost(seats: Sequence[int]) -> int:
+    """How unevenly one player starts, session after session (``seats``: his first-round seat in each
+    session he plays, in order): after his k-th session no seat should have come up more than ⌈k/4⌉
+    times (each excess counts squared, heavily), and at the end the counts should be even."""
+    counts = [0, 0, 0, 0]
+    excess = 0
+    for k, seat in enumerate(seats, start=1):
+        counts[seat] += 1
+        cap = -(-k // 4)
+        excess += sum(max(0, c - cap) ** 2 for c in counts)
+    return excess * 1000 + sum(c * c for c in counts)
 
-    Tables keep their players; only the seats change.  ``played`` sessions count but keep their seats
-    (use it to seat a later round).  Coordinate descent: each table in turn takes the ordering that
-    best evens its players' counts given all other tables, until nothing improves.  Deterministic."""
-    tables = [[list(t) for t in s] for s in schedule]
-    counts: dict[str, list[int]] = {}
-    for session in played:
-        for fixed in session:
-            for seat, p in enumerate(fixed):
-                counts.setdefault(p, [0, 0, 0, 0])[seat] += 1
-    for s in tables:
-        for t in s:
-            for seat, p in enumerate(t):
-                counts.setdefault(p, [0, 0, 0, 0])[seat] += 1
-    for _ in range(passes):
-        improved = False
-        for s in tables:
-            for t in s:
-                for seat, p in enumerate(t):
-                    counts[p][seat] -= 1
-                best = min(_PERMS, key=lambda perm: (sum(counts[t[i]][seat] for seat, i in enumerate(perm)), perm))
-                cost_now = sum(counts[p][seat] for seat, p in enumerate(t))
-                cost_best = sum(counts[t[i]][seat] for seat, i in enumerate(best))
-                if cost_best < cost_now:
-                    t[:] = [t[i] for i in best]
-                    improved = True
-                for seat, p in enumerate(t):
-                    counts[p][seat] += 1
-        if not improved:
-            break
-    return tuple(tuple(tuple(t) for t in s) for s in tables)
+
+def balance_winds(schedule: Schedule, passes: int = 20, *, played: Schedule = (), restarts: int = 6) -> Schedule:
+    """Reorder the players of every table so that each starts in each seat as evenly as possible, at
+    every point of the event and not only at its end (nobody starts East in two of the first three
+    sessions while someone else never has).  Tables keep their players; only the seats change.
+    ``played`` sessions count but keep their seats (use it to seat a later round).  Each session is
+    first seated in turn given the sessions before it; then coordinate descent: each table in turn takes
+    the ordering that lowers its players' unevenness (:func:`_seat_cost`) given all other tables, until
+    nothing improves; on a small event (players × sessions ≤ 256) with an excess left, a few seeded
+    restarts from shuffled seats keep the best.  Deterministic."""
+    fixed = [[tuple(t) for t in s] for s in played]
+    start = len(fixed)
+    base = [*fixed, *[[tuple(t) for t in s] for s in schedule]]
+    where: dict[str, list[tuple[int, int]]] = {}
+    for j, sess in enumerate(base):
+        for ti, t in enumerate(sess):
+            for p in t:
+                where.setdefault(p, []).append((j, ti))
+
+    def player_cost(sched: list[list[tuple[str, ...]]], p: str, upto: int | None = None) -> int:
+        return _seat_cost([sched[j][ti].index(p) for j, ti in where[p] if upto is None or j <= upto])
+
+    def best_order(sched: list[list[tuple[str, ...]]], j: int, ti: int, upto: int | None) -> bool:
+        t = sched[j][ti]
+        costs = []
+        for perm in _PERMS:
+            sched[j][ti] = tuple(t[i] for i in perm)
+            costs.append((sum(player_cost(sched, p, upto) for p in t), perm))
+        sched[j][ti] = t
+        cost, perm = min(costs)
+        if cost < costs[0][0]:  # _PERMS[0] is the identity
+            sched[j][ti] = tuple(t[i] for i in perm)
+            return True
+        return False
+
+    def descend(sched: list[list[tuple[str, ...]]]) -> int:
+        for _ in range(passes):
+            changed = False
+            for j in range(start, len(sched)):
+                for ti in range(len(sched[j])):
+                    changed = best_order(sched, j, ti, None) or changed
+            if not changed:
+                break
+        return sum(player_cost(sched, p) for p in where)
+
+    first = [list(s) for s in base]
+    for j in range(start, len(first)):  # session by session, later ones not yet counted
+        for ti in range(len(first[j])):
+            best_order(first, j, ti, j)
+    best_cost, best = descend(first), first
+    rng = random.Random(len(where) * 7919 + len(base))
+    small = len(where) * len(base) <= 256  # restarts cost seconds on a large event (100 players: 10 s)
+    for _ in range(restarts if best_cost >= 1000 and small else 0):  # an excess left: try from shuffled seats
+        trial = [list(s) for s in base]
+        for j in range(start, len(trial)):
+            trial[j] = [tuple(rng.sample(t, len(t))) for t in trial[j]]
+        cost = descend(trial)
+        if cost < best_cost:
+            best_cost, best = cost, trial
+    return tuple(tuple(tuple(t) for t in s) for s in best[start:])

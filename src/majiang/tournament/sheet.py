@@ -189,7 +189,8 @@ def score_sheet(
     for h in record.hands:
         for p in h.penalties:
             what = PENALTY_ZH[p.code] + (f" −{p.points}" if p.points else "")
-            notes.append(f"第{h.no}盘 {names[record.players[p.seat]]}: {what}" + (f" ({p.note})" if p.note else ""))
+            who = record.substitute_at(p.seat, h.no) or record.players[p.seat]  # the substitute's own hands
+            notes.append(f"第{h.no}盘 {names[who]}: {what}" + (f" ({p.note})" if p.note else ""))
     for p in record.penalties:
         what = PENALTY_ZH[p.code] + (f" −{p.points}" if p.points else "")
         notes.append(f"{names[record.players[p.seat]]}: {what}" + (f" ({p.note})" if p.note else ""))

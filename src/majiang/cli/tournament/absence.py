@@ -83,6 +83,39 @@ def register(tsub: Any) -> None:
     w.add_argument("--db", default=None, help=DB_HELP)
     w.set_defaults(func=cmd_withdraw)
 
+    ad = tsub.add_parser(
+        "add",
+        help="a late entry (补报): a ranked player registered after the event began",
+        description=describe(
+            "Register a ranked player after the event began (a late entry, 补报: a new P id, not an S "
+            "substitute).  He plays from session K (default: the first with nothing entered); every draw from "
+            "then on seats him, re-drawing those present (the schedule planned at registration does not know "
+            "him) while avoiding earlier meetings — like 'withdraw', the players present must fill tables of "
+            "four (a late entry often replaces a withdrawal).  A drawn session still empty is drawn again "
+            "with him ('draw --session K').  The sessions he missed count as an absentee's: the 1998 rules "
+            "have no late registration, so they are treated by 弃权论 — standard score 0, no session score, "
+            "and N (the number of ranked players) counts him, so in the 1998 scheme everyone placed in an "
+            "earlier session gets one point more than before he joined (their order is unchanged).  The "
+            "standings mark him 补报 late entry.  Late entries play as individuals (no team)."
+        ),
+        formatter_class=RAW,
+        epilog="examples:\n"
+        '  majiang tournament add cup "Zhao Lei" --country CN\n'
+        '  majiang tournament add cup "María José García-López" --family García-López --given "María José"\n'
+        "  majiang tournament add cup 赵磊 --from-session 3 --ema-id 04010099",
+    )
+    ad.add_argument("event", help="event id")
+    ad.add_argument("name", help="the player's name as printed")
+    ad.add_argument("--id", default="", help="his id (default: the next free P id)")
+    ad.add_argument("--from-session", type=int, default=None, metavar="K", help="the first session he plays")
+    ad.add_argument("--family", default="", help="family name (default: guessed from NAME; the EMA file's last_name)")
+    ad.add_argument("--given", default="", help="given name(s) (the EMA file's first_name)")
+    ad.add_argument("--romanised", default="", help="the name in Latin letters, family name first (the EMA file)")
+    ad.add_argument("--ema-id", default="", help="EMA number")
+    ad.add_argument("--country", default="", help="country code")
+    ad.add_argument("--db", default=None, help=DB_HELP)
+    ad.set_defaults(func=cmd_add)
+
 
 # ---- absent / redraw -------------------------------------------------------------------------------
 @wrap
@@ -112,6 +145,40 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     k = withdrawals(repo.load(event.id))[args.player]["from_session"]
     print(f"{args.player} withdrew (退赛): a bye from session {k} on; draw session {k} next", file=sys.stderr)
+    return 0
+
+
+@wrap
+def cmd_add(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from majiang.tournament.model import Player
+    from majiang.tournament.roster import RosterError, add_late
+
+    repo = open_repo(args)
+    event = repo.load(args.event)
+    group = event.groups[0]
+    wanted = Player(
+        id=args.id,
+        name=args.name.strip(),
+        ema_id=args.ema_id,
+        country=args.country,
+        family=args.family.strip(),
+        given=args.given.strip(),
+        romanised=args.romanised.strip(),
+    )
+    try:
+        player, k, extra = add_late(event, wanted, from_session=args.from_session)
+    except RosterError as e:
+        raise CliError(str(e)) from None
+    repo.add_player(event.id, group.id, player)
+    repo.set_extra(event.id, **extra)
+    for s in group.sessions[: k - 1]:  # the sessions he missed: an absentee of each (弃权论)
+        repo.set_seats(event.id, group.id, replace(s, absent=(*s.absent, player.id)))
+    print(f"{player.id} {player.name}: late entry (补报), plays from session {k}", file=sys.stderr)
+    if k <= len(group.sessions):
+        print(f"session {k} is drawn without him: draw it again ('draw {event.id} --session {k}')", file=sys.stderr)
+    print(player.id)
     return 0
 
 

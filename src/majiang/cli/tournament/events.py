@@ -40,7 +40,12 @@ def _register_new(tsub: Any) -> None:
     )
     n.add_argument("name", help="the event's name (its id is derived from it, e.g. 'Spring Cup' → spring-cup)")
     who = n.add_mutually_exclusive_group(required=True)
-    who.add_argument("--players", metavar="FILE", help="player list (text, CSV with header, or JSON)")
+    who.add_argument(
+        "--players",
+        metavar="FILE",
+        help="player list (text, CSV with header, or JSON); CSV columns: name (or family and given), id, family, "
+        "given, romanised, team, ema_id, country, reserve — what 'export --format players' writes",
+    )
     who.add_argument("--count", type=int, metavar="N", help="N anonymous players P01…PN")
     n.add_argument(
         "--teams",
@@ -89,7 +94,10 @@ def _register_draw(tsub: Any) -> None:
             "where one exists, otherwise the fewest repeat meetings the search found); swiss: 高高碰, the "
             "top four of the standings at table 1 …, team-mates and earlier opponents kept apart where "
             "possible; snake: 蛇形, one player from each quarter of the standings per table.  Starting "
-            "seats (东南西北) are balanced over the sessions.  A session with results cannot be redrawn."
+            "seats (东南西北) are balanced at every point of the event: after session k nobody has started in "
+            "one seat more than ⌈k/4⌉ times (East once in the first four sessions) where the tables allow it.  "
+            "Players who met before are listed (repeat meetings), with whether a draw could avoid them.  A "
+            "session with results cannot be redrawn."
         ),
         formatter_class=RAW,
         epilog="redraw (重新编排): session K drawn again for the players present after absences — byes for those\n"
@@ -209,6 +217,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 @wrap
 def cmd_draw(args: argparse.Namespace) -> int:
     from majiang.tournament.checkin import absentees, checked_in, required
+    from majiang.tournament.draw import fewest_repeats, repeats_in
     from majiang.tournament.phases import draw_method, draw_phase_session
 
     if args.method == "redraw":
@@ -244,8 +253,26 @@ def cmd_draw(args: argparse.Namespace) -> int:
             f"session {k}: not checked in, a bye 缺席: {', '.join(session.absent)}",
             file=sys.stderr,
         )
+    repeats = repeats_in(group, session)
+    fewest = fewest_repeats(group, session, seed=int(event.extra.get("seed", 0)) + k) if repeats else 0
+    if repeats:
+        why = (
+            "unavoidable: no draw of these players found has fewer"
+            if len(repeats) <= fewest
+            else f"the {method} draw keeps the standings order; a re-draw could have {fewest} "
+            f"('draw {event.id} --session {k} --method redraw')"
+        )
+        print(f"session {k}: {len(repeats)} repeat meeting(s) — {why}", file=sys.stderr)
+        for r in repeats:
+            print(f"  {r.describe()}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"session": k, "tables": [list(t.players) for t in session.tables]}, ensure_ascii=False))
+        out = {
+            "session": k,
+            "tables": [list(t.players) for t in session.tables],
+            "repeats": [r.to_dict() for r in repeats],  # pairs who met before, at which table, in which sessions
+            "fewest_repeats": fewest,  # the fewest a search finds for these players: equal means unavoidable
+        }
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print_session(event, session, group.id)
     return 0

@@ -13,7 +13,7 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_
 if TYPE_CHECKING:
     from majiang.tournament.adapters.repository import TournamentRepository
 
-FORMATS = ("csv", "hands", "ema", "html", "pdf", "png", "svg", "seating")
+FORMATS = ("csv", "hands", "ema", "players", "html", "pdf", "png", "svg", "seating")
 BINARY = ("pdf", "png", "seating")
 
 
@@ -48,7 +48,11 @@ def register(tsub: Any) -> None:
         "export",
         help="standings CSV, EMA results, HTML/PDF standings or score sheets, PNG/SVG plots",
         description=describe(
-            "Write an export.  csv: standings; hands: every hand; ema: the EMA results layout; html/pdf: "
+            "Write an export.  csv: standings; hands: every hand; ema: the EMA results file (table points "
+            "4/2/1/0 per table, mahjong points Σ (score − 500); --order ema ranks by them, --order official "
+            "keeps the event's 1998 ranking positions; names from the family/given columns); players: the "
+            "player list (id, name, family, given, romanised, team, ema_id, country, reserve: 'new "
+            "--players' reads it back); html/pdf: "
             "the standings, or with --session and --table the score sheet (比赛成绩记录表) of that table; "
             "png/svg: cumulative standard score per session; pdf with --session K --all-tables: every "
             "score sheet of the session, one page each; seating: the PDF to print for session K (table "
@@ -67,7 +71,14 @@ def register(tsub: Any) -> None:
         "--format",
         choices=FORMATS,
         default=None,
-        help="default: from the -o name (hands.csv → hands, ema.csv → ema, other .csv → standings)",
+        help="default: from the -o name (hands.csv → hands, ema.csv → ema, players.csv → players, other .csv → "
+        "standings)",
+    )
+    x.add_argument(
+        "--order",
+        choices=("ema", "official"),
+        default="ema",
+        help="ema: the EMA file by table points then mahjong points (default); official: by the event's ranking",
     )
     x.add_argument("--session", type=int, default=None, metavar="K", help="score sheet: the session")
     x.add_argument("--table", type=int, default=None, metavar="T", help="score sheet: the table")
@@ -107,7 +118,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
             else f"{n}/{g['sessions_drawn']} sessions"
         )
         phase = f" · 阶段 phase {data['phase']}" if data["phase"] else ""
-        t = Table(title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · {when}{phase}")
+        final = "" if g["final"] else " · 暂定 PROVISIONAL"
+        t = Table(
+            title=f"{data['name']} · 个人名次 Individual standings · 标准分 {data['scheme']} · {when}{phase}{final}"
+        )
         t.add_column("名次\nRank", justify="right")
         t.add_column("升降\nMove", justify="center")
         t.add_column("选手\nPlayer")
@@ -118,10 +132,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
         t.add_column("比赛分\nScore total", justify="right")
         for r in g["standings"]:
             per = [
-                ("缺席 absent" if sc is None else f"{fmt_score(v)} ({sc})")
-                for v, sc in zip(r["session_standards"], r["session_scores"], strict=True)
+                (note if sc is None else f"{fmt_score(v)} ({sc})")
+                for v, sc, note in zip(r["session_standards"], r["session_scores"], r["session_notes"], strict=True)
             ]
             who = r["player"] if r["name"] in ("", r["player"]) else f"{r['player']} {r['name']}"
+            who += " · 退赛" if r.get("withdrawn") else ""
+            who += f" · 补报 from S{r['late_entry']}" if r.get("late_entry") else ""
             rank = str(r["rank"]) + (" DQ" if r["disqualified"] else "")
             t.add_row(
                 rank, r["movement"], who, r["team"] or "", *per, fmt_score(r["standard_total"]), str(r["match_total"])
@@ -140,11 +156,13 @@ def cmd_standings(args: argparse.Namespace) -> int:
                     str(r["rank"]),
                     r["movement"],
                     r["name"] or r["team"],
-                    ", ".join(r["members"]),
+                    ", ".join(r.get("member_names") or r["members"]),
                     fmt_score(r["standard_total"]),
                     str(r["match_total"]),
                 )
             con.print(tt)
+        if not g["final"]:
+            con.print(f"暂定 provisional, not final: {incomplete(g['provisional'])}")
     if not any(g["sessions_scored"] for g in data["groups"]):
         con.print(f"no results yet: enter hands with 'majiang tournament enter {data['event']} --session 1 …'")
     return 0
@@ -157,7 +175,7 @@ def format_of(path: str) -> str:
     p = Path(path)
     suffix = p.suffix.lower().lstrip(".")
     stem = p.stem.lower()
-    for special in {"csv": ("hands", "ema"), "pdf": ("seating",)}.get(suffix, ()):
+    for special in {"csv": ("hands", "ema", "players"), "pdf": ("seating",)}.get(suffix, ()):
         if (
             stem == special
             or stem.endswith((f"-{special}", f"_{special}", f".{special}"))
@@ -190,6 +208,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError("--after and --phase go with the standings: csv, html or pdf (not score sheets)")
     if args.output == "-" and fmt in BINARY:
         raise CliError(f"{fmt} is binary: write it to a file with -o FILE")
+    if fmt in ("csv", "ema", "html", "pdf") and args.session is None and args.after is None:
+        from majiang.tournament.ranking import provisional_note
+
+        for r in open_repo(args).results(args.event)[1].values():
+            if note := provisional_note(r):
+                print(f"warning: {note}", file=sys.stderr)
     data = render_export(
         open_repo(args),
         args.event,
@@ -200,6 +224,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         url=args.url,
         after=args.after,
         phase=args.phase,
+        order=args.order,
     )
     if args.output == "-":
         sys.stdout.write(data if isinstance(data, str) else data.decode())
@@ -224,6 +249,7 @@ def render_export(
     url: str | None = None,
     after: int | None = None,
     phase: str | None = None,
+    order: str = "ema",
 ) -> str | bytes:
     """One export of a stored event as text or bytes: with ``all_tables`` every score sheet of
     ``session`` in one PDF; ``seating`` the session's table cards, seat slips and list."""
@@ -276,11 +302,26 @@ def render_export(
             title += f" · {phase}"
         if fmt == "csv":
             return exports.standings_csv(now, movement=moves)
+        from majiang.tournament.roster import late_entries, withdrawals
+
+        marks = {p: " · 退赛 withdrawn" for p in withdrawals(event)}
+        marks |= {p: f" · 补报 late entry (S{k})" for p, k in late_entries(event).items()}
         if fmt == "html":
-            return html.standings_html(now, title, movement=moves, team_movement=team_moves)
-        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves)
+            return html.standings_html(now, title, movement=moves, team_movement=team_moves, marks=marks)
+        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves, marks=marks)
     if fmt == "hands":
         return exports.hands_csv(result)
     if fmt == "ema":
-        return exports.ema_csv(result)
+        return exports.ema_csv(result, order)
+    if fmt == "players":
+        return exports.players_csv(group)
     return plot.standings_plot(result, "svg" if fmt == "svg" else "png", title=event.name or event.id)
+
+
+def incomplete(rows: list[dict[str, Any]]) -> str:
+    """What keeps the standings provisional: 'session 2: table 3 3/16 hands, table 4 not entered'."""
+    by: dict[int, list[str]] = {}
+    for x in rows:
+        what = "not entered" if x["hands"] is None else f"{x['hands']}/16 hands"
+        by.setdefault(x["session"], []).append(f"table {x['table']} {what}")
+    return "; ".join(f"session {k}: {', '.join(v)}" for k, v in by.items())

@@ -19,7 +19,7 @@ from majiang.store.tournament_models import (
     TTSession,
     TTTable,
 )
-from majiang.tournament.adapters.mapping import RepositoryBase, RepositoryError
+from majiang.tournament.adapters.mapping import RepositoryBase, RepositoryError, name_parts, with_names
 from majiang.tournament.adapters.standings_json import entry_dict
 from majiang.tournament.model import (
     HANDS_PER_SESSION,
@@ -100,6 +100,9 @@ class EntryDesk(RepositoryBase):
                     position=int(position or 0),
                 )
             )
+            if name_parts(player):
+                ev = self._event_row(s, event_id)
+                ev.extra = with_names(dict(ev.extra or {}), [player])
             self._touch(s, event_id)
 
     def set_seats(self, event_id: str, group_id: str, session: SessionRecord) -> None:

@@ -138,7 +138,7 @@ class RepositoryBase:
             rules=event.rules,
             scheme=event.scheme,
             tie_split=event.tie_split,
-            extra=dict(event.extra),
+            extra=with_names(event.extra, [p for g in event.groups for p in g.players]),
         )
         if created is not None:
             row.created_at = created
@@ -240,7 +240,8 @@ class RepositoryBase:
         ).all()
         pen_of = _penalties_by_place(pens)
         tables_of = _tables_by_session(tables, _hands_by_table(hands, pen_of), pen_of)
-        out = [_group_of(g, players, teams, sessions, tables_of) for g in groups]
+        named = (ev.extra or {}).get(NAMES_KEY) or {}
+        out = [_group_of(g, players, teams, sessions, tables_of, named) for g in groups]
         return Event(
             id=ev.id,
             name=ev.name,
@@ -250,6 +251,24 @@ class RepositoryBase:
             groups=tuple(out),
             extra=dict(ev.extra or {}),
         )
+
+
+NAMES_KEY = "names"  # tt_events.extra: player → {"family", "given", "romanised"} (no schema change)
+NAME_PARTS = ("family", "given", "romanised")
+
+
+def name_parts(player: Player) -> dict[str, str]:
+    """The name parts registered for ``player`` (none: the guess from his name is used)."""
+    return {k: getattr(player, k) for k in NAME_PARTS if getattr(player, k)}
+
+
+def with_names(extra: dict[str, Any], players: Sequence[Player]) -> dict[str, Any]:
+    """``extra`` with the players' registered name parts under ``names``."""
+    out = dict(extra)
+    names = {p.id: name_parts(p) for p in players if name_parts(p)}
+    if names:
+        out[NAMES_KEY] = {**(out.get(NAMES_KEY) or {}), **names}
+    return out
 
 
 # ---- rows to the model, part by part ------------------------------------------------------------
@@ -334,6 +353,7 @@ def _group_of(
     teams: Sequence[TTTeam],
     sessions: Sequence[TTSession],
     tables_of: dict[tuple[str, int], list[TableRecord]],
+    named: dict[str, dict[str, str]] | None = None,
 ) -> Group:
     members = [p for p in players if p.group_id == g.group_id]
     sess = [
@@ -356,6 +376,7 @@ def _group_of(
                 ranked=p.ranked,
                 ema_id=p.ema_id,
                 country=p.country,
+                **{k: str(v) for k, v in (named or {}).get(p.player_id, {}).items() if k in NAME_PARTS},
             )
             for p in members
         ),

@@ -67,7 +67,9 @@
     const head = document.getElementById("head"), rows = document.getElementById("rows");
     head.replaceChildren(); rows.replaceChildren();
     const hr = document.createElement("tr");
-    const cols = p.kind === "players" ? ["名次 Rank", "升降", "选手 Player", "队 Team", "标准分 Std", "比赛分 Score"]
+    // an individual event (no teams) has no team column
+    const teamCol = p.kind === "players" && p.group.teams.length > 0;
+    const cols = p.kind === "players" ? ["名次 Rank", "升降", "选手 Player", ...(teamCol ? ["队 Team"] : []), "标准分 Std", "比赛分 Score"]
                                       : ["名次 Rank", "升降", "队 Team", "队员 Members", "标准分 Std", "比赛分 Score"];
     cols.forEach((c) => hr.append(cell("th", c)));
     head.append(hr);
@@ -76,12 +78,13 @@
       if (p.kind === "players") {
         const m = r.movement || "";
         tr.append(cell("td", String(r.rank) + (r.disqualified ? " DQ" : ""), "n"), cell("td", m.replace(" new", ""), move(m)),
-                  cell("td", (r.name || r.player) + (r.withdrawn ? " · 退赛" : ""), "name"),
-                  cell("td", r.team || ""), cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
+                  cell("td", (r.name || r.player) + (r.withdrawn ? " · 退赛" : "") + (r.late_entry ? " · 补报" : ""), "name"),
+                  ...(teamCol ? [cell("td", r.team_name || r.team || "")] : []),
+                  cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       } else {
         const m = r.movement || "";
         tr.append(cell("td", String(r.rank), "n"), cell("td", m.replace(" new", ""), move(m)), cell("td", r.name || r.team, "name"),
-                  cell("td", r.members.join(", "), "members"),
+                  cell("td", (r.member_names || r.members).join(", "), "members"),
                   cell("td", fmtScore(r.standard_total), "n b"), cell("td", String(r.match_total), "n"));
       }
       rows.append(tr);
@@ -90,7 +93,8 @@
     document.getElementById("what").textContent =
       `${p.kind === "players" ? "个人名次 Standings" : "团体名次 Teams"} · ${g.name || ""} ${p.from + 1}–${p.from + p.rows.length}` +
       ` / ${p.kind === "players" ? g.standings.length : g.teams.length} · ` +
-      (data.after ? `第${data.after}局后 after session ${data.after}` : `${g.sessions_scored}/${g.sessions_drawn} 局 sessions`);
+      (data.after ? `第${data.after}局后 after session ${data.after}` : `${g.sessions_scored}/${g.sessions_drawn} 局 sessions`) +
+      (g.final === false ? " · 暂定 provisional" : "");
     document.getElementById("pager").textContent = `${page + 1}/${all.length}`;
     document.getElementById("title").textContent = data.name || data.event;
   }

@@ -16,7 +16,7 @@ from majiang.tournament.model import (
 )
 from majiang.tournament.phases import phases_of
 from majiang.tournament.ranking import GroupResult, tie_breaks
-from majiang.tournament.roster import withdrawals
+from majiang.tournament.roster import late_entries, withdrawals
 
 
 def entry_dict(e: TTEntry) -> dict[str, Any]:
@@ -74,7 +74,9 @@ def standings_json(
     [...], "teams": [...]}]}`` — ``after``: the session the standings are taken after (None: the last with
     results); ``sessions``: the numbers of the sessions in the columns; ``sessions_available``: how many
     sessions have results (what ``after`` may be); ``pending``: session → the tables with
-    nothing entered yet; each standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
+    nothing entered yet; ``provisional``: each table not finished (``hands`` entered, null: nothing) of a
+    session not complete, ``final`` false while there is one (the ranking is 暂定 provisional); each
+    standing with rank, ``previous_rank`` and ``movement`` (▲2 ▼1 – 新 new, empty
     after session 1; with ``previous``), player, name, team, standard_total, match_total, per-session
     standard scores and session scores; each team likewise with rank, ``previous_rank``, ``movement``,
     team, name, standard_total, match_total and members."""
@@ -85,6 +87,7 @@ def standings_json(
         prev_team = {t.team: t.rank for t in before.teams} if before is not None else {}
         team_moved = team_arrows(r, before) if previous is not None else {}
         team_names = {t.id: t.name for t in g.teams}
+        names = {p.id: p.name for p in g.players}
         groups.append(
             {
                 "group": g.id,
@@ -94,6 +97,11 @@ def standings_json(
                 "sessions": [x.no for x in r.sessions],
                 "sessions_available": (available or {}).get(g.id, len(r.sessions)),
                 "pending": {str(k): list(v) for k, v in r.pending.items()},
+                # 暂定: a session with a table not entered or not finished is not final
+                "provisional": [
+                    {"session": k, "table": t, "hands": h} for k, tables in r.provisional.items() for t, h in tables
+                ],
+                "final": not r.provisional,
                 "standings": _player_rows(event, g, r, before, previous is not None),
                 "teams": [
                     {
@@ -105,6 +113,7 @@ def standings_json(
                         "standard_total": _num(t.standard_total),
                         "match_total": t.match_total,
                         "members": list(t.members),
+                        "member_names": [names.get(m) or m for m in t.members],
                     }
                     for t in r.teams
                 ],
@@ -128,8 +137,10 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
     prev_rank = {s.player: s.rank for s in before.standings} if before is not None else {}
     moved = arrows(r, before) if moves else {}
     names = {p.id: p.name for p in g.players}
+    team_names = {t.id: t.name for t in g.teams}
     ties = tie_breaks(r.standings)
     gone = withdrawals(event)
+    late = late_entries(event)
     return [
         {
             "rank": s.rank,
@@ -138,14 +149,25 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
             "player": s.player,
             "name": names.get(s.player, s.player),
             "team": s.team,
+            "team_name": team_names.get(s.team) or s.team if s.team else None,
             "standard_total": _num(s.standard_total),
             "match_total": s.match_total,
             "session_standards": [_num(v) for v in s.session_standards],
             "session_scores": list(s.session_scores),
+            # why a session score is missing: 缺席 absent, 未录入 not entered, 替补 reserve not needed …
+            "session_notes": [
+                ""
+                if sc is not None
+                else "补报 late entry, not yet registered"
+                if late.get(s.player, 0) > sr.no
+                else sr.cell(s.player, sc)
+                for sr, sc in zip(r.sessions, s.session_scores, strict=True)
+            ],
             "disqualified": s.disqualified,
             # level on standard total with a neighbour: the tie-break that placed him
             "tie_break": ties.get(s.player),
             "withdrawn": s.player in gone,  # 退赛: out of every draw from then on
+            "late_entry": late.get(s.player),  # 补报: his first session (the earlier ones: an absentee's)
         }
         for s in r.standings
     ]

@@ -44,8 +44,8 @@ from majiang.tournament.adapters.player_page import player_router
 from majiang.tournament.adapters.repository import EventNotFound, RepositoryError, TournamentRepository
 from majiang.tournament.adapters.table_entry import entry_router
 from majiang.tournament.model import Event, Group
-from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, tie_breaks
-from majiang.tournament.roster import withdrawals
+from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, provisional_note, tie_breaks
+from majiang.tournament.roster import late_entries, withdrawals
 from majiang.tournament.sealing import duplicate_info, session_finished
 
 REFRESH_S = 30
@@ -228,6 +228,8 @@ def _group_section(
     names = {p.id: p.name or p.id for p in group.players}
     gone = withdrawals(event)  # 退赛: marked wherever the player is listed
     names |= {p: f"{names.get(p, p)} · 退赛 withdrawn" for p in gone if p in names}
+    late = late_entries(event)  # 补报: registered after the event began
+    names |= {p: f"{names.get(p, p)} · 补报 late entry (from session {k})" for p, k in late.items() if p in names}
     team_names = {t.id: t.name or t.id for t in group.teams}
     n = len(result.sessions)
     label = f"{group.name or group.id} · " if titled else ""
@@ -243,6 +245,8 @@ def _group_section(
         "sessions with results"
         f"{waiting}{when}</p>"
     )
+    if note := provisional_note(result):
+        body.append(f'<p class="meta provisional"><b>{escape(note)}</b></p>')
     body.append(
         f"<h2>{escape(label)}个人名次 Individual standings</h2>"
         + _standings_table(result, names, team_names, movement, event.id)

@@ -11,7 +11,10 @@ in that hand (after a mid-session substitution, the substitute) and ``delta_i`` 
 table's i-th seat (first-round seat E, S, W, N).
 
 ``ema_csv`` (the European Mahjong Association's results layout) columns: ``position, last_name,
-first_name, ema_number, nationality, table_points, mahjong_points`` in EMA order (:func:`ema_csv`).
+first_name, ema_number, nationality, table_points, mahjong_points`` (table points 4/2/1/0 per table) in EMA
+order or the event's official order (:func:`ema_csv`).
+
+``players_csv``: the player list (``id, name, family, given, romanised, team, ema_id, country, reserve``).
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from majiang.tournament.adapters.output.html import fmt
-from majiang.tournament.model import SESSION_START
+from majiang.tournament.model import SESSION_START, Group
+from majiang.tournament.names import latin_parts
 from majiang.tournament.ranking import GroupResult
+from majiang.tournament.registration import players_csv_rows
 from majiang.tournament.seating import ROTATION_1998, SeatChange, dealer
 from majiang.tournament.standard import TablePlaces
 
@@ -127,23 +132,19 @@ def hands_csv(result: GroupResult, rotation: Sequence[SeatChange] = ROTATION_199
     return _csv(rows)
 
 
-def split_name(name: str) -> tuple[str, str]:
-    """(last, first): ``Last, First`` at the comma, else the first word is the given name and the rest
-    the family name (``Jan de Vries`` → ``de Vries``, ``Jan``); one word is all last name."""
-    name = name.strip()
-    if "," in name:
-        last, first = name.split(",", 1)
-        return last.strip(), first.strip()
-    if " " in name:
-        first, last = name.split(" ", 1)
-        return last.strip(), first
-    return name, ""
+EMA_ORDERS = ("ema", "official")
 
 
-def ema_csv(result: GroupResult) -> str:
-    """EMA order: table points (4/2/1/0 per table, computed from the session scores whatever the event's
-    own scheme, so a 1998-scored event exports what EMA ranks by), then mahjong points (Σ score − 500
-    over the sessions played: a bye costs nothing); the disqualified last, marked ``DQ``."""
+def ema_csv(result: GroupResult, order: str = "ema") -> str:
+    """The EMA results file.  Table points are 4/2/1/0 per table (computed from the session scores whatever
+    the event's own scheme, so a 1998-scored event exports what EMA ranks by), mahjong points Σ (session
+    score − 500) over the sessions played (a bye costs nothing).  ``order``: ``ema`` — by table points,
+    then mahjong points (the EMA's own ranking; equal on both share the position); ``official`` — the
+    event's ranking (the 1998 rules' Σ standard scores and tie-breaks), its positions.  The disqualified
+    last, marked ``DQ``.  Names from the players' own family/given columns (or their romanisation,
+    family name first), never a whole Chinese name in ``last_name``."""
+    if order not in EMA_ORDERS:
+        raise ValueError(f"EMA order is one of {', '.join(EMA_ORDERS)}, not {order!r}")
     places = TablePlaces()
     table_points: dict[str, Fraction] = {}
     for sr in result.sessions:
@@ -154,19 +155,32 @@ def ema_csv(result: GroupResult) -> str:
     for s in result.standings:
         played = [x for x in s.session_scores if x is not None]
         entries.append((s, table_points.get(s.player, Fraction(0)), sum(played) - SESSION_START * len(played)))
-    entries.sort(key=lambda e: (e[0].disqualified, -e[1], -e[2]))
+    if order == "ema":
+        entries.sort(key=lambda e: (e[0].disqualified, -e[1], -e[2]))
     rows: list[list[object]] = [
         ["position", "last_name", "first_name", "ema_number", "nationality", "table_points", "mahjong_points"]
     ]
     for i, (s, tp, mahjong) in enumerate(entries):
         p = result.group.player(s.player)
-        last, first = split_name(p.name or p.id)
-        prev = entries[i - 1] if i else None
-        position: object = (
-            "DQ" if s.disqualified else (rows[-1][0] if prev and (prev[1], prev[2]) == (tp, mahjong) else i + 1)
+        last, first = latin_parts(
+            p.name or p.id, family=p.family, given=p.given, romanised=p.romanised, country=p.country
         )
+        prev = entries[i - 1] if i else None
+        position: object
+        if s.disqualified:
+            position = "DQ"
+        elif order == "official":
+            position = s.rank
+        else:
+            position = rows[-1][0] if prev and (prev[1], prev[2]) == (tp, mahjong) else i + 1
         rows.append([position, last, first, p.ema_id, p.country, fmt(tp), mahjong])
     return _csv(rows)
+
+
+def players_csv(group: Group) -> str:
+    """The registered players in the player list's columns (``id, name, family, given, romanised, team,
+    ema_id, country, reserve``): ``majiang tournament new --players`` reads it back."""
+    return _csv(players_csv_rows(group))
 
 
 def write(text: str, path: str | Path) -> Path:

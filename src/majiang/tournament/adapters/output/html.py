@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 from majiang.tournament.model import HANDS_PER_SESSION
-from majiang.tournament.ranking import GroupResult
+from majiang.tournament.ranking import GroupResult, provisional_note
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
 _CSS = """
@@ -82,9 +82,11 @@ def standings_html(
     title: str = "",
     movement: Mapping[str, str] | None = None,
     team_movement: Mapping[str, str] | None = None,
+    marks: Mapping[str, str] | None = None,
 ) -> str:
     """Individual and team standings of a group as a printable HTML page (with ``movement``, player →
-    ▲2 ▼1 – 新 new, and ``team_movement``, team → the same: a 升降 column in each table)."""
+    ▲2 ▼1 – 新 new, and ``team_movement``, team → the same: a 升降 column in each table; ``marks``, player →
+    what follows his name: " · 补报 late entry", " · 退赛 withdrawn")."""
     s_head = "".join(f"<th>第{sr.no}局</th>" for sr in result.sessions)
     m_head = "<th>升降</th>" if movement is not None else ""
     rows = []
@@ -95,23 +97,28 @@ def standings_html(
         )
         dq = " DQ 取消资格" if s.disqualified else ""
         move = f"<td>{escape(movement.get(s.player, ''))}</td>" if movement is not None else ""
+        who = (result.group.player(s.player).name or s.player) + (marks or {}).get(s.player, "")
         rows.append(
-            f"<tr><td>{s.rank}{dq}</td>{move}<td>{escape(result.group.player(s.player).name or s.player)}</td>"
+            f"<tr><td>{s.rank}{dq}</td>{move}<td>{escape(who)}</td>"
             f"<td>{escape(s.team or '')}</td>{per}<td><b>{fmt(s.standard_total)}</b></td>"
             f"<td>{s.match_total}</td></tr>"
         )
     body = (
         f'<h1>{escape(title or "个人名次")}</h1><p class="meta">标准分 scheme {escape(result.scheme)}'
         f" · {result.field_size} players</p>"
-        f"<table><thead><tr><th>名次</th>{m_head}<th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
+        + (f'<p class="meta"><b>{escape(note)}</b></p>' if (note := provisional_note(result)) else "")
+        + f"<table><thead><tr><th>名次</th>{m_head}<th>姓名</th><th>队</th>{s_head}<th>标准分</th><th>比赛分</th></tr>"
         f"</thead><tbody>{''.join(rows)}</tbody></table>"
     )
     if result.teams:
+        name = {p.id: p.name or p.id for p in result.group.players}  # members by name, not id
+        team_name = {t.id: t.name or t.id for t in result.group.teams}
         tm = team_movement
         trs = "".join(
             f"<tr><td>{t.rank}</td>"
             + (f"<td>{escape(tm.get(t.team, ''))}</td>" if tm is not None else "")
-            + f"<td>{escape(t.team)}</td><td>{escape(', '.join(t.members))}</td>"
+            + f"<td>{escape(team_name.get(t.team, t.team))}</td>"
+            + f"<td>{escape(', '.join(name.get(m, m) for m in t.members))}</td>"
             f"<td><b>{fmt(t.standard_total)}</b></td><td>{t.match_total}</td></tr>"
             for t in result.teams
         )

@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape
 
 from majiang.tournament.adapters.output.html import fmt
 from majiang.tournament.model import HANDS_PER_SESSION, Group
-from majiang.tournament.ranking import GroupResult
+from majiang.tournament.ranking import GroupResult, provisional_note
 from majiang.tournament.sheet import MARKS, ScoreSheet
 
 LATIN = "DejaVuSans"
@@ -374,9 +374,10 @@ def standings_pdf(
     title: str = "个人名次",
     movement: Mapping[str, str] | None = None,
     team_movement: Mapping[str, str] | None = None,
+    marks: Mapping[str, str] | None = None,
 ) -> bytes:
     """Individual (and team) standings (with ``movement`` and ``team_movement``: a 升降 column after the
-    rank of each table)."""
+    rank of each table; ``marks``, player → what follows his name: " · 补报 late entry", " · 退赛 withdrawn")."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
 
@@ -398,7 +399,7 @@ def standings_pdf(
             [
                 rank,
                 *([(movement or {}).get(s.player, "")] if moved else []),
-                result.group.player(s.player).name or s.player,
+                (result.group.player(s.player).name or s.player) + (marks or {}).get(s.player, ""),
                 s.team or "",
                 *[
                     fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
@@ -412,10 +413,13 @@ def standings_pdf(
     story: list[Any] = [
         _para(f"{title} Standings", heading),
         _para(f"标准分 scheme {result.scheme} · {result.field_size} players", _style("m", 9)),
+        *([_para(note, _style("m", 9))] if (note := provisional_note(result)) else []),
         Spacer(1, 3 * mm),
         _table(data),
     ]
     if result.teams:
+        name = {p.id: p.name or p.id for p in result.group.players}  # members by name, not id
+        team_name = {t.id: t.name or t.id for t in result.group.teams}
         tm = team_movement
         tmove = ["升降\nMove"] if tm is not None else []
         tdata = [["名次\nRank", *tmove, "队\nTeam", "队员\nMembers", "标准分\nStd total", "比赛分\nScore total"]]
@@ -423,8 +427,8 @@ def standings_pdf(
             [
                 str(x.rank),
                 *([tm.get(x.team, "")] if tm is not None else []),
-                x.team,
-                ", ".join(x.members),
+                team_name.get(x.team, x.team),
+                ", ".join(name.get(m, m) for m in x.members),
                 fmt(x.standard_total),
                 str(x.match_total),
             ]
