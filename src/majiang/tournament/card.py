@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.model import Event, Group
 from majiang.tournament.ranking import TIE_BREAK_TEXT, GroupResult, Standing, decided_by
 from majiang.tournament.roster import withdrawals
@@ -16,7 +17,7 @@ from majiang.tournament.roster import withdrawals
 WINDS = ("东 E", "南 S", "西 W", "北 N")
 
 
-class PlayerNotFound(KeyError):
+class PlayerNotFound(TournamentError):
     """No player of that id in the event."""
 
 

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from datetime import date
 from html import escape
 
+from majiang.tournament.errors import TournamentError
 from majiang.tournament.mers import EventResult, Ranking
 
 POSITION = ("position", "place", "rank", "pos")
 EMA_NUMBER = ("ema_number", "ema_id", "ema", "ema number", "emanumber")
 
 
-class MersFileError(ValueError):
+class MersFileError(TournamentError):
     """A results file MERS cannot read; the message says what to fix."""
 
 
