@@ -129,12 +129,15 @@ def draw_session(
     players: Sequence[str] | None = None,
     absent: Sequence[str] = (),
     order: Sequence[str] | None = None,
+    substitutes: Sequence[str] = (),
 ) -> SessionRecord:
     """The tables of session ``session_no`` (no hands yet).  ``perfect`` takes the session from the
     event's schedule; ``swiss``/``snake``/``seeded`` seat by the standings after the earlier sessions
     (or by ``order``, best first).  ``players`` (default :func:`seatable`) are those the draw seats, less
     ``absent`` (recorded as absentees: a bye); with either, ``perfect`` re-draws the players present,
-    avoiding earlier meetings (:func:`.pairing.redraw`)."""
+    avoiding earlier meetings (:func:`.pairing.redraw`).  ``substitutes`` (替补: unranked players of the
+    group) fill the tables the players present leave short (after withdrawals and late entries), seated
+    for this session only, last in any standings order."""
     if method not in METHODS:
         raise DrawError(f"unknown draw method {method!r}: use one of {', '.join(METHODS)}")
     group = event.group(group_id)
@@ -152,14 +155,21 @@ def draw_session(
     gone = [*absent, *withdrawn_from(event, session_no), *not_yet_entered(event, session_no)]
     away = [p for p in dict.fromkeys(gone) if p in set(pool)]
     ids = [p for p in pool if p not in set(away)]
+    known = {p.id: p for p in group.players}
+    for sub in substitutes:
+        if sub not in known or known[sub].ranked:
+            raise DrawError(f"{sub} is not a substitute of the group (an unranked player: 'draw … --substitute NAME')")
+    ranked_ids = ids
+    ids = [*ids, *dict.fromkeys(s for s in substitutes if s not in set(ids))]
     # a late entry seated: the schedule planned at registration does not know him, re-draw those present
     joined = any(p in late_entries(event) for p in ids)
-    restricted = players is not None or bool(away) or joined
+    restricted = players is not None or bool(away) or joined or bool(substitutes)
     if restricted and (not ids or len(ids) % 4):
+        short = -len(ids) % 4
         raise DrawError(
             f"{len(ids)} players to seat in session {session_no} do not fill tables of four"
-            + (f" ({len(away)} not checked in: {', '.join(away)})" if away else "")
-            + ": check players in, or seat substitutes after the draw ('absent … --substitute')"
+            + (f" ({len(away)} not checked in or withdrawn: {', '.join(away)})" if away else "")
+            + f": seat {short} substitute(s) 替补 with 'draw … --substitute NAME' (repeat it), or check players in"
         )
     if method != "perfect" and len(ids) % 4:
         raise DrawError(
@@ -176,11 +186,12 @@ def draw_session(
         tables = _scheduled(event, group, session_no, base_seed)
     else:
         if order is None or session_no == 1:
-            ranking = _order(group, session_no, ids, base_seed * 7919 + session_no, event.scheme)
+            ranking = _order(group, session_no, ranked_ids, base_seed * 7919 + session_no, event.scheme)
         else:
-            wanted = set(ids)
+            wanted = set(ranked_ids)
             ranking = [p for p in order if p in wanted]
-            ranking += [p for p in ids if p not in set(ranking)]
+            ranking += [p for p in ranked_ids if p not in set(ranking)]
+        ranking += [p for p in ids if p not in set(ranked_ids)]  # the substitutes last
         tables = _by_standings(method, ranking, group, played)
     try:
         return SessionRecord(

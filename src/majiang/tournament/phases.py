@@ -268,9 +268,11 @@ def draw_phase_session(
     *,
     absent: Sequence[str] = (),
     seed: int | None = None,
+    substitutes: Sequence[str] = (),
 ) -> SessionRecord:
     """Session ``session_no`` drawn for the players of its phase, less ``absent`` (they get byes: the
-    players not checked in), by the phase's method (or ``method``), seeded by :func:`seeding_order`."""
+    players not checked in), by the phase's method (or ``method``), seeded by :func:`seeding_order`;
+    ``substitutes`` fill the tables (:func:`~majiang.tournament.draw.draw_session`)."""
     group = event.group(group_id)
     phases = phases_of(event)
     planned = sum(p.sessions for p in phases)
@@ -283,4 +285,14 @@ def draw_phase_session(
     i = phase_index(phases, session_no)
     players = phase_players(event, group, i) if i is not None else None
     order = seeding_order(event, group, session_no) if how != "perfect" else None
-    return draw_session(event, group_id, session_no, how, seed=seed, players=players, absent=absent, order=order)
+    return draw_session(
+        event,
+        group_id,
+        session_no,
+        how,
+        seed=seed,
+        players=players,
+        absent=absent,
+        order=order,
+        substitutes=substitutes,
+    )

@@ -105,7 +105,8 @@ def _register_draw(tsub: Any) -> None:
         "possible; it prints who moved.  Only a session without results; default: the last drawn.\n\n"
         "examples:\n  majiang tournament draw spring-cup\n"
         "  majiang tournament draw spring-cup --session 5 --method swiss\n"
-        "  majiang tournament draw spring-cup --session 2 --method redraw --absent P03,P07,P11,P15",
+        "  majiang tournament draw spring-cup --session 2 --method redraw --absent P03,P07,P11,P15\n"
+        '  majiang tournament draw spring-cup --session 3 --substitute "Li Ming"    (19 players left: one 替补)',
     )
     d.add_argument("event", help="event id")
     d.add_argument(
@@ -133,6 +134,15 @@ def _register_draw(tsub: Any) -> None:
         default=[],
         metavar="P[,Q…]",
         help="redraw only: players who get a bye (缺席) in the session (repeatable)",
+    )
+    d.add_argument(
+        "--substitute",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a substitute (替补, never ranked) seated to fill the tables when the players present are not a "
+        "multiple of four (after withdrawals or a late entry): a new name (registered as S1, S2 …) or an "
+        "earlier substitute's id; repeat it for each seat",
     )
     d.add_argument("--json", action="store_true", help="print the tables as JSON")
     d.add_argument("--db", default=None, help=DB_HELP)
@@ -216,6 +226,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 # ---- draw / seating --------------------------------------------------------------------------------
 @wrap
 def cmd_draw(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from majiang.tournament.absence import new_substitute
     from majiang.tournament.checkin import absentees, checked_in, required
     from majiang.tournament.draw import fewest_repeats, repeats_in
     from majiang.tournament.phases import draw_method, draw_phase_session
@@ -246,11 +259,20 @@ def cmd_draw(args: argparse.Namespace) -> int:
             "PLAYER… (or --all), or draw with --no-checkin"
         )
     absent = [] if args.no_checkin else absentees(event, group, k)
-    session = draw_phase_session(event, group.id, k, method, absent=absent)
+    subs = []
+    for name in args.substitute:
+        group, sub = new_substitute(group, name)
+        subs.append(sub)
+    event = replace(event, groups=tuple(group if g.id == group.id else g for g in event.groups))
+    session = draw_phase_session(event, group.id, k, method, absent=absent, substitutes=[s.id for s in subs])
+    for sub in subs:
+        if sub.id not in {p.id for p in repo.load(event.id).group(group.id).players}:
+            repo.add_player(event.id, group.id, sub)
+        print(f"session {k}: {sub.id} {sub.name} seated as a substitute 替补 (not ranked)", file=sys.stderr)
     repo.put_session(event.id, group.id, session, method=method)
     if session.absent:
         print(
-            f"session {k}: not checked in, a bye 缺席: {', '.join(session.absent)}",
+            f"session {k}: a bye 缺席 (withdrawn, not yet entered or not checked in): {', '.join(session.absent)}",
             file=sys.stderr,
         )
     repeats = repeats_in(group, session)
