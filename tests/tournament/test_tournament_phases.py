@@ -431,3 +431,20 @@ def test_team_standings_move_too(run, tmp_path):
     assert "升降" in web_teams
     assert sorted(re.findall(r'<td class="(?:up|down|same)">([▲▼]\d|–)</td>', web_teams)) == shown
     db.dispose()
+
+
+def test_the_check_in_desk_finds_chinese_names_by_pinyin(tmp_path):
+    """The desk's search box: a Chinese name by its pinyin or initials (赵磊: zhaolei, zl), as the find-your-
+    seat list sorts them (issue 29: pinyin sort and search)."""
+    from majiang.tournament.registration import Entry, build_group, new_event
+
+    _, repo, auth, c = _web_event(tmp_path)
+    names = ["赵磊", "欧阳娜娜", "Hans Müller", "王芳", "Li Wei", "刘洋", "陈晨", "吕布"]
+    repo.create(new_event("pin", "Pin", build_group([Entry(n) for n in names], 0), sessions=2, seed=5))
+    repo.set_extra("pin", **{k: v for k, v in repo.load("desk").extra.items() if k.startswith("organiser")})
+    rows = {p["name"]: p for p in c.get("/api/tournaments/pin/checkin", headers=auth).json()["players"]}
+    assert (rows["赵磊"]["pinyin"], rows["赵磊"]["initials"]) == ("zhaolei", "zl")
+    assert (rows["欧阳娜娜"]["pinyin"], rows["吕布"]["pinyin"]) == ("ouyangnana", "lvbu")
+    assert (rows["Hans Müller"]["pinyin"], rows["Hans Müller"]["initials"]) == ("", "")
+    page = c.get("/tournaments/pin/checkin").text
+    assert "拼音" in page and "pinyin" in page

@@ -132,3 +132,16 @@ def latin_parts(
         words = r.split(" ")
         return words[0], " ".join(words[1:])
     return split_name(name, family=family, given=given, country=country)
+
+
+def pinyin_keys(name: str) -> tuple[str, str]:
+    """(pinyin, initials) of a name's Chinese characters, lower case without tones or spaces, for a
+    search by pinyin (``zhaolei`` or ``zl`` finds 赵磊); a name without Chinese characters has none.
+
+    >>> pinyin_keys("赵磊"), pinyin_keys("欧阳娜娜"), pinyin_keys("Hans Müller")
+    (('zhaolei', 'zl'), ('ouyangnana', 'oynn'), ('', ''))
+    """
+    from pypinyin import Style, lazy_pinyin  # type: ignore[import-untyped]
+
+    syllables = [lazy_pinyin(ch, style=Style.NORMAL)[0] for ch in name if is_cjk(ch)]
+    return "".join(syllables).replace("ü", "v"), "".join(s[0] for s in syllables)

@@ -37,8 +37,10 @@
 
   function draw() {
     if (!state) return;
-    const q = $("filter").value.trim().toLowerCase();
-    const match = (p) => !q || p.name.toLowerCase().includes(q) || p.id.toLowerCase().includes(q);
+    const q = $("filter").value.trim().toLowerCase().replace(/\s+/g, "");
+    // by name, id, or a Chinese name's pinyin or its initials (赵磊: "zhaolei", "zl")
+    const match = (p) => !q || p.name.toLowerCase().replace(/\s+/g, "").includes(q) || p.id.toLowerCase().includes(q) ||
+      (p.pinyin && p.pinyin.startsWith(q)) || (p.initials && p.initials.startsWith(q));
     $("title").textContent = `签到 Check-in · ${state.name || state.event}`;
     $("session").value = state.session;
     $("required").checked = state.required;

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from majiang.tournament.adapters.deps import DB, organiser_repo
 from majiang.tournament.adapters.repository import RepositoryError, TournamentRepository
+from majiang.tournament.names import pinyin_keys
 
 checkin_router = APIRouter(tags=["tournaments"])
 Auth = Annotated[str | None, Header()]
@@ -58,9 +59,13 @@ def _state(repo: TournamentRepository, event_id: str, session: int | None) -> di
     def row(pid: str) -> dict[str, Any]:
         p = names.get(pid)
         rec = here.get(pid) or {}
+        name = p.name if p else pid
+        pinyin, initials = pinyin_keys(name)  # the desk's search: 赵磊 by "zhaolei" or "zl"
         return {
             "id": pid,
-            "name": p.name if p else pid,
+            "name": name,
+            "pinyin": pinyin,
+            "initials": initials,
             "team": p.team if p else None,
             "checked_in": pid in here,
             "at": rec.get("at"),
@@ -116,7 +121,8 @@ def page_checkin(event_id: str, session: int | None = None) -> HTMLResponse:
         '<input id="session" type="number" min="1" max="100" inputmode="numeric">'
         '<span id="count"></span></div>'
         '<label class="req"><input id="required" type="checkbox"> 签到后才排座 Seat only the players checked in</label>'
-        '<input id="filter" type="search" placeholder="找人 Find a player" autocomplete="off">'
+        '<input id="filter" type="search" autocomplete="off" '
+        'placeholder="找人：姓名、拼音或首字母 Find a player: name, pinyin or initials">'
         '<p id="msg"></p><div id="players"></div><h2 id="extra-h" hidden>其他已签到 Also checked in</h2>'
         '<div id="extra"></div></main>'
         '<script src="/tournaments/assets/checkin.js"></script></body></html>\n'
