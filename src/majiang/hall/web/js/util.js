@@ -1,6 +1,8 @@
 // Small DOM helpers shared by every page (no framework).
 
-/** h("div.card#id", {attrs, on: {click}}, ...children) → Element */
+import { msg, tr } from "./i18n.js";
+
+/** h("div.card#id", {attrs, on: {click}, i18n: {placeholder: key}}, ...children) → Element */
 export function h(tag, attrs, ...children) {
   const m = /^([a-z0-9-]+)?((?:[.#][\w-]+)*)$/i.exec(tag);
   const el = document.createElement((m && m[1]) || "div");
@@ -17,6 +19,12 @@ export function h(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === "i18n") { // {placeholder: key, title: key}: catalogue entries, redone when the language changes
+      for (const [a, key] of Object.entries(v)) {
+        el.setAttribute(a, tr(key));
+        el.dataset[`i18n${a[0].toUpperCase()}${a.slice(1)}`] = key;
+      }
+    }
     else if (k === "class") el.className += (el.className ? " " : "") + v;
     else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
     else if (k === "dataset") Object.assign(el.dataset, v);
@@ -38,6 +46,12 @@ function append(el, children) {
 /** A bilingual label: Chinese first, English after (smaller). */
 export function bi(zh, en, cls = "") {
   return h("span.bi" + (cls ? "." + cls : ""), h("span.zh", zh), " ", h("span.en", en));
+}
+
+/** Catalogue entry `key` (lang/*.js) as a bilingual label (bi): the stylesheet shows the chosen language. */
+export function L(key, vars, cls = "") {
+  const m = msg(key, vars);
+  return bi(m.zh, m.en, cls);
 }
 
 export function clear(el) {
@@ -103,7 +117,7 @@ export function confirmDialog(zh, en, okZh = "确定", okEn = "OK") {
     const overlay = h("div.confirm-overlay#confirm-dialog", { role: "dialog", "aria-modal": "true",
       on: { click: (e) => { if (e.target === overlay) done(false); } } },
       h("div.confirm-box",
-        h("p.zh", zh), h("p.en", en),
+        h("p", h("span.zh", zh)), h("p", h("span.en", en)),
         h("div.buttons", h("button.btn#confirm-cancel", { on: { click: () => done(false) } }, bi("取消", "Cancel")), ok)));
     document.addEventListener("keydown", onKey);
     document.body.append(overlay);
