@@ -29,6 +29,8 @@ PlaywrightError = sync_api.Error
 #: Latin words a Chinese page may show: proper names and abbreviations written so in Chinese too
 #: (MCR, the Mahjong Competition Rules; Botzone, a platform's name; Elo, a rating's name)
 ALLOWED_LATIN = {"MCR", "Botzone", "Elo"}
+#: the server's bots are players with Latin account names (fan-bot-1): names, like the test's user name
+BOT_NAME = re.compile(r"\b[a-z]+-bot-\d+\b")
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -63,6 +65,7 @@ def foreign(texts: list[str], lang: str, allowed: set[str]) -> list[str]:
     if lang == "en":
         return [s for s in texts if CJK.search(s)]
     bare = [functools.reduce(lambda s, a: s.replace(a, " "), sorted(allowed, key=len, reverse=True), s) for s in texts]
+    bare = [BOT_NAME.sub(" ", b) for b in bare]
     return [s for s, b in zip(texts, bare, strict=True) if LATIN_WORD.search(b)]
 
 

@@ -1,7 +1,7 @@
 // The calculator's MCR form (rulesets whose descriptor says form "mcr": gb, botzone): one winning
 // hand with its flags, winds and flowers; the result is its fans with the sets each was counted from.
 
-import { bi, h } from "./util.js";
+import { bi, h, L } from "./util.js";
 import { MODES, meldJson, needConcealed } from "./calc-common.js";
 
 const WINDS = [["E", "东", "East"], ["S", "南", "South"], ["W", "西", "West"], ["N", "北", "North"]];
@@ -91,7 +91,7 @@ export function createForm() {
     },
     show: showResult,
     controls: () => null,
-    handTitle: () => bi("这手牌", "The hand"),
+    handTitle: () => L("calc_mcr.the_hand"),
     showWin: () => true,
     handExtra: () => null,
     options: (changed) => options(mcr, changed),

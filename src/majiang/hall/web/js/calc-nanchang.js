@@ -2,7 +2,7 @@
 // the jing indicator, the four hands, dealer, winner and method; the result is the settlement
 // (胡 items, multiplier, every seat's deltas by part).
 
-import { bi, h, signed } from "./util.js";
+import { bi, h, L, signed } from "./util.js";
 import { ALL_KINDS, sortTiles, tileEl } from "./tiles.js";
 import { meldEl } from "./board.js";
 import { MODES, meldJson, needConcealed } from "./calc-common.js";
@@ -160,7 +160,7 @@ function controls(nc, changed, fillOthers) {
   };
   const seatOpts = [0, 1, 2, 3].map((s) => [s, seatName(s)]);
   return h("div.card.nc-controls",
-    h("h3", bi("南昌麻将", "Nanchang table")),
+    h("h3", L("calc_nanchang.nanchang_table")),
     h("div.grid2",
       h("label", "庄家 dealer", sel("nc-dealer", seatOpts, nc.dealer, (v) => { nc.dealer = +v; changed(); })),
       h("label", "和牌者 winner", sel("nc-winner", [...seatOpts, ["", "流局 nobody (draw)"]], nc.winner ?? "", (v) => {
@@ -188,11 +188,11 @@ function controls(nc, changed, fillOthers) {
         },
       },
     }, `${"东南西北"[s]}家 ${s}${s === nc.winner ? " 和" : ""} (${nc.hands[s].concealed.length + nc.hands[s].melds.length * 3})`))),
-    h("button.btn.small#nc-fill", { on: { click: fillOthers } }, bi("随机补齐其他家", "Fill the other seats at random")));
+    h("button.btn.small#nc-fill", { on: { click: fillOthers } }, L("calc_nanchang.fill_the_other_seats_at_random")));
 }
 
 function overview(nc, changed) {
-  return h("div.card.nc-overview#nc-overview", h("h3", bi("四家手牌", "All four hands")),
+  return h("div.card.nc-overview#nc-overview", h("h3", L("calc_nanchang.all_four_hands")),
     nc.hands.map((hd, s) => h(`div.nc-seat${s === nc.active ? ".on" : ""}`, {
       dataset: { seat: s },
       on: {

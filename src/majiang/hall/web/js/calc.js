@@ -5,7 +5,7 @@
 // counted from) or calc-nanchang.js (a whole table: 胡 items, multiplier, deltas).
 
 import { api } from "./api.js";
-import { bi, clear, h } from "./util.js";
+import { bi, clear, h, L } from "./util.js";
 import { ALL_KINDS, HONORS, nextTile, sortTiles, tileEl, tileEn, tileName, tileZh } from "./tiles.js";
 import { meldEl } from "./board.js";
 import { needConcealed } from "./calc-common.js";
@@ -170,11 +170,11 @@ export function mount(root) {
         },
       },
     }, bi(r.zh, r.en))));
-    left.append(h("div.card", h("h3", bi("规则", "Rules")), rulesRow));
+    left.append(h("div.card", h("h3", L("calc.rules")), rulesRow));
     const controls = form.controls(changed);
     if (controls) left.append(controls);
     left.append(h("div.card",
-      h("h3", bi("添加到", "Add to")),
+      h("h3", L("calc.add_to")),
       h("div.seg.modes#calc-modes", form.modes.map(([v, zh, en]) => h(`button.seg-btn${mode === v ? ".on" : ""}`, {
         dataset: { mode: v },
         on: {
@@ -192,7 +192,7 @@ export function mount(root) {
       }[mode]),
       palette(),
       flashEl = h("p.flash#calc-flash", { role: "status" })));
-    left.append(h("div.card", h("h3", bi("例子", "Examples")),
+    left.append(h("div.card", h("h3", L("calc.examples")),
       h("div.examples", form.examples.map((ex) => h("button.btn.small", {
         dataset: { example: ex.id },
         on: {
@@ -269,12 +269,12 @@ export function mount(root) {
               changed();
             },
           },
-        }, bi("清空", "Clear"))),
+        }, L("calc.clear"))),
       h("div.calc-handrow", meldBox, concBox, form.showWin() ? h("div.winwrap", h("span.small", "和 win"), winBox) : null),
       form.handExtra()));
     right.append(form.options(changed));
     right.append(h("div.row",
-      h("button.btn.primary.big#calc-go", { on: { click: calculate } }, bi("算番", "Calculate")),
+      h("button.btn.primary.big#calc-go", { on: { click: calculate } }, L("calc.calculate")),
       h("details.json", h("summary", "hand-json"), h("pre#calc-json", JSON.stringify(form.handJson(rules), null, 1)))));
   }
 

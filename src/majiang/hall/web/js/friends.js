@@ -37,29 +37,29 @@ export function friendsCard(app, conn) {
 
   async function refresh() {
     const d = app.me && app.me.kind === "player" ? await load() : null;
-    el.replaceChildren(h("h3", bi("好友", "Friends")));
+    el.replaceChildren(h("h3", L("friends.friends")));
     if (!d) {
       el.append(h("p.small", L("friends.sign_up")));
       return;
     }
-    el.append(h("div.row", input, h("button.btn#friend-add", { on: { click: add } }, bi("添加", "Add"))));
+    el.append(h("div.row", input, h("button.btn#friend-add", { on: { click: add } }, L("friends.add"))));
     for (const r of d.incoming) {
       el.append(h("div.friend.incoming", { dataset: { account: r.account } }, h("span.name", { dataset: { langFree: "" } }, r.name),
         h("button.btn.small.primary.friend-accept", { on: { click: () => act(`/api/friends/${r.account}/accept`) } },
-          bi("接受", "Accept")),
+          L("friends.accept")),
         h("button.btn.small.friend-decline", { on: { click: () => act(`/api/friends/${r.account}`, "DELETE") } },
-          bi("拒绝", "Decline"))));
+          L("friends.decline"))));
     }
     for (const f of d.friends) {
-      const where = f.table ? bi("在牌桌", "at a table") : f.at_private_table ? bi("私人桌", "private table")
-        : f.online ? bi("在线", "online") : bi("离线", "offline");
+      const where = f.table ? L("friends.at_a_table") : f.at_private_table ? L("friends.private_table")
+        : f.online ? L("online") : L("offline");
       el.append(h(`div.friend${f.online ? ".online" : ""}`, { dataset: { account: f.account } },
         h("span.dot", f.online ? "●" : "○"), h("span.name", { dataset: { langFree: "" } }, f.name), h("span.small.where", where),
         f.table ? h("button.btn.small.friend-watch", { on: { click: () => conn.send({ type: "spectate", table: f.table }) } },
-          bi("观战", "Watch")) : null,
+          L("lobby.watch")) : null,
         h("button.btn.small.ghost.friend-remove", { title: tr("friends.remove"), on: { click: () => act(`/api/friends/${f.account}`, "DELETE") } }, "✕")));
     }
-    for (const r of d.outgoing) el.append(h("div.friend.outgoing.small", h("span.name", { dataset: { langFree: "" } }, r.name), bi("等待接受", "request sent")));
+    for (const r of d.outgoing) el.append(h("div.friend.outgoing.small", h("span.name", { dataset: { langFree: "" } }, r.name), L("friends.request_sent_2")));
     if (!d.friends.length && !d.incoming.length && !d.outgoing.length) {
       el.append(h("p.small", L("friends.none")));
     }
@@ -72,7 +72,7 @@ export function friendsCard(app, conn) {
 
 /** The table page's card at a private table: invite an online friend (he gets the code). */
 export function inviteCard() {
-  const el = h("div.card.invite-card#invite-friends", h("h3", bi("邀请好友", "Invite a friend")));
+  const el = h("div.card.invite-card#invite-friends", h("h3", L("friends.invite_a_friend")));
   load().then((d) => {
     if (!d || !d.friends.length) {
       el.append(h("p.small", L("friends.none_invite")));
@@ -91,7 +91,7 @@ export function inviteCard() {
               }
             },
           },
-        }, bi("邀请", "Invite"))));
+        }, L("friends.invite"))));
     }
   });
   return el;
@@ -103,6 +103,6 @@ export function attachFriendMessages(conn, join) {
   conn.on("invite", (m) => {
     const t = toast("", "info", 15000);
     t.append(tr("friends.invite_from", { name: m.from }), " ",
-      h("button.btn.small.primary#invite-join", { on: { click: () => { t.remove(); join(m.code); } } }, bi("加入", "Join")));
+      h("button.btn.small.primary#invite-join", { on: { click: () => { t.remove(); join(m.code); } } }, L("lobby.join")));
   });
 }

@@ -72,3 +72,9 @@ export function tr(key, vars) {
   const m = msg(key, vars);
   return t(m.zh, m.en);
 }
+
+/** Catalogue entry `key` as [zh, en] (for code that keeps both, e.g. bi(...pair(key))). */
+export function pair(key, vars) {
+  const m = msg(key, vars);
+  return [m.zh, m.en];
+}

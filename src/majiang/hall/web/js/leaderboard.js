@@ -2,7 +2,7 @@
 // (GET /api/leaderboard?rules=…), and the rating plot of a player page (an inline SVG, no library).
 
 import { api } from "./api.js";
-import { bi, clear, h } from "./util.js";
+import { bi, clear, h, L } from "./util.js";
 import { defaultRuleset, loadRulesets, rulesetName, rulesets } from "./rulesets.js";
 
 export function mount(root, arg, app) {
@@ -11,7 +11,7 @@ export function mount(root, arg, app) {
   let rules = arg || defaultRuleset();
   const tabs = h("div.rules-tabs#leaderboard-rules");
   const body = h("div#leaderboard-body", h("p", "载入中… loading…"));
-  box.append(h("div.page-head", h("h1", bi("排行榜", "Leaderboard")),
+  box.append(h("div.page-head", h("h1", L("leaderboard.leaderboard")),
     h("p.small", "等级分：每局按分数两两比较的 Elo（至少两位真人的牌桌）· rating: pairwise Elo by hand score, at tables with two or more humans")),
   tabs, body);
 
@@ -90,7 +90,7 @@ export function ratingPlot(points, start) {
 
 /** The player page's rating section: the current rating per ruleset and the plot of one ruleset. */
 export function ratingSection(accountId) {
-  const section = h("section.ratings#ratings", h("h2.section-title", bi("等级分", "Rating")));
+  const section = h("section.ratings#ratings", h("h2.section-title", L("leaderboard.rating")));
   api(`/api/players/${accountId}/ratings`).then((d) => {
     const names = Object.keys(d.ratings);
     if (!names.length) {

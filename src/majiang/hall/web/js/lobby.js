@@ -2,7 +2,7 @@
 // quick-join / pick a seat / private tables by code, lobby chat, your balance.
 
 import { api } from "./api.js";
-import { L, bi, clear, confirmDialog, fmtInt, h, timeText, toast } from "./util.js";
+import { L, bi, clear, confirmDialog, fmtInt, h, roomNames, timeText, toast } from "./util.js";
 import { msg, tr } from "./i18n.js";
 import { rulesetName } from "./rulesets.js";
 import { session } from "./table.js";
@@ -13,12 +13,6 @@ import { friendsCard } from "./friends.js";
 
 const state = { rooms: [], chat: [], selected: null, tables: {}, lastTablesAsk: 0 };
 
-/** A room's name in both languages: the server's name_zh / name_en ("新手场 Beginners" split). */
-export function roomNames(r) {
-  if (r.name_zh && r.name_en) return [r.name_zh, r.name_en];
-  const m = /^(\S*[\u3400-\u9fff]\S*)\s+(.+)$/.exec(r.name || "");
-  return m ? [m[1], m[2]] : [r.name, r.name];
-}
 
 export function mount(root, _arg, app) {
   const conn = app.conn;

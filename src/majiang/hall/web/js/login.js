@@ -1,7 +1,7 @@
 // Log in, register, or play as a guest.  The token goes to localStorage (api.js).
 
 import { api, getToken } from "./api.js";
-import { bi, h } from "./util.js";
+import { bi, h, L } from "./util.js";
 import { tileEl } from "./tiles.js";
 
 export function mount(root, _arg, app) {
@@ -17,12 +17,12 @@ export function mount(root, _arg, app) {
     required: true, minLength: 8, maxLength: 200, placeholder: "至少 8 位 at least 8 characters" });
   const pass2 = h("input#password2", { name: "password2", type: "password", autocomplete: "new-password",
     maxLength: 200, placeholder: "再输一次 once more" });
-  const pass2Row = h("label.field", { hidden: true }, bi("确认密码", "Confirm password"), pass2);
+  const pass2Row = h("label.field", { hidden: true }, L("login.confirm_password"), pass2);
   const submit = h("button.btn.primary.big#submit", { type: "submit" });
   const tabLogin = h("button.tab#tab-login", { type: "button", on: { click: () => setMode("login") } },
-    bi("登录", "Log in"));
+    L("login.log_in"));
   const tabReg = h("button.tab#tab-register", { type: "button", on: { click: () => setMode("register") } },
-    bi("注册", "Register"));
+    L("login.register"));
 
   function setMode(m) {
     mode = m;
@@ -30,7 +30,7 @@ export function mount(root, _arg, app) {
     tabReg.classList.toggle("on", m === "register");
     pass2Row.hidden = m !== "register";
     pass.autocomplete = m === "register" ? "new-password" : "current-password";
-    submit.replaceChildren(m === "login" ? bi("登录", "Log in") : bi("注册并进入大厅", "Create account"));
+    submit.replaceChildren(m === "login" ? L("login.log_in") : L("login.create_account"));
     showError(null);
   }
 
@@ -70,14 +70,14 @@ export function mount(root, _arg, app) {
     },
   },
   h("div.tabs", tabLogin, tabReg),
-  h("label.field", bi("用户名", "Username"), user),
-  h("label.field", bi("密码", "Password"), pass),
+  h("label.field", L("login.username"), user),
+  h("label.field", L("login.password"), pass),
   pass2Row,
   error,
   submit);
 
   const guestBtn = h("button.btn.ghost.big#guest", { type: "button", on: { click: () => go("/api/guest") } },
-    bi("游客试玩", "Play as a guest"));
+    L("login.play_as_a_guest"));
 
   const deco = h("div.login-deco", ["1m", "9p", "E", "C", "F", "P", "5s"].map((t) => tileEl(t, { size: "md" })));
   root.append(h("section.login-page",

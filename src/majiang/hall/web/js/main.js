@@ -3,7 +3,7 @@
 
 import { api, getToken, setToken } from "./api.js";
 import { Connection } from "./conn.js";
-import { bi, clear, fmtInt, h, toast } from "./util.js";
+import { bi, clear, fmtInt, h, L, toast } from "./util.js";
 import * as loginPage from "./login.js";
 import * as lobbyPage from "./lobby.js";
 import * as tablePage from "./table.js";
@@ -95,16 +95,16 @@ function renderAccount() {
   const me = app.me;
   document.getElementById("nav-me").hidden = !me;
   if (!me) {
-    box.append(h("a.btn.small", { href: "#login" }, bi("登录", "Log in")));
+    box.append(h("a.btn.small", { href: "#login" }, L("login.log_in")));
     return;
   }
   box.append(
     h("span.coins", { title: "游戏币 coins", id: "balance", dataset: { balance: me.balance } },
       h("span.coin-icon", "币"), fmtInt(me.balance)),
     h("a.who", { href: `#player/${me.id}`, title: "我的战绩 my statistics" },
-      me.kind === "guest" ? h("span.badge.guest", bi("游客", "guest")) : null, h("span.who-name", me.name)),
+      me.kind === "guest" ? h("span.badge.guest", L("main.guest")) : null, h("span.who-name", me.name)),
     h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout", title: "退出 Log out" },
-      bi("退出", "Log out")),
+      L("main.log_out")),
   );
 }
 

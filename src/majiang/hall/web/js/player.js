@@ -2,7 +2,7 @@
 // your own page, review links: a review is for your own seat, and the coin statement), the rating plot.
 
 import { api } from "./api.js";
-import { WIND_EN, WIND_ZH, bi, clear, dateText, fmtInt, h, pct, signed } from "./util.js";
+import { bi, clear, dateText, fmtInt, h, L, pct, signed, WIND_EN, WIND_ZH } from "./util.js";
 import { statementSection } from "./statement.js";
 import { ratingSection } from "./leaderboard.js";
 
@@ -16,7 +16,7 @@ export function mount(root, arg, app) {
       id = me && me.id;
     }
     if (!id) {
-      clear(box).append(h("p.form-error", "请先登录 · Log in to see your statistics"), h("a.btn", { href: "#login" }, bi("登录", "Log in")));
+      clear(box).append(h("p.form-error", "请先登录 · Log in to see your statistics"), h("a.btn", { href: "#login" }, L("login.log_in")));
       return;
     }
     try {
@@ -52,7 +52,7 @@ export function mount(root, arg, app) {
         stat("逃跑", "Escapes", fmtInt(p.escapes || 0), "stat-escapes"),
         stat("总分", "Score", signed(p.score), "stat-score")),
       ratingSection(p.id),
-      hands === null ? null : h("h2.section-title", bi("最近的牌局", "Recent hands")),
+      hands === null ? null : h("h2.section-title", L("player.recent_hands")),
       hands === null ? h("p.small#private-note", "游戏币和牌局记录只有本人可见 · Coins and hand history are private")
       : hands.length
         ? h("div.hands-wrap", h("table.hands#recent-hands",
@@ -66,8 +66,8 @@ export function mount(root, arg, app) {
             h(`td.num.${x.score > 0 ? "pos" : x.score < 0 ? "neg" : "zero"}`, signed(x.score)),
             h(`td.num.${x.coins > 0 ? "pos" : x.coins < 0 ? "neg" : "zero"}`, signed(x.coins)),
             h("td", x.won ? `和 won · ${x.fan} 番` : "—"),
-            h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, bi("回放", "Replay")),
-              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, bi("复盘", "Review"))] : null))))))
+            h("td", h("a.btn.small.replay-link", { href: `#replay/${x.hand}` }, L("table.replay")),
+              mine ? [" ", h("a.btn.small.review-link", { href: `#replay/${x.hand}/review` }, L("table.review"))] : null))))))
         : h("p.empty", "还没有牌局 · No hands yet"),
       mine ? statementSection() : null].filter(Boolean));
   }

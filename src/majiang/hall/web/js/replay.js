@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { fitStage, renderStage } from "./board.js";
-import { WIND_ZH, bi, clear, h, signed } from "./util.js";
+import { bi, clear, h, L, signed, WIND_ZH } from "./util.js";
 import { tileZh } from "./tiles.js";
 import { winHandEl } from "./table.js";
 import { replayText } from "./items.js";
@@ -94,7 +94,7 @@ export function mount(root, arg, app) {
     if (panel) panel.mark(pos);
     const cur = log.querySelector(".on");
     if (cur) cur.scrollIntoView({ block: "nearest" });
-    document.getElementById("replay-play").replaceChildren(timer ? bi("暂停", "Pause") : bi("播放", "Play"));
+    document.getElementById("replay-play").replaceChildren(timer ? L("replay.pause") : L("replay.play"));
     const res = document.getElementById("replay-result");
     clear(res);
     if (over) res.append(resultBox());
@@ -194,7 +194,7 @@ export function mount(root, arg, app) {
     });
     side.append(
       h("div.card",
-        h("h3", bi("回放", "Replay"), ` #${data.id}`),
+        h("h3", L("table.replay"), ` #${data.id}`),
         data.yours ? shareBox() : null,
         data.shared ? h("div.small#shared-note", "分享的牌局 · a hand shared by one of its players") : null,
         h("div.small", `房间 room ${data.room} · 规则 rules ${data.rules} · 桌 table ${data.table}`),
@@ -205,14 +205,14 @@ export function mount(root, arg, app) {
         h("div.row",
           h("button.btn#replay-start", { title: "开始 start", on: { click: () => step(-1e9) } }, "|◀"),
           h("button.btn#replay-back", { title: "后退 step back", on: { click: () => step(-1) } }, "◀"),
-          h("button.btn.primary#replay-play", { on: { click: play } }, bi("播放", "Play")),
+          h("button.btn.primary#replay-play", { on: { click: play } }, L("replay.play")),
           h("button.btn#replay-step", { title: "前进 step", on: { click: () => step(1) } }, "▶"),
           h("button.btn#replay-end", { title: "结束 end", on: { click: () => step(1e9) } }, "▶|")),
         h("div.row", slider, h("span.mono#replay-pos", "")),
         h("div.row", h("label", "速度 speed ", speedSel), h("label", "视角 view ", viewSel))),
       h("div#replay-result"),
       panel.el,
-      h("div.card.log-card", h("h3", bi("过程", "Events")), log),
+      h("div.card.log-card", h("h3", L("replay.events")), log),
     );
     panel.logMarks(log);
     draw();
@@ -232,11 +232,11 @@ export function mount(root, arg, app) {
             : await api(`/api/hands/${data.id}/share`, { method: "POST" });
           data.share = d.token;
           out.textContent = d.token ? `${location.origin}/#replay/s/${d.token}` : "";
-          toggle.replaceChildren(d.token ? bi("取消分享", "Unshare") : bi("分享链接", "Share link"));
+          toggle.replaceChildren(d.token ? L("replay.unshare") : L("replay.share_link"));
           if (d.token && navigator.clipboard) navigator.clipboard.writeText(out.textContent).catch(() => {});
         },
       },
-    }, data.share ? bi("取消分享", "Unshare") : bi("分享链接", "Share link"));
+    }, data.share ? L("replay.unshare") : L("replay.share_link"));
     return h("div.share", toggle, " ", out);
   }
 
@@ -263,7 +263,7 @@ export function mount(root, arg, app) {
   }).catch((e) => {
     clear(side);
     side.append(h("p.form-error", `无法载入这一局 · Cannot load hand ${id}: ${e.message}`),
-      h("a.btn", { href: app.me ? `#player/${app.me.id}` : "#lobby" }, bi("返回", "Back")));
+      h("a.btn", { href: app.me ? `#player/${app.me.id}` : "#lobby" }, L("replay.back")));
   });
 
   const onResize = () => stage && fitStage(stageBox, stage);

@@ -3,7 +3,7 @@
 // the bot's choice, the biggest mistakes.  Clicking a decision shows the table as the player saw it.
 
 import { api } from "./api.js";
-import { bi, clear, h } from "./util.js";
+import { bi, clear, h, L } from "./util.js";
 import { tileZh } from "./tiles.js";
 
 const VERB = {
@@ -25,7 +25,7 @@ function decisionText(d) {
 /** The panel for the seats of ``mine`` (the viewer's own seats in this hand); ``jump(pos)`` moves the
  *  replay.  Returns {el, mark(pos), logMarks(logEl)}. */
 export function reviewPanel(handId, mine, jump) {
-  const el = h("div.card.review-card#review-card", h("h3", bi("复盘", "AI review")));
+  const el = h("div.card.review-card#review-card", h("h3", L("review.ai_review")));
   const body = h("div#review-body", h("p.small", "评审中… reviewing…"));
   el.append(body);
   let review = null;
@@ -47,11 +47,11 @@ export function reviewPanel(handId, mine, jump) {
       h("div.small#review-summary", `座位 seat ${"东南西北"[r.seat]} · 评审 reviewer ${r.reviewer} · ` +
         `决策 decisions ${s.decisions} · 一致 agreed ${s.agreed} (${Math.round(s.agreement * 100)}%) · ` +
         `估计损失 estimated loss ${s.loss.toFixed(2)}`),
-      h("h4", bi("最大失误", "Biggest mistakes")),
+      h("h4", L("review.biggest_mistakes")),
       r.mistakes.length
         ? h("ol.review-mistakes#review-mistakes", r.mistakes.map((e) => item(byEvent.get(e))))
         : h("p.small#review-mistakes", "没有失误 · no mistakes found"),
-      h("h4", bi("每一步", "Every decision")),
+      h("h4", L("review.every_decision")),
       h("ol.review-list#review-list", r.decisions.map((d) => item(d))),
       h("p.small.muted", { title: r.method }, "估计方法 method: docs/review.md"),
     );

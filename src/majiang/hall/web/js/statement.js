@@ -2,7 +2,7 @@
 // with the balance after it and a link to its hand (GET /api/me/statement, paginated by `before`).
 
 import { api } from "./api.js";
-import { bi, clear, dateText, fmtInt, h, signed } from "./util.js";
+import { bi, clear, dateText, fmtInt, h, L, signed } from "./util.js";
 import { itemZh } from "./items.js";
 
 const KINDS = {
@@ -20,10 +20,10 @@ export function kindText(e) {
 /** The statement section: a table that grows by pages ("更早 Older"). */
 export function statementSection() {
   const body = h("tbody");
-  const more = h("button.btn.small#statement-more", { hidden: true }, bi("更早", "Older"));
+  const more = h("button.btn.small#statement-more", { hidden: true }, L("statement.older"));
   const err = h("p.form-error", { hidden: true });
   const section = h("section.statement#statement",
-    h("h2.section-title", bi("游戏币账单", "Coin statement")),
+    h("h2.section-title", L("statement.coin_statement")),
     h("table.hands.statement-table#statement-table",
       h("thead", h("tr", h("th", "时间 When"), h("th", "项目 What"), h("th", "牌局 Hand"),
         h("th.num", "金额 Amount"), h("th.num", "余额 Balance"))),

@@ -3,7 +3,7 @@
 // them per account: the welcome brings them, {"type": "settings", <name>: true|false} changes them, the
 // server's "settings" answer is what the buttons show, and "preset" says what a toggle just did.
 
-import { bi, h } from "./util.js";
+import { bi, h, L } from "./util.js";
 import { tileEn, tileZh } from "./tiles.js";
 
 export const TOGGLES = [
@@ -42,7 +42,7 @@ export function attachToggles(conn, redraw) {
 
 /** The card of the three switches (the server's state; a tap asks it to flip one). */
 export function togglesCard(send) {
-  const card = h("div.card.toggles-card#toggles", h("h3", bi("自动", "Auto")));
+  const card = h("div.card.toggles-card#toggles", h("h3", L("toggles.auto")));
   const row = h("div.toggles");
   for (const [name, zh, en, title] of TOGGLES) {
     const on = toggles.settings[name];

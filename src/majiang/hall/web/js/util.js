@@ -54,6 +54,13 @@ export function L(key, vars, cls = "") {
   return bi(m.zh, m.en, cls);
 }
 
+/** A room's name in both languages: the server's name_zh / name_en ("新手场 Beginners" split). */
+export function roomNames(r) {
+  if (r.name_zh && r.name_en) return [r.name_zh, r.name_en];
+  const m = /^(\S*[\u3400-\u9fff]\S*)\s+(.+)$/.exec(r.name || "");
+  return m ? [m[1], m[2]] : [r.name, r.name];
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
