@@ -56,11 +56,11 @@ export function readyBar(session) {
   const [n, of] = readyCount(tb);
   const bar = h("div.actionbar.ready-bar#ready-bar");
   if (amReady(session)) {
-    bar.append(h("span.hint#ready-done", bi(`已准备，等待其他玩家 ${n}/${of}`, `Ready — waiting for the others ${n}/${of}`)));
+    bar.append(h("span.hint#ready-done", L("between.ready_waiting", { n, of })));
   } else {
     bar.append(h("button.act.win#ready-btn", { on: { click: () => sendReady(session) } },
-      h("span.zh", "准备"), h("span.en", "Ready")),
-    h("span.hint", bi(`已准备 ${n}/${of}`, `ready ${n}/${of}`)));
+      L("between.ready")),
+    h("span.hint", L("between.ready_n", { n, of })));
   }
   bar.append(h("span.countdown.ready-countdown#ready-countdown", ""));
   return bar;
@@ -88,7 +88,7 @@ export function leaveAfterButton(session) {
     "aria-pressed": on ? "true" : "false",
     title: tr("between.leave_the_table_when_this_hand_e"),
     on: { click: () => session.app.conn.send({ type: "leave_after", on: !on }) },
-  }, bi(on ? "本局后离座 ✓" : "本局后离座", on ? "Leaving after this hand ✓" : "Leave after this hand"));
+  }, L(on ? "between.leave_after_on" : "between.leave_after"));
 }
 
 /** Waiting for players: the countdown before bots join (or that a private table waits for friends). */
@@ -120,14 +120,12 @@ export function tickBetween(session) {
   }
   const nx = document.getElementById("next-hand-in");
   if (nx && ready !== null) {
-    nx.textContent = amReady(session)
-      ? t(`已准备 · 最多 ${ready} 秒后开始`, `ready · the next hand starts within ${ready}s`)
-      : t(`${ready} 秒内准备，否则托管`, `ready within ${ready}s, or auto-play takes your seat`);
+    nx.textContent = tr(amReady(session) ? "between.ready_within" : "between.ready_or_auto", { n: ready });
   }
   const bots = document.getElementById("bots-in");
   if (bots && session.botsAt) {
     const left = Math.max(0, Math.ceil((session.botsAt - now) / 1000));
-    bots.textContent = t(`${left} 秒后机器人入座`, `bots take the empty seats in ${left}s`);
+    bots.textContent = tr("between.bots_in", { n: left });
   }
   return ready !== null;
 }

@@ -137,11 +137,11 @@ function waitRow(w, fans) {
     tileEl(w.tile, { size: "sm" }),
     h("span.wname", tileZh(w.tile)),
     h("span.unseen", { title: tr("hints.copies_not_yet_seen_ponds_melds") },
-      bi(`剩 ${w.unseen} 张`, `${w.unseen} left`)),
+      L("hints.left", { n: w.unseen })),
     fans && f ? h("span.wfan", { title: tr("hints.fan_on_a_discard_self_drawn") },
-      bi(`${f.discard} 番`, `${f.discard} fan`), f.self_drawn !== f.discard ? h("span.small", ` (自摸 ${f.self_drawn})`) : null,
-      legal ? h("span.badge.ok", bi(`够 ${fans} 番`, `≥ ${fans}`)) : selfOnly ? h("span.badge.rules", L("hints.self_draw_only"))
-        : h("span.badge.bad", bi(`不够 ${fans} 番`, `< ${fans} fan`))) : null);
+      L("hints.fan", { n: f.discard }), f.self_drawn !== f.discard ? h("span.small", " ", L("hints.self_drawn", { n: f.self_drawn })) : null,
+      legal ? h("span.badge.ok", L("hints.enough", { n: fans })) : selfOnly ? h("span.badge.rules", L("hints.self_draw_only"))
+        : h("span.badge.bad", L("hints.not_enough", { n: fans }))) : null);
 }
 
 /** The hints card of the side panel: the 听 button and what the last answer said. */
@@ -170,22 +170,22 @@ export function hintsCard(session) {
     const short = hs.fans !== null && hs.fan !== null && hs.fan < hs.fans;
     box.append(h(`p.hint-line#hints-status${short ? ".short" : ""}`, { dataset: { fan: hs.fan ?? "" } },
       hs.fan === null ? L("hints.your_hand_is_complete")
-        : short ? bi(`已成和牌形，但只有 ${hs.fan} 番，不够 ${hs.fans} 番起和`, `complete, but only ${hs.fan} fan: under the ${hs.fans}-fan minimum`)
-          : bi(`可以和：${hs.fan} 番`, `a win: ${hs.fan} fan`)));
+        : short ? L("hints.short", { fan: hs.fan, min: hs.fans })
+          : L("hints.win", { fan: hs.fan })));
   } else if (hs.size === 13) {
     if (hs.shanten === 0) {
       const legal = hs.waits.filter((w) => w.fan && w.fan.discard >= hs.fans).length;
       box.append(h("p.hint-line#hints-status", L("hints.ready_2"), " ",
-        hs.fans ? bi(`${hs.waits.length} 种听牌，${legal} 种够 ${hs.fans} 番`, `${hs.waits.length} waits, ${legal} reach ${hs.fans} fan`)
-          : bi(`${hs.waits.length} 种听牌`, `${hs.waits.length} waits`)),
+        hs.fans ? L("hints.waits_legal", { n: hs.waits.length, legal, min: hs.fans })
+          : L("hints.n_waits", { n: hs.waits.length })),
       h("ul.waits#hint-waits", hs.waits.map((w) => waitRow(w, hs.fans))));
     } else {
-      box.append(h("p.hint-line#hints-status", bi(`未听牌：${hs.shanten} 向听`, `not ready: ${hs.shanten} from ready`)));
+      box.append(h("p.hint-line#hints-status", L("hints.not_ready", { n: hs.shanten })));
     }
   }
   if (hs.size === 14 && !hs.complete || hs.size === 14 && hs.keep.length) {
     if (hs.keep.length) {
-      box.append(h("p.hint-line", bi(`打出这 ${hs.keep.length} 张之一仍听牌`, `${hs.keep.length} discards keep you ready`),
+      box.append(h("p.hint-line", L("hints.keep", { n: hs.keep.length }),
         " ", h(`button.btn.small.toggle#hint-mark${session.markReady ? ".on" : ""}`, {
           "aria-pressed": session.markReady ? "true" : "false",
           on: { click: () => { session.markReady = !session.markReady; session.redraw(); } },
@@ -195,7 +195,7 @@ export function hintsCard(session) {
           L("hints.waits_2")),
         h("ul.waits", k.waits.map((w) => waitRow(w, hs.fans)))))));
     } else if (!hs.complete) {
-      box.append(h("p.hint-line#hints-status", bi(`打哪张都不听牌（${hs.shanten} 向听）`, `no discard leaves you ready (${hs.shanten} from ready)`)));
+      box.append(h("p.hint-line#hints-status", L("hints.no_keep", { n: hs.shanten })));
     }
   }
   return card;
