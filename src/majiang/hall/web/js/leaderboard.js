@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { bi, clear, h, L } from "./util.js";
+import { tr } from "./i18n.js";
 import { defaultRuleset, loadRulesets, rulesetName, rulesets } from "./rulesets.js";
 
 export function mount(root, arg, app) {
@@ -10,9 +11,9 @@ export function mount(root, arg, app) {
   root.append(box);
   let rules = arg || defaultRuleset();
   const tabs = h("div.rules-tabs#leaderboard-rules");
-  const body = h("div#leaderboard-body", h("p", "载入中… loading…"));
+  const body = h("div#leaderboard-body", h("p", L("loading")));
   box.append(h("div.page-head", h("h1", L("leaderboard.leaderboard")),
-    h("p.small", "等级分：每局按分数两两比较的 Elo（至少两位真人的牌桌）· rating: pairwise Elo by hand score, at tables with two or more humans")),
+    h("p.small", L("leaderboard.rating_pairwise_elo_by_hand_scor"))),
   tabs, body);
 
   function renderTabs() {
@@ -30,19 +31,19 @@ export function mount(root, arg, app) {
       const d = await api(`/api/leaderboard?${which}limit=100`, { auth: false });
       clear(body);
       if (!d.players.length) {
-        body.append(h("p.empty", "还没有等级分 · No rated hands yet"));
+        body.append(h("p.empty", L("leaderboard.no_rated_hands_yet")));
         return;
       }
       body.append(h("table.hands.leaderboard-table#leaderboard-table",
-        h("thead", h("tr", h("th.num", "名次 Rank"), h("th", "玩家 Player"), h("th.num", "等级分 Rating"), h("th.num", "局数 Hands"))),
+        h("thead", h("tr", h("th.num", L("leaderboard.rank")), h("th", L("table.player")), h("th.num", L("leaderboard.rating")), h("th.num", L("leaderboard.hands")))),
         h("tbody", d.players.map((p) => h(`tr.rank-row${app.me && app.me.id === p.account ? ".me" : ""}`,
           { dataset: { account: p.account, rating: p.rating, rank: p.rank } },
           h("td.num", p.rank),
-          h("td", h("a.player-link", { href: `#player/${p.account}` }, p.name), p.kind === "bot" ? h("span.badge", " 机器人 bot") : null),
+          h("td", h("a.player-link", { href: `#player/${p.account}`, dataset: { langFree: "" } }, p.name), p.kind === "bot" ? h("span.badge", L("bot")) : null),
           h("td.num.rating", p.rating.toFixed(1)),
           h("td.num", p.hands))))));
     } catch (e) {
-      clear(body).append(h("p.form-error", `无法载入排行榜 · Cannot load the leaderboard: ${e.message}`));
+      clear(body).append(h("p.form-error", L("leaderboard.cannot_load", { error: e.message })));
     }
   }
 
@@ -71,18 +72,18 @@ export function ratingPlot(points, start) {
   const x = (i) => L + (W - L - R) * (ys.length > 1 ? i / (ys.length - 1) : 0.5);
   const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
   const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", id: "rating-plot", role: "img",
-    "aria-label": `等级分走势 rating history: ${ys.map((v) => v.toFixed(1)).join(", ")}`, "data-points": ys.length });
+    "aria-label": `${tr("leaderboard.history")}: ${ys.map((v) => v.toFixed(1)).join(", ")}`, "data-points": ys.length });
   el.append(svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "frame" }));
   for (const v of [lo, (lo + hi) / 2, hi]) {
     el.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
     el.append(svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toFixed(0)));
   }
-  el.append(svg("text", { x: L, y: H - 8, class: "tick" }, "局 hands →"));
+  el.append(svg("text", { x: L, y: H - 8, class: "tick" }, tr("leaderboard.hands_axis")));
   el.append(svg("polyline", { points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: "line" }));
   ys.forEach((v, i) => {
     const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3, class: "dot", "data-rating": v.toFixed(1) });
     const p = points[i - 1];
-    dot.append(svg("title", {}, i ? `${p.hand ? `#${p.hand}` : `${i}`}: ${v.toFixed(1)}` : `起始 start ${v.toFixed(1)}`));
+    dot.append(svg("title", {}, i ? `${p.hand ? `#${p.hand}` : `${i}`}: ${v.toFixed(1)}` : `${tr("leaderboard.start")} ${v.toFixed(1)}`));
     el.append(dot);
   });
   return el;
@@ -94,7 +95,7 @@ export function ratingSection(accountId) {
   api(`/api/players/${accountId}/ratings`).then((d) => {
     const names = Object.keys(d.ratings);
     if (!names.length) {
-      section.append(h("p.empty", "还没有等级分（至少两位真人的牌局才计分）· Not rated yet (hands with two or more humans count)"));
+      section.append(h("p.empty", L("leaderboard.not_rated_yet_hands_with_two_or")));
       return;
     }
     // the first rated ruleset in the server's order (the default first)
@@ -102,7 +103,7 @@ export function ratingSection(accountId) {
     section.append(h("div.stats", names.map((n) => {
       const [zh, en] = rulesetName(n);
       return h("div.stat", h("div.v", { id: `rating-${n}`, dataset: { rating: d.ratings[n].rating } }, d.ratings[n].rating.toFixed(1)),
-        h("div.l", bi(`${zh} · ${d.ratings[n].hands} 局`, `${en} · ${d.ratings[n].hands} hands`)));
+        h("div.l", L("leaderboard.ruleset_hands", { rules: { zh, en }, n: d.ratings[n].hands })));
     })));
     const pts = d.history.filter((c) => c.rules === rules);
     if (pts.length) section.append(h("div.plot-box", ratingPlot(pts, pts[0].before)));

@@ -1,6 +1,6 @@
 // Small DOM helpers shared by every page (no framework).
 
-import { msg, tr } from "./i18n.js";
+import { getLang, msg, tr } from "./i18n.js";
 
 /** h("div.card#id", {attrs, on: {click}, i18n: {placeholder: key}}, ...children) → Element */
 export function h(tag, attrs, ...children) {
@@ -94,14 +94,20 @@ export function pct(x) {
   return (100 * (x || 0)).toFixed(1) + "%";
 }
 
+/** The locale of dates and times: the chosen language's (the browser's when both). */
+function locale() {
+  const lang = getLang();
+  return lang === "zh" ? "zh-CN" : lang === "en" ? "en-GB" : [];
+}
+
 export function timeText(at) {
   const d = typeof at === "number" ? new Date(at * 1000) : new Date(at);
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return d.toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" });
 }
 
 export function dateText(at) {
   const d = new Date(at);
-  return d.toLocaleString([], { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+  return d.toLocaleString(locale(), { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
 }
 
 export const WIND_ZH = { E: "东", S: "南", W: "西", N: "北" };
