@@ -133,7 +133,9 @@ def test_every_page_in_one_language(page: Any, signup: Any, lang: str) -> None:
     # ---- a replay of the hand just played
     page.locator("#recent-hands .replay-link").first.click()
     page.wait_for_url(re.compile(r"#replay/\d+$"))
-    expect(page.locator(".strip .tile").first).to_be_visible()
+    expect(page.locator("#replay-log li").first).to_be_visible()
+    page.click("#replay-end")
+    expect(page.locator("#replay-result .replay-result")).to_be_visible()
     check(page, lang, "the replay", allowed)
     # ---- the leaderboard
     page.click("#nav-leaderboard")

@@ -106,13 +106,13 @@ function showResult(r, box) {
   const ok = !r.below_minimum;
   box.append(
     h("div.total-line",
-      h("span.total#calc-total", { dataset: { total: r.total } }, `${r.total}`, h("small", " 番 fan")),
+      h("span.total#calc-total", { dataset: { total: r.total } }, `${r.total}`, h("small", L("calc_mcr.fan"))),
       h(`span.badge.${ok ? "ok" : "bad"}#calc-min`, ok ? "≥ 8 番 起和 ✓ meets the 8-fan minimum"
         : "不足 8 番 ✗ below the 8-fan minimum (flowers not counted)")),
-    r.reading ? h("p.reading", "拆法 reading: ", h("code", r.reading)) : null,
+    r.reading ? h("p.reading", L("calc_mcr.reading"), h("code", r.reading)) : null,
     h("table.fans#calc-fans",
       h("thead", h("tr", h("th", "番种"), h("th", "Fan"), h("th.num", "番"), h("th.num", "次"), h("th.num", "小计"),
-        h("th", "来自 counted from"))),
+        h("th", L("calc_mcr.counted_from")))),
       h("tbody", rows),
       h("tfoot", h("tr.total", h("td", "合计"), h("td", "Total"), h("td"), h("td"), h("td.num", String(r.total)), h("td")))));
 }
@@ -146,7 +146,7 @@ function options(mcr, changed) {
       flag("kong", "杠上开花 / 抢杠和", "Kong: replacement / robbing"),
       flag("last_tile", "妙手回春 / 海底捞月", "Last tile of the wall")),
     h("div.grid2",
-      h("label", "门风 seat wind ", windSel("calc-seat-wind", mcr.seat_wind, (v) => { mcr.seat_wind = v; })),
-      h("label", "圈风 prevalent wind ", windSel("calc-prevalent-wind", mcr.prevalent_wind, (v) => { mcr.prevalent_wind = v; })),
-      h("label", "花牌 flowers ", flowers)));
+      h("label", L("calc_mcr.seat_wind"), windSel("calc-seat-wind", mcr.seat_wind, (v) => { mcr.seat_wind = v; })),
+      h("label", L("calc_mcr.prevalent_wind"), windSel("calc-prevalent-wind", mcr.prevalent_wind, (v) => { mcr.prevalent_wind = v; })),
+      h("label", L("calc_mcr.flowers"), flowers)));
 }

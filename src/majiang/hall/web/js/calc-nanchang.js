@@ -112,11 +112,11 @@ export function createForm() {
       box.append(
         h("div.total-line",
           h("span.total#calc-total", { dataset: { total: r.multiplier ?? "" } }, r.multiplier !== undefined ? `×${r.multiplier}` : "–",
-            h("small", " 倍 multiplier"))),
+            h("small", L("calc_nanchang.multiplier")))),
         h("table.fans#calc-fans", h("thead", h("tr", h("th", "胡"), h("th", "Item"))),
-          h("tbody", hu.length ? hu.map((x) => h("tr.fan", h("td.zh", x), h("td", HU_EN[x] || ""))) : h("tr", h("td", { colSpan: 2 }, "流局 no winner")))),
+          h("tbody", hu.length ? hu.map((x) => h("tr.fan", h("td.zh", x), h("td", HU_EN[x] || ""))) : h("tr", h("td", { colSpan: 2 }, L("calc_nanchang.no_winner"))))),
         h("table.fans#nc-deltas",
-          h("thead", h("tr", h("th", "座位 Seat"), h("th.num", "合计 Total"),
+          h("thead", h("tr", h("th", L("player.seat")), h("th.num", L("table.fan_total")),
             ...Object.keys(r.parts || {}).map((k) => h("th.num", PART_ZH[k] || k)))),
           h("tbody", (r.deltas || []).map((d, s) => h("tr", h("td", seatName(s) + (s === nc.winner ? " 和" : "")),
             h(`td.num.${d >= 0 ? "pos" : "neg"}`, signed(d)),
@@ -125,7 +125,7 @@ export function createForm() {
     controls: (changed) => controls(nc, changed, () => fillOthers(changed)),
     handTitle: () => `${"东南西北"[nc.active]}家 seat ${nc.active}`,
     showWin: () => nc.active === nc.winner,
-    handExtra: () => (nc.jing ? h("div.small", "精 indicator: ", tileEl(nc.jing, { size: "sm" })) : null),
+    handExtra: () => (nc.jing ? h("div.small", L("calc_nanchang.indicator"), tileEl(nc.jing, { size: "sm" })) : null),
     options: (changed) => overview(nc, changed),
   };
 
@@ -162,20 +162,20 @@ function controls(nc, changed, fillOthers) {
   return h("div.card.nc-controls",
     h("h3", L("calc_nanchang.nanchang_table")),
     h("div.grid2",
-      h("label", "庄家 dealer", sel("nc-dealer", seatOpts, nc.dealer, (v) => { nc.dealer = +v; changed(); })),
-      h("label", "和牌者 winner", sel("nc-winner", [...seatOpts, ["", "流局 nobody (draw)"]], nc.winner ?? "", (v) => {
+      h("label", L("board.dealer_title"), sel("nc-dealer", seatOpts, nc.dealer, (v) => { nc.dealer = +v; changed(); })),
+      h("label", L("calc_nanchang.winner"), sel("nc-winner", [...seatOpts, ["", "流局 nobody (draw)"]], nc.winner ?? "", (v) => {
         nc.winner = v === "" ? null : +v;
         changed();
       })),
-      h("label", "方式 method", sel("nc-method", METHODS.map(([v, zh, en]) => [v, `${zh} ${en}`]), nc.method, (v) => {
+      h("label", L("calc_nanchang.method"), sel("nc-method", METHODS.map(([v, zh, en]) => [v, `${zh} ${en}`]), nc.method, (v) => {
         nc.method = v;
         if (WITH_DISCARDER.includes(v) && nc.discarder === null) nc.discarder = (nc.winner + 1) % 4;
         changed();
       })),
       WITH_DISCARDER.includes(nc.method)
-        ? h("label", "放炮者 discarder", sel("nc-discarder", seatOpts, nc.discarder ?? 0, (v) => { nc.discarder = +v; changed(); }))
+        ? h("label", L("calc_nanchang.discarder"), sel("nc-discarder", seatOpts, nc.discarder ?? 0, (v) => { nc.discarder = +v; changed(); }))
         : null,
-      h("label", "点炮 pays", sel("nc-dianpao", [["three", "三家付 all three"], ["one", "一家付 discarder only"]], nc.dianpao, (v) => {
+      h("label", L("calc_nanchang.pays"), sel("nc-dianpao", [["three", "三家付 all three"], ["one", "一家付 discarder only"]], nc.dianpao, (v) => {
         nc.dianpao = v;
         changed();
       }))),

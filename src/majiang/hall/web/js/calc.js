@@ -59,7 +59,7 @@ export function mount(root) {
   root.append(h("section.calc-page",
     h("div.page-head",
       h("h1", h("span.zh", "这是什么和？"), " ", h("span.en", "What hand is this?")),
-      h("p.small", "点选牌面组成一手和牌，立即算番 · Click tiles to build a winning hand; the fans appear with where each was counted from")),
+      h("p.small", L("calc.click_tiles_to_build_a_winning_h"))),
     h("div.calc-grid", left, h("div.calc-rightcol", right, resultBox))));
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ export function mount(root) {
     const key = JSON.stringify(body);
     lastSent = key;
     clear(resultBox);
-    resultBox.append(h("p.muted", "计算中… calculating…"));
+    resultBox.append(h("p.muted", L("calc.calculating")));
     let r;
     try {
       r = await api("/api/fan", { method: "POST", body, auth: false });
@@ -228,11 +228,11 @@ export function mount(root) {
     const meldBox = h("div.calc-melds#calc-melds", tgt.melds.map((m, i) => {
       const el = h("div.calc-meld", meldEl(m, "md"));
       if (m.kind === "chow") {
-        el.append(h("div.meld-opt", "吃的是 claimed: ", m.tiles.map((t, k) => h(`button.mini${(m.claimed ?? 0) === k ? ".on" : ""}`, {
+        el.append(h("div.meld-opt", L("calc.claimed"), m.tiles.map((t, k) => h(`button.mini${(m.claimed ?? 0) === k ? ".on" : ""}`, {
           on: { click: () => { m.claimed = k; changed(); } },
         }, tileZh(t)))));
       } else if (!m.concealed) {
-        el.append(h("div.meld-opt", "来自 from: ", FROM.map(([v, zh, en]) => h(`button.mini${m.from === v ? ".on" : ""}`, {
+        el.append(h("div.meld-opt", L("calc.from"), FROM.map(([v, zh, en]) => h(`button.mini${m.from === v ? ".on" : ""}`, {
           title: en,
           on: { click: () => { m.from = v; changed(); } },
         }, zh))));
@@ -270,7 +270,7 @@ export function mount(root) {
             },
           },
         }, L("calc.clear"))),
-      h("div.calc-handrow", meldBox, concBox, form.showWin() ? h("div.winwrap", h("span.small", "和 win"), winBox) : null),
+      h("div.calc-handrow", meldBox, concBox, form.showWin() ? h("div.winwrap", h("span.small", L("calc.win")), winBox) : null),
       form.handExtra()));
     right.append(form.options(changed));
     right.append(h("div.row",

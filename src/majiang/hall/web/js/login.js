@@ -83,12 +83,12 @@ export function mount(root, _arg, app) {
   root.append(h("section.login-page",
     h("div.login-card",
       h("h1", h("span.zh", "麻将大厅"), h("span.en", "Mahjong Hall")),
-      h("p.tagline", "国标 · 南昌 · 好友私人桌 · 回放 · 算番  —  MCR, Nanchang, private tables, replays and a fan calculator"),
+      h("p.tagline", L("login.mcr_nanchang_private_tables_repl")),
       deco,
       form,
-      h("div.or", h("span", "或 or")),
+      h("div.or", h("span", L("login.or"))),
       guestBtn,
-      h("p.small", h("a", { href: "#calc" }, "这是什么和？ What hand is this? → 算番器 fan calculator")),
+      h("p.small", h("a", { href: "#calc" }, L("login.fan_calculator"))),
     )));
   setMode("login");
   user.focus();
