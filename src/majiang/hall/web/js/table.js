@@ -699,16 +699,18 @@ function renderActionBar() {
   return bar;
 }
 
+const LANG_FREE = { dataset: { langFree: "" } }; // fan names: the same in every language
+
 function fanRows(fans) {
   const rows = [];
   for (const f of fans || []) {
     const zh = f.zh || f.name;
     const en = f.zh ? (f.name || HU_EN[f.zh] || "") : (HU_EN[f.name] || "");
     if ("points" in f) {
-      rows.push(h("tr.fan", h("td", zh), h("td", en), h("td.num", String(f.points)), h("td.num", `×${f.count || 1}`),
+      rows.push(h("tr.fan", h("td", LANG_FREE, zh), h("td", LANG_FREE, en), h("td.num", String(f.points)), h("td.num", `×${f.count || 1}`),
         h("td.num", String(f.points * (f.count || 1)))));
     } else {
-      rows.push(h("tr.fan", h("td", zh), h("td", en), h("td.num", `×${f.factor}`), h("td.num", ""), h("td.num", "")));
+      rows.push(h("tr.fan", h("td", LANG_FREE, zh), h("td", LANG_FREE, en), h("td.num", `×${f.factor}`), h("td.num", ""), h("td.num", "")));
     }
   }
   return rows;
@@ -756,7 +758,7 @@ function renderResult() {
       winHandEl(win));
     const isMcr = (win.fans || []).some((f) => "points" in f);
     box.append(h("table.fans#fans",
-      h("thead", h("tr", h("th", h("span.zh.keep", msg("table.fan").zh)), h("th", h("span.en.keep", msg("table.fan").en)), h("th.num", isMcr ? L("table.points") : L("table.factor")),
+      h("thead", h("tr", h("th", h("span.zh", msg("table.fan").zh)), h("th", h("span.en", msg("table.fan").en)), h("th.num", isMcr ? L("table.points") : L("table.factor")),
         h("th.num", isMcr ? L("table.count") : ""), h("th.num", isMcr ? L("table.subtotal") : ""))),
       h("tbody", fanRows(win.fans)),
       h("tfoot", h("tr.total", h("td", h("span.zh", msg("table.fan_total").zh)), h("td", h("span.en", msg("table.fan_total").en)), h("td.num", ""), h("td.num", ""),
