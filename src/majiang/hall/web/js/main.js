@@ -100,7 +100,7 @@ function renderAccount() {
   }
   box.append(
     h("span.coins", { title: "游戏币 coins", id: "balance", dataset: { balance: me.balance } },
-      h("span.coin-icon", "币"), fmtInt(me.balance)),
+      h("span.coin-icon", { dataset: { langFree: "" } }, "币"), fmtInt(me.balance)),
     h("a.who", { href: `#player/${me.id}`, title: "我的战绩 my statistics" },
       me.kind === "guest" ? h("span.badge.guest", L("main.guest")) : null, h("span.who-name", me.name)),
     h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout", title: "退出 Log out" },

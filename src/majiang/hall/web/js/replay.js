@@ -14,6 +14,7 @@ import { replayText } from "./items.js";
 import { reviewPanel } from "./review.js";
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
+const LANG_FREE = { dataset: { langFree: "" } }; // hex digits (seeds, hashes): the same in every language
 
 /** A tile's name as {zh, en} (a catalogue value), "" for none. */
 function tl(t) {
@@ -207,8 +208,8 @@ export function mount(root, arg, app) {
         data.shared ? h("div.small#shared-note", L("replay.a_hand_shared_by_one_of_its_play")) : null,
         h("div.small", L("replay.meta", { room: room ? { zh: roomNames(room)[0], en: roomNames(room)[1] } : data.room,
           rules: { zh: rulesetName(data.rules)[0], en: rulesetName(data.rules)[1] }, table: data.table })),
-        h("div.small.mono", { title: data.seed_hash }, L("replay.seed_hash", { hash: data.seed_hash.slice(0, 20) })),
-        h("div.small.mono", { title: data.seed }, L("replay.seed", { seed: data.seed.slice(0, 20) })),
+        h("div.small.mono", { title: data.seed_hash }, L("replay.seed_hash"), " ", h("span", LANG_FREE, `${data.seed_hash.slice(0, 20)}…`)),
+        h("div.small.mono", { title: data.seed }, L("replay.seed"), " ", h("span", LANG_FREE, `${data.seed.slice(0, 20)}…`)),
         h("div.small", L("replay.every_hand_is_shown_the_hand_is"))),
       h("div.card.replay-controls",
         h("div.row",

@@ -795,13 +795,13 @@ function renderResult() {
         ? h("span", " → ", L("table.balance"), ` ${fmtInt(session.balanceAfter)}`) : null));
   }
   const verify = session.verified === true
-    ? h("span.verify.ok", "✓ sha256(seed) = seed hash ", L("table.the_shuffle_was_committed_before"))
-    : session.verified === false ? h("span.verify.bad", "✗ seed does not match its hash!") : null;
+    ? h("span.verify.ok", "✓ ", h("span", LANG_FREE, "sha256"), L("table.verified"), " ", L("table.the_shuffle_was_committed_before"))
+    : session.verified === false ? h("span.verify.bad", L("table.verify_bad")) : null;
   const mb = matchBox(r, names);
   if (mb) box.append(mb);
   box.append(h("div.seed",
-    h("div", h("b", L("table.seed_hash_shown_at_the_start"), " "), h("span#seed-hash", r.seed_hash)),
-    h("div", h("b", L("table.seed_revealed"), " "), h("span#seed", r.seed || (r.sealed
+    h("div", h("b", L("table.seed_hash_shown_at_the_start"), " "), h("span#seed-hash", LANG_FREE, r.seed_hash)),
+    h("div", h("b", L("table.seed_revealed"), " "), h("span#seed", r.seed ? LANG_FREE : null, r.seed || (r.sealed
       ? L("table.duplicate_walls_revealed_when_th") : ""))),
     verify));
   box.append(h("div.buttons",
@@ -843,7 +843,7 @@ function renderSide(side) {
     m.started && m.dice ? h("div.small#dice-line", L("table.dice", { dice: m.dice.join(" + ") })) : null,
     (m.seedHash || session.seedHashShown)
       ? h("div.small.mono", { i18n: { title: "table.seed_hash_title" } },
-        L("table.seed_hash_live"), " ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
+        L("table.seed_hash_live"), " ", h("span#seed-hash-live", LANG_FREE, (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
       : null));
   if (session.code && !session.spectator && session.app.me && session.app.me.kind === "player") {
     session.inviteEl = session.inviteEl || inviteCard(); // a private table: bring a friend (asked once a table)

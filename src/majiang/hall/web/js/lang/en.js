@@ -445,8 +445,8 @@ export default {
   "replay.win_head": "Win {name} · {points}",
   "replay.seat_option": "seat {n}: {name}",
   "replay.meta": "room {room} · rules {rules} · table {table}",
-  "replay.seed_hash": "seed hash {hash}…",
-  "replay.seed": "seed {seed}…",
+  "replay.seed_hash": "seed hash",
+  "replay.seed": "seed",
   "replay.start": "start",
   "replay.step_back": "step back",
   "replay.step": "step",
@@ -512,4 +512,6 @@ export default {
   "calc_mcr.flag.fourth_tile": "Last of its kind",
   "calc_mcr.flag.kong": "Kong: replacement / robbing",
   "calc_mcr.flag.last_tile": "Last tile of the wall",
+  "table.verified": "(seed) = seed hash",
+  "table.verify_bad": "✗ seed does not match its hash!",
 };

@@ -445,8 +445,8 @@ export default {
   "replay.win_head": "和 {name} · {points}",
   "replay.seat_option": "座位 {n}：{name}",
   "replay.meta": "房间 {room} · 规则 {rules} · 桌 {table}",
-  "replay.seed_hash": "种子哈希 {hash}…",
-  "replay.seed": "种子 {seed}…",
+  "replay.seed_hash": "种子哈希",
+  "replay.seed": "种子",
   "replay.start": "开始",
   "replay.step_back": "后退",
   "replay.step": "前进",
@@ -512,4 +512,6 @@ export default {
   "calc_mcr.flag.fourth_tile": "和绝张",
   "calc_mcr.flag.kong": "杠上开花 / 抢杠和",
   "calc_mcr.flag.last_tile": "妙手回春 / 海底捞月",
+  "table.verified": "(种子) = 种子哈希",
+  "table.verify_bad": "✗ 种子与哈希不符！",
 };
