@@ -41,10 +41,6 @@ export function nextLang() {
 export function applyLang() {
   document.documentElement.lang = lang === "en" ? "en" : "zh-Hans";
   document.body.dataset.lang = lang;
-  for (const a of ["placeholder", "title"]) { // attributes from the catalogue (util.js h(…, {i18n: {…}}))
-    const data = `i18n${a[0].toUpperCase()}${a.slice(1)}`;
-    for (const el of document.querySelectorAll(`[data-i18n-${a}]`)) el.setAttribute(a, tr(el.dataset[data]));
-  }
   document.dispatchEvent(new CustomEvent("mj-lang", { detail: lang }));
 }
 

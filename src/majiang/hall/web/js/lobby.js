@@ -254,7 +254,7 @@ export function mount(root, _arg, app) {
       const stateText = ["waiting", "playing", "between"].includes(t.state) ? L(`lobby.state.${t.state}`) : t.state;
       tablesBox.append(h("div.table-row", { dataset: { table: t.id } },
         h("div.table-meta",
-          h("b", `#${t.id}`),
+          h("b", { dataset: { langFree: "" } }, `#${t.id}`),
           h(`span.state.${t.state}`, stateText),
           h("span.small", L("lobby.table_meta", { hands: t.hands, watching: t.spectators }))),
         h("div.seats", seats),

@@ -34,7 +34,7 @@ function describe(e, names) {
     case "item": return replayText(e, n(e.seat));
     case "dice": return L("replay.dice", { dice: (e.dice || []).join(" ") });
     case "jing": return L("replay.jing", { indicator: tl(e.indicator), zheng: tl(e.zheng), fu: tl(e.fu) });
-    case "flower": return [L("replay.flower", v), e.replacement ? ` → ${tileZh(e.replacement)}` : ""];
+    case "flower": return [L("replay.flower", v), e.replacement ? [" → ", bi(tileZh(e.replacement), tileEn(e.replacement))] : ""];
     case "draw": return L(e.tail ? "replay.draw_tail" : "replay.draw", v);
     case "chow": return L("replay.chow", { who: v.who, tiles: { zh: e.tiles.map(tileZh).join(""), en: e.tiles.map(tileEn).join(", ") } });
     case "kong": return L(`replay.kong.${["exposed", "added", "concealed"].includes(e.kind) ? e.kind : "exposed"}`, v);

@@ -2,6 +2,17 @@
 
 import { getLang, msg, tr } from "./i18n.js";
 
+// Elements with attributes from the catalogue (h's i18n): set again when the language changes, attached
+// to the page or not yet (a card drawn before the switch and shown after it).
+const translated = new Set();
+document.addEventListener("mj-lang", () => {
+  for (const ref of translated) {
+    const el = ref.deref();
+    if (!el) translated.delete(ref);
+    else for (const [a, key] of Object.entries(el.i18nAttrs)) el.setAttribute(a, tr(key));
+  }
+});
+
 /** h("div.card#id", {attrs, on: {click}, i18n: {placeholder: key}}, ...children) → Element */
 export function h(tag, attrs, ...children) {
   const m = /^([a-z0-9-]+)?((?:[.#][\w-]+)*)$/i.exec(tag);
@@ -20,10 +31,9 @@ export function h(tag, attrs, ...children) {
     if (v === undefined || v === null || v === false) continue;
     if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
     else if (k === "i18n") { // {placeholder: key, title: key}: catalogue entries, redone when the language changes
-      for (const [a, key] of Object.entries(v)) {
-        el.setAttribute(a, tr(key));
-        el.dataset[`i18n${a[0].toUpperCase()}${a.slice(1)}`] = key;
-      }
+      for (const [a, key] of Object.entries(v)) el.setAttribute(a, tr(key));
+      translated.add(new WeakRef(el));
+      el.i18nAttrs = v;
     }
     else if (k === "class") el.className += (el.className ? " " : "") + v;
     else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
