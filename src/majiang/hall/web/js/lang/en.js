@@ -442,7 +442,7 @@ export default {
   "replay.hand_end": "hand over",
   "replay.win_head": "Win {name} · {points}",
   "replay.seat_option": "seat {n}: {name}",
-  "replay.meta": "room {room} · rules {rules} · table {table}",
+  "replay.meta": "room {room} · rules {rules}",
   "replay.seed_hash": "seed hash",
   "replay.seed": "seed",
   "replay.start": "start",

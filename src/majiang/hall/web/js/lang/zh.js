@@ -442,7 +442,7 @@ export default {
   "replay.hand_end": "终局",
   "replay.win_head": "和 {name} · {points}",
   "replay.seat_option": "座位 {n}：{name}",
-  "replay.meta": "房间 {room} · 规则 {rules} · 桌 {table}",
+  "replay.meta": "房间 {room} · 规则 {rules}",
   "replay.seed_hash": "种子哈希",
   "replay.seed": "种子",
   "replay.start": "开始",
