@@ -136,6 +136,7 @@ def test_every_page_in_one_language(page: Any, signup: Any, lang: str) -> None:
     expect(page.locator("#replay-log li").first).to_be_visible()
     page.click("#replay-end")
     expect(page.locator("#replay-result .replay-result")).to_be_visible()
+    page.wait_for_selector("#review-summary, #review-none, #review-card .form-error")  # the review panel's answer
     check(page, lang, "the replay", allowed)
     # ---- the leaderboard
     page.click("#nav-leaderboard")
@@ -146,3 +147,7 @@ def test_every_page_in_one_language(page: Any, signup: Any, lang: str) -> None:
     page.goto("/#calc")
     expect(page.locator("#palette button.pal")).to_have_count(34)
     check(page, lang, "the calculator", allowed)
+    page.locator(".examples button[data-example]").first.click()
+    page.click("#calc-go")
+    expect(page.locator("#calc-fans tbody tr.fan").first).to_be_visible()
+    check(page, lang, "the calculator's result", allowed)

@@ -91,11 +91,21 @@ export function createForm() {
   };
 }
 
+const NOTES = new Set(["discard", "self-drawn", "drawn"]);
+
+/** A set a fan was counted from: its tiles in notation ("[EEE]", tile faces in text: data-lang-free) and a
+ * note such as "(discard)" in the chosen language. */
+function setEl(set) {
+  const m = /^(.*?)\s*\(([\w -]+)\)$/.exec(set);
+  if (!m || !NOTES.has(m[2])) return h("span", { dataset: { langFree: "" } }, set);
+  return [h("span", { dataset: { langFree: "" } }, m[1]), " (", L(`calc_mcr.note.${m[2]}`), ")"];
+}
+
 function showResult(r, box) {
   const rows = (r.fans || []).map((f) => h("tr.fan", { dataset: { fan: f.name } },
     h("td.zh", { dataset: { langFree: "" } }, f.zh), h("td", { dataset: { langFree: "" } }, f.name), h("td.num", String(f.points)), h("td.num", `×${f.count}`),
     h("td.num", String(f.points * f.count)),
-    h("td.from", (f.from || []).map((sets) => h("div", sets.join(" + "))))));
+    h("td.from", (f.from || []).map((sets) => h("div", sets.flatMap((set, i) => [i ? " + " : null, setEl(set)]))))));
   const ok = !r.below_minimum;
   box.append(
     h("div.total-line",

@@ -465,7 +465,6 @@ export default {
   "review.loss": "loss {loss}",
   "review.no_loss": "no loss by the estimate",
   "review.event": "event {n}",
-  "review.summary": "seat {wind} · reviewer {reviewer} · decisions {decisions} · agreed {agreed} ({pct}%) · estimated loss {loss}",
   "review.cannot": "Cannot review: {error}",
   "calc.title": "What hand is this?",
   "calc.err.no_win_tile": "not a complete hand: {n} tiles, add the winning tile",
@@ -515,4 +514,9 @@ export default {
   "table.table_label": "table",
   "table.private_short": "private",
   "table.hands_played": "{hands} hands played",
+  "calc_mcr.note.discard": "discard",
+  "calc_mcr.note.self-drawn": "self-drawn",
+  "calc_mcr.note.drawn": "drawn",
+  "review.summary_seat": "seat {wind} · reviewer",
+  "review.summary_rest": "decisions {decisions} · agreed {agreed} ({pct}%) · estimated loss {loss}",
 };

@@ -465,7 +465,6 @@ export default {
   "review.loss": "损失 {loss}",
   "review.no_loss": "估计相当",
   "review.event": "事件 {n}",
-  "review.summary": "座位 {wind} · 评审 {reviewer} · 决策 {decisions} · 一致 {agreed} ({pct}%) · 估计损失 {loss}",
   "review.cannot": "无法复盘：{error}",
   "calc.title": "这是什么和？",
   "calc.err.no_win_tile": "还不是完整的一手：{n} 张，请加上和张",
@@ -515,4 +514,9 @@ export default {
   "table.table_label": "桌",
   "table.private_short": "私人桌",
   "table.hands_played": "已打 {hands} 局",
+  "calc_mcr.note.discard": "点炮",
+  "calc_mcr.note.self-drawn": "自摸",
+  "calc_mcr.note.drawn": "自摸",
+  "review.summary_seat": "座位 {wind} · 评审",
+  "review.summary_rest": "决策 {decisions} · 一致 {agreed} ({pct}%) · 估计损失 {loss}",
 };
