@@ -111,7 +111,7 @@ function showResult(r, box) {
     h("div.total-line",
       h("span.total#calc-total", { dataset: { total: r.total } }, `${r.total}`, h("small", L("calc_mcr.fan"))),
       h(`span.badge.${ok ? "ok" : "bad"}#calc-min`, L(ok ? "calc_mcr.min_ok" : "calc_mcr.min_bad"))),
-    r.reading ? h("p.reading", L("calc_mcr.reading"), h("code", r.reading)) : null,
+    r.reading ? h("p.reading", L("calc_mcr.reading"), h("code", { dataset: { langFree: "" } }, r.reading)) : null,
     h("table.fans#calc-fans",
       h("thead", h("tr", h("th", h("span.zh", msg("table.fan").zh)), h("th", h("span.en", msg("table.fan").en)),
         h("th.num", L("calc_mcr.points")), h("th.num", L("calc_mcr.count")), h("th.num", L("calc_mcr.subtotal")),
