@@ -52,8 +52,9 @@ function patternNames(p) {
 /** An item error (`error` with an item code) in words; null for other errors. */
 export function itemErrorText(m) {
   if (!ERRORS.has(m.code)) return null;
-  const what = m.item ? `${itemLabel(m.item)}: ` : "";
-  return `${what}${tr(`item.error.${m.code}`)}${m.message ? ` — ${m.message}` : ""}`;
+  const error = msg(`item.error.${m.code}`);
+  const text = m.item ? tr("item.error.with_item", { item: itemNames(m.item), error }) : tr(`item.error.${m.code}`);
+  return `${text}${m.message ? ` — ${m.message}` : ""}`;
 }
 
 /** What an item use did, in words: `r` is `item_used.result` (or a whole `item` event). */
@@ -74,12 +75,12 @@ export function usedText(who, item) {
 
 /** An `item` event (or a 乾坤大挪移 entry of `hand_start`) in the replay log: who, which, what it did. */
 export function replayText(e, who) {
-  const t = (x) => pick(tileZh(x), tileEn(x)).replace(" · ", " ");
-  const v = { tile: e.tile ? tileBoth(e.tile) : "", a: e.near ? e.near[0] : "", b: e.near ? e.near[1] : "" };
+  const v = { tile: e.tile ? tileBoth(e.tile) : "", give: e.give ? tileBoth(e.give) : "", a: e.near ? e.near[0] : "",
+    b: e.near ? e.near[1] : "" };
   let detail = "";
   if (e.item === "qiankun" && e.pattern) detail = tr("item.pattern", { pattern: patternNames(e.pattern) });
-  else if (e.item === "toutian" && e.tile) detail = e.found ? `${t(e.give)} → ${t(e.tile)}` : tr("item.replay.toutian_none", v);
-  else if (e.item === "yihua" && e.tile) detail = `${t(e.give)} → ${t(e.tile)}`;
+  else if (e.item === "toutian" && e.tile) detail = tr(e.found ? "item.replay.exchange" : "item.replay.toutian_none", v);
+  else if (e.item === "yihua" && e.tile) detail = tr("item.replay.exchange", v);
   else if (e.item === "qianliyan" && e.tile) detail = tr(`item.replay.qianliyan${e.found ? "" : "_none"}`, v);
   else if (e.item === "shunfenger" && e.tile) detail = tr("item.replay.shunfenger", v);
   return tr("item.used", { who, item: itemNames(e.item) }) + (detail ? ` — ${detail}` : "");

@@ -131,7 +131,7 @@ export const REL_EN = ["You", "Right", "Across", "Left"];
  * An in-page confirmation (not the browser's native confirm(), which a phone shows as a system popup with
  * the page's address): resolves true for OK, false for Cancel, Escape or a tap outside.
  */
-export function confirmDialog(zh, en, okZh = "确定", okEn = "OK") {
+export function confirmDialog(zh, en, okZh = msg("ok").zh, okEn = msg("ok").en) {
   document.getElementById("confirm-dialog")?.remove();
   return new Promise((resolve) => {
     const done = (v) => { overlay.remove(); document.removeEventListener("keydown", onKey); resolve(v); };
@@ -141,7 +141,7 @@ export function confirmDialog(zh, en, okZh = "确定", okEn = "OK") {
       on: { click: (e) => { if (e.target === overlay) done(false); } } },
       h("div.confirm-box",
         h("p", h("span.zh", zh)), h("p", h("span.en", en)),
-        h("div.buttons", h("button.btn#confirm-cancel", { on: { click: () => done(false) } }, bi("取消", "Cancel")), ok)));
+        h("div.buttons", h("button.btn#confirm-cancel", { on: { click: () => done(false) } }, L("cancel")), ok)));
     document.addEventListener("keydown", onKey);
     document.body.append(overlay);
     ok.focus();
