@@ -14,7 +14,7 @@ import * as leaderboardPage from "./leaderboard.js";
 import { attachFriendMessages } from "./friends.js";
 import { itemErrorText } from "./items.js";
 import { loadRulesets } from "./rulesets.js";
-import { LANGS, applyLang, getLang, nextLang, setLang, tr } from "./i18n.js";
+import { LANGS, applyLang, getLang, msg, nextLang, setLang, tr } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
 
 const PAGES = {
@@ -181,6 +181,10 @@ function renderPrefs() {
 window.addEventListener("hashchange", render);
 window.addEventListener("DOMContentLoaded", async () => {
   tablePage.session.attach(app);
+  for (const el of document.querySelectorAll("[data-i18n]")) { // the shell's labels (index.html) from the catalogue
+    const m = msg(el.dataset.i18n);
+    el.replaceChildren(h("span.zh", m.zh), " ", h("span.en", m.en));
+  }
   applyLang();
   renderPrefs();
   document.getElementById("lang-toggle").addEventListener("click", () => {

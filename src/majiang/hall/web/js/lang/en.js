@@ -572,4 +572,9 @@ export default {
   "nc.pay.three": "all three",
   "nc.pay.one": "discarder only",
   "nc.won": "won",
+  "nav.lobby": "Lobby",
+  "nav.table": "Table",
+  "nav.calc": "Calculator",
+  "nav.leaderboard": "Ranks",
+  "nav.stats": "Stats",
 };

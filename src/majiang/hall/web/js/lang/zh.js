@@ -572,4 +572,9 @@ export default {
   "nc.pay.three": "三家付",
   "nc.pay.one": "一家付",
   "nc.won": "和",
+  "nav.lobby": "大厅",
+  "nav.table": "牌桌",
+  "nav.calc": "算番",
+  "nav.leaderboard": "排行榜",
+  "nav.stats": "战绩",
 };
