@@ -194,7 +194,7 @@ function plate(model, seat, r, opts) {
     ),
     flags.length ? h("div.flags", flags) : null,
     st.flowers.length ? h("div.flowers", { title: `花牌 flowers: ${st.flowers.length}`, dataset: { n: st.flowers.length } },
-      h("span.fl-n", L("board.flowers_n", { n: st.flowers.length })), st.flowers.map((f) => tileEl(f, { size: "xs" }))) : null,
+      h("span.fl-n", L("board.flower_label"), ` ${st.flowers.length}`), st.flowers.map((f) => tileEl(f, { size: "xs" }))) : null,
   );
 }
 

@@ -8,7 +8,7 @@ import { fitStage, renderStage } from "./board.js";
 import { bi, clear, h, L, roomNames, signed, WIND_EN, WIND_ZH } from "./util.js";
 import { rulesetName } from "./rulesets.js";
 import { tileEn, tileZh } from "./tiles.js";
-import { tr } from "./i18n.js";
+import { msg, t, tr } from "./i18n.js";
 import { winHandEl } from "./table.js";
 import { replayText } from "./items.js";
 import { reviewPanel } from "./review.js";
@@ -268,7 +268,10 @@ export function mount(root, arg, app) {
       const wind = tr(`wind1.${w}`);
       const botName = ((d.result && d.result.seat_names) || [])[s];
       if (botName) return botName; // a bot: as the table named it (fan-bot-1), not its account
-      if (pid === null) return tr("replay.seat_of", { wind: { zh: WIND_ZH[w], en: WIND_EN[w] } }); // not yours: no names
+      if (pid === null) { // not yours: no names ("北家 North" in 中/EN)
+        const m = msg("replay.seat_of", { wind: { zh: WIND_ZH[w], en: WIND_EN[w] } });
+        return t(m.zh, m.en).replace(" · ", " ");
+      }
       const base = profiles[pid] ? profiles[pid] : `#${pid}`;
       return players.filter((x) => x === pid).length > 1 ? `${base} (${wind})` : base;
     });

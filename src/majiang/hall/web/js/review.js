@@ -55,9 +55,10 @@ export function reviewPanel(handId, mine, jump) {
     const s = r.summary;
     const byEvent = new Map(r.decisions.map((d) => [d.event, d]));
     body.append(
-      h("div.small#review-summary", L("review.summary_seat", { wind: { zh: WIND_ZH["ESWN"[r.seat]], en: WIND_EN["ESWN"[r.seat]] } }),
-        " ", h("span", { dataset: { langFree: "" } }, r.reviewer), " · ", // the reviewing bot's name
-        L("review.summary_rest", { decisions: s.decisions, agreed: s.agreed, pct: Math.round(s.agreement * 100), loss: s.loss.toFixed(2) })),
+      h("div.small#review-summary", L("review.seat"), " ", L(`wind.${"ESWN"[r.seat]}`), " · ",
+        L("review.reviewer"), " ", h("span", { dataset: { langFree: "" } }, r.reviewer), " · ", // the reviewing bot's name
+        L("review.decisions"), ` ${s.decisions} · `, L("review.agreed"), ` ${s.agreed} (${Math.round(s.agreement * 100)}%) · `,
+        L("review.loss_total"), ` ${s.loss.toFixed(2)}`),
       h("h4", L("review.biggest_mistakes")),
       r.mistakes.length
         ? h("ol.review-mistakes#review-mistakes", r.mistakes.map((e) => item(byEvent.get(e))))
