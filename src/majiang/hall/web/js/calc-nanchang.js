@@ -6,9 +6,9 @@ import { bi, h, L, signed, WIND_EN, WIND_ZH } from "./util.js";
 import { msg, tr } from "./i18n.js";
 import { ALL_KINDS, sortTiles, tileEl } from "./tiles.js";
 import { meldEl } from "./board.js";
-import { MODES, meldJson, needConcealed } from "./calc-common.js";
+import { MODES, meldJson, mode, needConcealed } from "./calc-common.js";
 
-const NC_MODES = [...MODES, ["jing", "精牌", "Jing indicator"]];
+const NC_MODES = [...MODES, mode("jing")];
 const METHODS = ["self_drawn", "discard", "kong_replacement", "robbed_kong", "heavenly", "earthly"];
 const WITH_DISCARDER = ["discard", "robbed_kong", "earthly"];
 const HU_EN = {

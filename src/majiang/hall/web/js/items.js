@@ -4,21 +4,19 @@
 
 import { api } from "./api.js";
 import { L, bi, clear, fmtInt, h, toast } from "./util.js";
-import { msg, t as pick, tr } from "./i18n.js";
+import { msg, pair, t as pick, tr } from "./i18n.js";
 import { tileEl, tileEn, tileName, tileZh } from "./tiles.js";
 
-export const ITEM_NAMES = {
-  qiankun: ["乾坤大挪移", "Great Shift"], toutian: ["偷天换日", "Steal the Sky"], yihua: ["移花接木", "Graft"],
-  qianliyan: ["千里眼", "Far Sight"], shunfenger: ["顺风耳", "Keen Ears"], jinshouzhi: ["金手指", "Golden Finger"],
-};
+/** Every item's [zh, en] name (the catalogue's item.name.<id>; the shop list sends them too). */
+export const ITEM_NAMES = Object.fromEntries(["qiankun", "toutian", "yihua", "qianliyan", "shunfenger", "jinshouzhi"]
+  .map((id) => [id, pair(`item.name.${id}`)]));
 
 /** The items whose moment is one's turn: their place in `usable` lasts as long as the prompt that listed them. */
 export const TURN_ITEMS = new Set(["toutian", "yihua", "qianliyan", "shunfenger"]);
 
-export const PATTERN_NAMES = {
-  big_four_winds: ["大四喜", "Big four winds"], big_three_dragons: ["大三元", "Big three dragons"],
-  thirteen_orphans: ["十三幺", "Thirteen orphans"], full_flush: ["清一色", "Full flush"],
-};
+/** 乾坤大挪移's patterns' [zh, en] names (item.pattern.<id>). */
+export const PATTERN_NAMES = Object.fromEntries(["big_four_winds", "big_three_dragons", "thirteen_orphans", "full_flush"]
+  .map((p) => [p, pair(`item.pattern.${p}`)]));
 
 const ERRORS = new Set(["items_off", "not_owned", "item_moment", "item_refused", "bad_item", "funds"]);
 

@@ -233,7 +233,7 @@ export function mount(root, _arg, app) {
         const wind = "ESWN"[i];
         if (!s) {
           return h("button.seat.free", {
-            title: tr("lobby.sit_title", { wind: msg(`wind1.${wind}`).zh, seat: i }),
+            title: tr("lobby.sit_title", { wind: msg(`wind.${wind}`) }),
             dataset: { seat: i },
             disabled: t.state === "playing",
             on: {
