@@ -135,7 +135,7 @@ def test_shop_and_items_at_the_table(page: Any, signup: Any, hall: Any, shots: P
     row = shop.locator(".shop-item[data-item=qiankun]")
     row.locator("input.count").fill("99")
     row.locator("button.buy").click()
-    expect(page.locator("#buy-confirm-after")).to_contain_text("游戏币不足 · not enough coins")
+    expect(page.locator("#buy-confirm-after")).to_contain_text("游戏币不足 not enough coins")
     page.click("#buy-confirm-ok")
     expect(page.locator("#shop-error")).to_be_visible()
     expect(page.locator("#shop-error")).to_have_attribute("data-code", "funds")
@@ -222,7 +222,7 @@ def test_shop_and_items_at_the_table(page: Any, signup: Any, hall: Any, shots: P
     give = after[-1]
     use_with_picker(page, "yihua", give=give)
     expect(page.locator("#item-info")).to_have_attribute("data-item", "yihua")
-    expect(page.locator("#item-info")).to_contain_text(f"移花接木 Graft：{zh(give)} → ")
+    expect(page.locator("#item-info")).to_contain_text(f"移花接木：{zh(give)} → ")
     wait_turn(page)
     # every item is spent: the bar is empty, the log has every use
     expect(bar.locator(".item-btn")).to_have_count(0)

@@ -32,6 +32,6 @@ def test_statement_page_shows_the_ledger(page: Any, signup: Any, hall: Any) -> N
     assert shown == [(e["amount"], e["balance"], e["kind"]) for e in st["entries"]]
     first = rows.first
     expect(first.locator(".balance")).to_have_text(f"{me['balance']:,}")
-    expect(first.locator(".kind")).to_contain_text("购买道具 顺风耳 ×2 · Purchase")
+    expect(first.locator(".kind")).to_contain_text("购买道具 顺风耳 ×2 Purchase Keen Ears ×2")
     expect(page.locator(f"#statement-table a.hand-link[href='#replay/{hand}']").first).to_be_visible()
     assert sum(a for a, _, _ in shown) == me["balance"]

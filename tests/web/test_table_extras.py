@@ -87,7 +87,7 @@ def test_dice_flowers_jing_melds_and_sounds(new_page: Any) -> None:
     expect(page.locator("#dice")).to_have_attribute("data-dice", "3,5")  # the dice of the hand start …
     expect(page.locator("#dice .die")).to_have_count(2)
     expect(page.locator(".plate.pos2 .flowers")).to_have_attribute("data-n", "2")  # 对家's two flowers
-    expect(page.locator(".plate.pos2 .fl-n")).to_have_text("花 2")
+    expect(page.locator(".plate.pos2 .fl-n")).to_have_text("花 flowers 2")  # 中/EN: both
     expect(page.locator(".strip.pos0 .tile.jing-z")).to_have_count(2)  # 正精 5p ×2
     expect(page.locator(".strip.pos0 .tile.jing-f")).to_have_count(1)  # 副精 6p
     page.wait_for_timeout(3800)

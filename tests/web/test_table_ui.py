@@ -157,8 +157,8 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     expect(page.locator(".pond.pos1 img.tile").nth(1)).to_have_class("tile sm taken")
     # wall, winds, dealer, scores, flowers
     expect(page.locator(".wallcount .num")).to_have_text("57")
-    expect(page.locator(".plate.pos1 .dealer")).to_have_text("庄")
-    expect(page.locator(".plate.pos0 .wind")).to_have_text("北")
+    expect(page.locator(".plate.pos1 .dealer .zh")).to_have_text("庄")  # 中/EN shows both: 庄 D
+    expect(page.locator(".plate.pos0 .wind .zh")).to_have_text("北")
     expect(page.locator(".plate.pos2 .score")).to_have_text("495")
     expect(page.locator(".plate.pos0 .flowers img")).to_have_count(2)
 

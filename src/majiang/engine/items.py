@@ -65,7 +65,8 @@ class ItemSpec:
     kind: str  # deal | tiles | info | cosmetic
     needs: tuple[str, ...]  # parameters the use must name: "tile" (one of yours), "target" (a tile)
     optional: tuple[str, ...]  # parameters it may name ("target": 乾坤大挪移's pattern)
-    effect: str
+    effect: str  # in English
+    effect_zh: str  # the same in Chinese
 
 
 ITEMS: dict[str, ItemSpec] = {
@@ -79,8 +80,10 @@ ITEMS: dict[str, ItemSpec] = {
             "deal",
             (),
             ("target",),
-            "before the hand starts: you are dealt a start close to 大四喜, 大三元, 十三幺 or 清一色 "
-            "(at most 2 tiles from ready for that pattern); name the pattern as target, or get one at random",
+            "before the hand starts: you are dealt a start close to Big Four Winds, Big Three Dragons, "
+            "Thirteen Orphans or Full Flush (at most 2 tiles from ready for that pattern); name the pattern "
+            "as target, or get one at random",
+            "开局前：发给你接近大四喜、大三元、十三幺或清一色的起手牌（离该牌型听牌至多 2 张）；可指定牌型，否则随机",
         ),
         ItemSpec(
             TOUTIAN,
@@ -93,6 +96,8 @@ ITEMS: dict[str, ItemSpec] = {
             "on your turn to discard: replace one tile of your hand (tile) by a named tile (target) taken "
             "from the live wall; your tile takes its place in the wall. If no copy is left in the live wall "
             "the item is spent and your hand stays as it was",
+            "轮到你出牌时：把手中一张牌换成活牌墙里指定的一张牌，你的牌放回牌墙原处；"
+            "活牌墙里已没有这张牌时，道具作废，手牌不变",
         ),
         ItemSpec(
             YIHUA,
@@ -104,6 +109,7 @@ ITEMS: dict[str, ItemSpec] = {
             (),
             "on your turn to discard: replace one tile of your hand (tile) by a random tile of the live wall; "
             "your tile takes its place in the wall",
+            "轮到你出牌时：把手中一张牌换成活牌墙里随机的一张牌，你的牌放回牌墙原处",
         ),
         ItemSpec(
             QIANLIYAN,
@@ -115,6 +121,7 @@ ITEMS: dict[str, ItemSpec] = {
             (),
             "any time on your turn: where the nearest copy of a named tile (target) lies in the live wall, "
             "as a range of 8 draws (e.g. among the 9th-16th tiles still to be drawn)",
+            "轮到你时随时可用：指定一张牌，告诉你活牌墙里最近的一张在哪 8 摸之内（例如还要摸的第 9–16 张之间）",
         ),
         ItemSpec(
             SHUNFENGER,
@@ -125,6 +132,7 @@ ITEMS: dict[str, ItemSpec] = {
             (),
             (),
             "any time on your turn: the next tile of the wall",
+            "轮到你时随时可用：看牌墙的下一张牌",
         ),
         ItemSpec(
             JINSHOUZHI,
@@ -135,6 +143,7 @@ ITEMS: dict[str, ItemSpec] = {
             (),
             (),
             "at the table: your discard marker becomes a golden finger while you sit at this table",
+            "在牌桌上：坐在这张牌桌期间，你出牌的标记变成金手指",
         ),
     )
 }
@@ -152,6 +161,12 @@ PATTERNS: dict[str, str] = {
     BIG_THREE_DRAGONS: "大三元",
     THIRTEEN_ORPHANS: "十三幺",
     FULL_FLUSH: "清一色",
+}
+PATTERNS_EN: dict[str, str] = {  # the same patterns' English fan names
+    BIG_FOUR_WINDS: "Big Four Winds",
+    BIG_THREE_DRAGONS: "Big Three Dragons",
+    THIRTEEN_ORPHANS: "Thirteen Orphans",
+    FULL_FLUSH: "Full Flush",
 }
 CLOSE = 2  # a 乾坤大挪移 start is at most this far from ready (pattern_distance)
 GIVEN = 11  # tiles of the chosen complete hand dealt to the owner: 13 − 11 = CLOSE

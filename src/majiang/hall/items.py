@@ -32,6 +32,7 @@ from majiang.engine.items import (
     ITEMS,
     JINSHOUZHI,
     PATTERNS,
+    PATTERNS_EN,
     QIANKUN,
     ItemRefused,
 )
@@ -82,9 +83,10 @@ def shop_list(prices: dict[str, int] | None = None) -> list[dict[str, Any]]:
             "needs": list(spec.needs),
             "optional": list(spec.optional),
             "effect": spec.effect,
+            "effect_zh": spec.effect_zh,
         }
         if spec.id == QIANKUN:
-            d["patterns"] = [{"id": k, "zh": v} for k, v in PATTERNS.items()]
+            d["patterns"] = [{"id": k, "zh": v, "en": PATTERNS_EN[k]} for k, v in PATTERNS.items()]
         out.append(d)
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
@@ -43,10 +44,14 @@ def is_private_id(table_id: str) -> bool:
     return table_id.startswith(PRIVATE_PREFIX)
 
 
+_BILINGUAL = re.compile(r"^(\S*[\u3400-\u9fff]\S*)\s+(.+)$")  # "新手场 Beginners"
+
+
 @dataclass(frozen=True)
 class Room:
     id: str
-    name: str
+    name: str  # "中文名 English name" (the first word Chinese), or a Chinese name with name_en
+    name_en: str | None = None  # the English name, when name is not "中文名 English name"
     rules: str = "gb"
     coefficient: int = 1  # N
     fee: int = 0  # A, taken from every player each hand
@@ -114,8 +119,16 @@ class Room:
             return 0
         return 5 * self.coefficient if self.escape_compensation is None else self.escape_compensation
 
+    def names(self) -> tuple[str, str]:
+        """The name in Chinese and in English: "新手场 Beginners" → ("新手场", "Beginners"); name_en
+        when given; else the one name for both."""
+        m = _BILINGUAL.match(self.name)
+        zh, en = (m.group(1), m.group(2)) if m else (self.name, self.name)
+        return zh, self.name_en or en
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d["name_zh"], d["name_en"] = self.names()
         d["bots"] = label(self.bots, self.bot_name)  # an outside bot's command line stays on the server
         d["escape_penalty"], d["escape_compensation"] = self.penalty(), self.compensation()
         d["timer_values"] = TIMER_PRESETS[self.timers]

@@ -3,8 +3,8 @@
 // owner's 加机器人 buttons, the countdown before bots join).  Every state and deadline comes from the
 // server's table_info (ready, ready_ms, bots_in_ms, owner); this module only draws them.
 
-import { bi, h } from "./util.js";
-import { t } from "./i18n.js";
+import { bi, h, L } from "./util.js";
+import { t, tr } from "./i18n.js";
 
 /** A table_info or snapshot arrived: turn its countdowns (ms left) into local deadlines. */
 export function noteTimers(session, table) {
@@ -56,11 +56,11 @@ export function readyBar(session) {
   const [n, of] = readyCount(tb);
   const bar = h("div.actionbar.ready-bar#ready-bar");
   if (amReady(session)) {
-    bar.append(h("span.hint#ready-done", bi(`已准备，等待其他玩家 ${n}/${of}`, `Ready — waiting for the others ${n}/${of}`)));
+    bar.append(h("span.hint#ready-done", L("between.ready_waiting", { n, of })));
   } else {
     bar.append(h("button.act.win#ready-btn", { on: { click: () => sendReady(session) } },
-      h("span.zh", "准备"), h("span.en", "Ready")),
-    h("span.hint", bi(`已准备 ${n}/${of}`, `ready ${n}/${of}`)));
+      L("between.ready")),
+    h("span.hint", L("between.ready_n", { n, of })));
   }
   bar.append(h("span.countdown.ready-countdown#ready-countdown", ""));
   return bar;
@@ -76,7 +76,7 @@ export function playAgainButton(session) {
         session.closeResult();
       },
     },
-  }, bi("再来一局", "Play again"));
+  }, L("between.play_again"));
 }
 
 /** 本局后离座: a toggle during a hand (the server stores it; at the hand's end the seat is given up, free). */
@@ -86,9 +86,9 @@ export function leaveAfterButton(session) {
   const on = !!session.leaveAfter;
   return h(`button.btn.toggle#leave-after${on ? ".on" : ""}`, {
     "aria-pressed": on ? "true" : "false",
-    title: t("本局结束后离开牌桌，不算逃跑", "leave the table when this hand ends — no escape penalty"),
+    title: tr("between.leave_the_table_when_this_hand_e"),
     on: { click: () => session.app.conn.send({ type: "leave_after", on: !on }) },
-  }, bi(on ? "本局后离座 ✓" : "本局后离座", on ? "Leaving after this hand ✓" : "Leave after this hand"));
+  }, L(on ? "between.leave_after_on" : "between.leave_after"));
 }
 
 /** Waiting for players: the countdown before bots join (or that a private table waits for friends). */
@@ -97,8 +97,7 @@ export function botsWaitEl(session) {
   if (!tb || tb.state !== "waiting" || !tb.seats.some((s) => !s)) return null;
   if (session.botsAt) return h("span.hint.bots-in#bots-in", "");
   if (tb.private) {
-    return h("span.hint.bots-in#bots-in", bi("等待好友用房号加入；房主可以加机器人",
-      "Waiting for friends to join with the code; the owner may add bots"));
+    return h("span.hint.bots-in#bots-in", L("between.waiting_for_friends_to_join_with"));
   }
   return null;
 }
@@ -107,8 +106,8 @@ export function botsWaitEl(session) {
 export function seatBotButton(session, seat) {
   const tb = session.table;
   if (!tb || !tb.private || tb.state !== "waiting" || tb.seats[seat] || !mayAddBots(session)) return null;
-  return h("button.btn.small.seat-bot", { dataset: { seat }, title: t("这个座位加机器人", "a bot in this seat"),
-    on: { click: () => addBots(session, seat) } }, bi("+机器人", "+bot"));
+  return h("button.btn.small.seat-bot", { dataset: { seat }, title: tr("between.a_bot_in_this_seat"),
+    on: { click: () => addBots(session, seat) } }, L("between.bot"));
 }
 
 /** Every 250 ms: the countdowns' text. */
@@ -121,14 +120,12 @@ export function tickBetween(session) {
   }
   const nx = document.getElementById("next-hand-in");
   if (nx && ready !== null) {
-    nx.textContent = amReady(session)
-      ? t(`已准备 · 最多 ${ready} 秒后开始`, `ready · the next hand starts within ${ready}s`)
-      : t(`${ready} 秒内准备，否则托管`, `ready within ${ready}s, or auto-play takes your seat`);
+    nx.textContent = tr(amReady(session) ? "between.ready_within" : "between.ready_or_auto", { n: ready });
   }
   const bots = document.getElementById("bots-in");
   if (bots && session.botsAt) {
     const left = Math.max(0, Math.ceil((session.botsAt - now) / 1000));
-    bots.textContent = t(`${left} 秒后机器人入座`, `bots take the empty seats in ${left}s`);
+    bots.textContent = tr("between.bots_in", { n: left });
   }
   return ready !== null;
 }

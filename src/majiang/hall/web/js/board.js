@@ -4,7 +4,8 @@
 // counter-clockwise).  Each seat's hand and pond are rotated to face that seat, so ponds run left to
 // right, six to a row, from their owner's point of view.
 
-import { h, REL_EN, REL_ZH, WIND_EN, WIND_ZH, signed } from "./util.js";
+import { h, L, REL_EN, REL_ZH, WIND_EN, WIND_ZH, signed } from "./util.js";
+import { tr } from "./i18n.js";
 import { tileEl, tileName, tileZh } from "./tiles.js";
 
 export const STAGE_W = 1280;
@@ -173,27 +174,27 @@ function plate(model, seat, r, opts) {
   const info = (opts.names && opts.names[seat]) || null;
   const wind = model.started ? model.seatWind(seat) : "ESWN"[seat];
   const flags = [];
-  if (info && info.bot) flags.push(h("span.flag.bot", { title: "机器人 bot" }, "机器人 bot"));
-  if (info && info.auto && !info.bot) flags.push(h("span.flag.auto", { title: "托管 auto-play" }, "托管"));
-  if (info && !info.online) flags.push(h("span.flag.off", { title: "离线 offline" }, "离线"));
-  if (info && info.golden_finger) flags.push(h("span.flag.golden", { title: "金手指 golden finger (item)" }, "☟ 金手指"));
+  if (info && info.bot) flags.push(h("span.flag.bot", L("bot")));
+  if (info && info.auto && !info.bot) flags.push(h("span.flag.auto", L("auto")));
+  if (info && !info.online) flags.push(h("span.flag.off", L("offline")));
+  if (info && info.golden_finger) flags.push(h("span.flag.golden", "☟ ", L("table.golden")));
   const dealer = model.started && model.dealer === seat;
   const active = model.started && model.current === seat && model.phase !== "over";
   const st = model.seats[seat];
   return h(`div.plate.pos${r}${active ? ".active" : ""}`, { dataset: { seat } },
     h("div.plate-top",
-      h("span.wind", { title: `${WIND_ZH[wind]}家 ${WIND_EN[wind]} seat` }, WIND_ZH[wind]),
-      dealer ? h("span.dealer", { title: "庄家 dealer" }, "庄") : null,
-      h("span.pname", { title: info ? info.name : "空位 empty seat" }, info ? info.name : "空位 empty"),
+      h("span.wind", { title: `${WIND_ZH[wind]}家 ${WIND_EN[wind]} seat` }, L(`wind1.${wind}`)),
+      dealer ? h("span.dealer", { title: tr("board.dealer_title") }, L("board.dealer")) : null,
+      info ? h("span.pname", { title: info.name, dataset: { langFree: "" } }, info.name) : h("span.pname", L("board.empty")),
     ),
     h("div.plate-mid",
-      h("span.rel", opts.noRel ? `座位 seat ${seat}` : `${REL_ZH[r]} ${REL_EN[r]}`),
-      h("span.score", { title: "分数 score" }, model.started ? String(model.scores[seat]) : ""),
+      h("span.rel", opts.noRel ? L("board.seat_n", { n: seat }) : L(`rel.${r}`)),
+      h("span.score", { title: tr("board.score") }, model.started ? String(model.scores[seat]) : ""),
       opts.deltas ? h("span.delta" + (opts.deltas[seat] >= 0 ? ".pos" : ".neg"), signed(opts.deltas[seat])) : null,
     ),
     flags.length ? h("div.flags", flags) : null,
     st.flowers.length ? h("div.flowers", { title: `花牌 flowers: ${st.flowers.length}`, dataset: { n: st.flowers.length } },
-      h("span.fl-n", `花 ${st.flowers.length}`), st.flowers.map((f) => tileEl(f, { size: "xs" }))) : null,
+      h("span.fl-n", L("board.flower_label"), ` ${st.flowers.length}`), st.flowers.map((f) => tileEl(f, { size: "xs" }))) : null,
   );
 }
 
@@ -204,23 +205,23 @@ function centerBox(model, bottom, opts) {
     const w = model.started ? model.seatWind(s) : "ESWN"[s];
     const on = model.started && model.current === s && model.phase !== "over";
     box.append(h(`div.cwind.pos${r}${on ? ".on" : ""}${model.dealer === s && model.started ? ".dealer" : ""}`,
-      { title: `${WIND_ZH[w]} ${WIND_EN[w]}` }, WIND_ZH[w]));
+      { title: `${WIND_ZH[w]} ${WIND_EN[w]}` }, L(`wind1.${w}`)));
   }
   const mid = h("div.cmid");
   if (!model.started) {
-    mid.append(h("div.cwait", opts.waiting || "等待开局"), h("div.cwait-en", opts.waitingEn || "Waiting to start"));
+    mid.append(h("div.cwait", opts.waiting || L("board.waiting")));
   } else {
     mid.append(
       h("div.round", { title: `${WIND_EN[model.prevalent]} round, hand ${model.handNo + 1}` },
-        `${WIND_ZH[model.prevalent]}风圈 · 第${model.handNo + 1}局`),
-      h("div.wallcount", { title: "牌墙余牌 live tiles left in the wall" },
-        h("span.num", model.wall === null ? "–" : String(model.wall)), h("span.lbl", "余牌 left")),
+        L("board.round", { wind: { zh: WIND_ZH[model.prevalent], en: WIND_EN[model.prevalent] }, n: model.handNo + 1 })),
+      h("div.wallcount", { title: tr("board.wall_title") },
+        h("span.num", model.wall === null ? "–" : String(model.wall)), h("span.lbl", L("board.left"))),
     );
     if (opts.countdown) mid.append(opts.countdown);
     if (opts.dice) mid.append(diceEl(opts.dice));
     if (model.jing) {
       mid.append(h("div.jing", { title: `精 jing: 正精 ${tileName(model.jing.zheng)} · 副精 ${tileName(model.jing.fu)}` },
-        h("span", "精"), tileEl(model.jing.zheng, { size: "xs" }), tileEl(model.jing.fu, { size: "xs" })));
+        h("span", L("board.jing")), tileEl(model.jing.zheng, { size: "xs" }), tileEl(model.jing.fu, { size: "xs" })));
     }
   }
   box.append(mid);
@@ -276,10 +277,10 @@ export function seatDetail(model, seat, names, onClose) {
   }));
   return h("div.seat-detail#seat-detail", { dataset: { seat }, role: "dialog", "aria-label": "seat detail" },
     h("div.detail-head",
-      h("b", `${WIND_ZH[wind]}家 ${WIND_EN[wind]} · ${info ? info.name : "空位 empty"}`),
+      h("b", L("board.seat_detail", { wind: { zh: WIND_ZH[wind], en: WIND_EN[wind] }, name: info ? info.name : "–" })),
       h("button.btn.small#seat-detail-close", { on: { click: onClose }, "aria-label": "close" }, "✕")),
-    h("h4", "牌河 Discards"), st.discards.length ? discards : h("p.small", "还没有 none yet"),
-    h("h4", "副露 Melds"), st.melds.length ? meldsEl(model, seat, "sm", { me: -1 }) : h("p.small", "无 none"),
-    st.flowers.length ? h("h4", `花牌 Flowers ${st.flowers.length}`) : null,
+    h("h4", L("board.discards")), st.discards.length ? discards : h("p.small", L("board.none_yet")),
+    h("h4", L("board.melds")), st.melds.length ? meldsEl(model, seat, "sm", { me: -1 }) : h("p.small", L("board.none")),
+    st.flowers.length ? h("h4", L("board.flowers", { n: st.flowers.length })) : null,
     st.flowers.length ? h("div.detail-tiles", st.flowers.map((f) => tileEl(f, { size: "sm" }))) : null);
 }

@@ -1,14 +1,12 @@
 // What the calculator's forms (calc-mcr.js, calc-nanchang.js) and its page (calc.js) share.
 
+import { pair } from "./i18n.js";
+
+/** A mode as [value, zh, en] (the catalogue's calc.modebtn.<value>). */
+export const mode = (v) => [v, ...pair(`calc.modebtn.${v}`)];
+
 /** The modes every form has: where a clicked tile goes. */
-export const MODES = [
-  ["hand", "手牌", "Concealed"],
-  ["chow", "吃", "Chow"],
-  ["pung", "碰", "Pung"],
-  ["kong", "明杠", "Kong"],
-  ["ckong", "暗杠", "Concealed kong"],
-  ["win", "和张", "Winning tile"],
-];
+export const MODES = ["hand", "chow", "pung", "kong", "ckong", "win"].map(mode);
 
 /** Concealed tiles a hand with these melds holds (without the winning tile unless `withWin`). */
 export function needConcealed(tgt, withWin) {

@@ -1,7 +1,8 @@
 // The calculator's MCR form (rulesets whose descriptor says form "mcr": gb, botzone): one winning
 // hand with its flags, winds and flowers; the result is its fans with the sets each was counted from.
 
-import { bi, h } from "./util.js";
+import { bi, h, L } from "./util.js";
+import { msg, tr } from "./i18n.js";
 import { MODES, meldJson, needConcealed } from "./calc-common.js";
 
 const WINDS = [["E", "东", "East"], ["S", "南", "South"], ["W", "西", "West"], ["N", "北", "North"]];
@@ -70,18 +71,10 @@ export function createForm() {
     missing(box) {
       const need = needConcealed(mcr, false) - mcr.hand.length;
       const n = mcr.hand.length + 3 * mcr.melds.length + (mcr.win ? 1 : 0); // kongs count as 3
-      const zh = [];
-      const en = [];
-      if (need > 0) {
-        zh.push(`还需 ${need} 张手牌`);
-        en.push(`add ${need} more concealed tile${need > 1 ? "s" : ""}`);
-      }
-      if (!mcr.win) {
-        zh.push("再选和张（“和张”模式）");
-        en.push("add the winning tile (和张 mode)");
-      }
-      box.append(h("p.muted#calc-status", { dataset: { tiles: n } },
-        bi(`还不是完整的一手：${n} 张，${zh.join("，")}`, `not a complete hand: ${n} tiles, ${en.join(", ")}`)));
+      const what = [need > 0 ? msg("calc_mcr.need", { n: need }) : null, !mcr.win ? msg("calc_mcr.need_win") : null]
+        .filter(Boolean);
+      box.append(h("p.muted#calc-status", { dataset: { tiles: n } }, L("calc_mcr.incomplete",
+        { n, what: { zh: what.map((x) => x.zh).join("，"), en: what.map((x) => x.en).join(", ") } })));
     },
     handJson(rules) {
       return {
@@ -91,43 +84,53 @@ export function createForm() {
     },
     show: showResult,
     controls: () => null,
-    handTitle: () => bi("这手牌", "The hand"),
+    handTitle: () => L("calc_mcr.the_hand"),
     showWin: () => true,
     handExtra: () => null,
     options: (changed) => options(mcr, changed),
   };
 }
 
+const NOTES = new Set(["discard", "self-drawn", "drawn"]);
+
+/** A set a fan was counted from: its tiles in notation ("[EEE]", tile faces in text: data-lang-free) and a
+ * note such as "(discard)" in the chosen language. */
+function setEl(set) {
+  const m = /^(.*?)\s*\(([\w -]+)\)$/.exec(set);
+  if (!m || !NOTES.has(m[2])) return h("span", { dataset: { langFree: "" } }, set);
+  return [h("span", { dataset: { langFree: "" } }, m[1]), " (", L(`calc_mcr.note.${m[2]}`), ")"];
+}
+
 function showResult(r, box) {
   const rows = (r.fans || []).map((f) => h("tr.fan", { dataset: { fan: f.name } },
-    h("td.zh", f.zh), h("td", f.name), h("td.num", String(f.points)), h("td.num", `×${f.count}`),
+    h("td.zh", { dataset: { langFree: "" } }, f.zh), h("td", { dataset: { langFree: "" } }, f.name), h("td.num", String(f.points)), h("td.num", `×${f.count}`),
     h("td.num", String(f.points * f.count)),
-    h("td.from", (f.from || []).map((sets) => h("div", sets.join(" + "))))));
+    h("td.from", (f.from || []).map((sets) => h("div", sets.flatMap((set, i) => [i ? " + " : null, setEl(set)]))))));
   const ok = !r.below_minimum;
   box.append(
     h("div.total-line",
-      h("span.total#calc-total", { dataset: { total: r.total } }, `${r.total}`, h("small", " 番 fan")),
-      h(`span.badge.${ok ? "ok" : "bad"}#calc-min`, ok ? "≥ 8 番 起和 ✓ meets the 8-fan minimum"
-        : "不足 8 番 ✗ below the 8-fan minimum (flowers not counted)")),
-    r.reading ? h("p.reading", "拆法 reading: ", h("code", r.reading)) : null,
+      h("span.total#calc-total", { dataset: { total: r.total } }, `${r.total}`, h("small", L("calc_mcr.fan"))),
+      h(`span.badge.${ok ? "ok" : "bad"}#calc-min`, L(ok ? "calc_mcr.min_ok" : "calc_mcr.min_bad"))),
+    r.reading ? h("p.reading", L("calc_mcr.reading"), h("code", { dataset: { langFree: "" } }, r.reading)) : null,
     h("table.fans#calc-fans",
-      h("thead", h("tr", h("th", "番种"), h("th", "Fan"), h("th.num", "番"), h("th.num", "次"), h("th.num", "小计"),
-        h("th", "来自 counted from"))),
+      h("thead", h("tr", h("th", h("span.zh", msg("table.fan").zh)), h("th", h("span.en", msg("table.fan").en)),
+        h("th.num", L("calc_mcr.points")), h("th.num", L("calc_mcr.count")), h("th.num", L("calc_mcr.subtotal")),
+        h("th", L("calc_mcr.counted_from")))),
       h("tbody", rows),
-      h("tfoot", h("tr.total", h("td", "合计"), h("td", "Total"), h("td"), h("td"), h("td.num", String(r.total)), h("td")))));
+      h("tfoot", h("tr.total", h("td", h("span.zh", msg("table.fan_total").zh)), h("td", h("span.en", msg("table.fan_total").en)), h("td"), h("td"), h("td.num", String(r.total)), h("td")))));
 }
 
 function options(mcr, changed) {
-  const flag = (key, zh, en) => {
+  const flag = (key) => {
     const box = h("input", { type: "checkbox", checked: !!mcr.flags[key], dataset: { flag: key } });
     box.addEventListener("change", () => {
       mcr.flags[key] = box.checked;
       changed();
     });
-    return h("label.check", box, bi(zh, en));
+    return h("label.check", box, L(`calc_mcr.flag.${key}`));
   };
   const windSel = (id, value, set) => {
-    const s = h(`select#${id}`, WINDS.map(([v, zh, en]) => h("option", { value: v, selected: v === value }, `${zh} ${en}`)));
+    const s = h(`select#${id}`, WINDS.map(([v, zh, en]) => h("option", { value: v, selected: v === value }, tr(`wind.${v}`))));
     s.addEventListener("change", () => {
       set(s.value);
       changed();
@@ -141,12 +144,12 @@ function options(mcr, changed) {
   });
   return h("div.card.calc-opts",
     h("div.flags",
-      flag("self_drawn", "自摸", "Self-drawn"),
-      flag("fourth_tile", "和绝张", "Last of its kind"),
-      flag("kong", "杠上开花 / 抢杠和", "Kong: replacement / robbing"),
-      flag("last_tile", "妙手回春 / 海底捞月", "Last tile of the wall")),
+      flag("self_drawn"),
+      flag("fourth_tile"),
+      flag("kong"),
+      flag("last_tile")),
     h("div.grid2",
-      h("label", "门风 seat wind ", windSel("calc-seat-wind", mcr.seat_wind, (v) => { mcr.seat_wind = v; })),
-      h("label", "圈风 prevalent wind ", windSel("calc-prevalent-wind", mcr.prevalent_wind, (v) => { mcr.prevalent_wind = v; })),
-      h("label", "花牌 flowers ", flowers)));
+      h("label", L("calc_mcr.seat_wind"), windSel("calc-seat-wind", mcr.seat_wind, (v) => { mcr.seat_wind = v; })),
+      h("label", L("calc_mcr.prevalent_wind"), windSel("calc-prevalent-wind", mcr.prevalent_wind, (v) => { mcr.prevalent_wind = v; })),
+      h("label", L("calc_mcr.flowers"), flowers)));
 }

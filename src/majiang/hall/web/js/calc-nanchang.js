@@ -2,15 +2,14 @@
 // the jing indicator, the four hands, dealer, winner and method; the result is the settlement
 // (胡 items, multiplier, every seat's deltas by part).
 
-import { bi, h, signed } from "./util.js";
+import { bi, h, L, signed, WIND_EN, WIND_ZH } from "./util.js";
+import { msg, tr } from "./i18n.js";
 import { ALL_KINDS, sortTiles, tileEl } from "./tiles.js";
 import { meldEl } from "./board.js";
-import { MODES, meldJson, needConcealed } from "./calc-common.js";
+import { MODES, meldJson, mode, needConcealed } from "./calc-common.js";
 
-const NC_MODES = [...MODES, ["jing", "精牌", "Jing indicator"]];
-const METHODS = [["self_drawn", "自摸", "self-drawn"], ["discard", "点炮", "on a discard"],
-  ["kong_replacement", "杠开", "kong replacement"], ["robbed_kong", "抢杠", "robbing a kong"],
-  ["heavenly", "天胡", "heavenly"], ["earthly", "地胡", "earthly"]];
+const NC_MODES = [...MODES, mode("jing")];
+const METHODS = ["self_drawn", "discard", "kong_replacement", "robbed_kong", "heavenly", "earthly"];
 const WITH_DISCARDER = ["discard", "robbed_kong", "earthly"];
 const HU_EN = {
   平胡: "Basic hand", 碰碰胡: "All pungs", 小七对: "Seven pairs", 十三烂: "Thirteen rotten",
@@ -18,7 +17,7 @@ const HU_EN = {
   德中德: "German among Germans", 德国七对加倍: "German seven pairs extra double", 精钓: "Jing single wait",
   杠开: "Win on a kong replacement", 天胡: "Heavenly hand", 地胡: "Earthly hand",
 };
-const PART_ZH = { win: "胡牌 win", kong: "杠 kongs", jing: "精 jing", bawang: "霸王精", chongguan: "冲关" };
+const PARTS = new Set(["win", "kong", "jing", "bawang", "chongguan"]);
 
 const NC_FILL = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p"];
 const NC_EXAMPLES = [
@@ -38,7 +37,10 @@ const NC_EXAMPLES = [
   },
 ];
 
-const seatName = (s) => `${"东南西北"[s]}家 seat ${s}`;
+const windOf = (s) => ({ zh: WIND_ZH["ESWN"[s]], en: WIND_EN["ESWN"[s]] });
+const seatMsg = (s) => msg("nc.seat", { wind: windOf(s), n: s });
+const seatName = (s) => tr("nc.seat", { wind: windOf(s), n: s }); // plain (an <option>)
+const seatLabel = (s) => L("nc.seat", { wind: windOf(s), n: s });
 
 function fresh() {
   return {
@@ -89,13 +91,13 @@ export function createForm() {
     },
     missing(box) {
       const missing = [];
-      if (!nc.jing) missing.push("精牌 jing indicator");
+      if (!nc.jing) missing.push(msg("nc.missing_jing"));
       nc.hands.forEach((hd, s) => {
         const need = needConcealed(hd, false) - hd.concealed.length;
-        if (need > 0) missing.push(`${"东南西北"[s]}家 seat ${s}: ${need} 张 tiles`);
+        if (need > 0) missing.push(msg("nc.missing_tiles", { seat: seatMsg(s), n: need }));
       });
-      if (nc.winner !== null && !nc.win) missing.push("和张 winning tile");
-      box.append(h("p.muted", "还缺 missing: " + missing.join(" · ")));
+      if (nc.winner !== null && !nc.win) missing.push(msg("nc.missing_win"));
+      box.append(h("p.muted", L("nc.missing", { what: { zh: missing.map((x) => x.zh).join("，"), en: missing.map((x) => x.en).join(", ") } })));
     },
     handJson(rules) {
       const d = {
@@ -112,20 +114,20 @@ export function createForm() {
       box.append(
         h("div.total-line",
           h("span.total#calc-total", { dataset: { total: r.multiplier ?? "" } }, r.multiplier !== undefined ? `×${r.multiplier}` : "–",
-            h("small", " 倍 multiplier"))),
-        h("table.fans#calc-fans", h("thead", h("tr", h("th", "胡"), h("th", "Item"))),
-          h("tbody", hu.length ? hu.map((x) => h("tr.fan", h("td.zh", x), h("td", HU_EN[x] || ""))) : h("tr", h("td", { colSpan: 2 }, "流局 no winner")))),
+            h("small", L("calc_nanchang.multiplier")))),
+        h("table.fans#calc-fans", h("thead", h("tr", h("th", h("span.zh", msg("nc.hu").zh)), h("th", h("span.en", msg("nc.hu").en)))),
+          h("tbody", hu.length ? hu.map((x) => h("tr.fan", h("td.zh", { dataset: { langFree: "" } }, x), h("td", { dataset: { langFree: "" } }, HU_EN[x] || ""))) : h("tr", h("td", { colSpan: 2 }, L("calc_nanchang.no_winner"))))),
         h("table.fans#nc-deltas",
-          h("thead", h("tr", h("th", "座位 Seat"), h("th.num", "合计 Total"),
-            ...Object.keys(r.parts || {}).map((k) => h("th.num", PART_ZH[k] || k)))),
-          h("tbody", (r.deltas || []).map((d, s) => h("tr", h("td", seatName(s) + (s === nc.winner ? " 和" : "")),
+          h("thead", h("tr", h("th", L("player.seat")), h("th.num", L("table.fan_total")),
+            ...Object.keys(r.parts || {}).map((k) => h("th.num", PARTS.has(k) ? L(`nc.part.${k}`) : k)))),
+          h("tbody", (r.deltas || []).map((d, s) => h("tr", h("td", seatLabel(s), s === nc.winner ? [" ", L("nc.won")] : null),
             h(`td.num.${d >= 0 ? "pos" : "neg"}`, signed(d)),
             ...Object.values(r.parts || {}).map((p) => h("td.num", signed(p[s]))))))));
     },
     controls: (changed) => controls(nc, changed, () => fillOthers(changed)),
-    handTitle: () => `${"东南西北"[nc.active]}家 seat ${nc.active}`,
+    handTitle: () => seatLabel(nc.active),
     showWin: () => nc.active === nc.winner,
-    handExtra: () => (nc.jing ? h("div.small", "精 indicator: ", tileEl(nc.jing, { size: "sm" })) : null),
+    handExtra: () => (nc.jing ? h("div.small", L("calc_nanchang.indicator"), tileEl(nc.jing, { size: "sm" })) : null),
     options: (changed) => overview(nc, changed),
   };
 
@@ -160,22 +162,22 @@ function controls(nc, changed, fillOthers) {
   };
   const seatOpts = [0, 1, 2, 3].map((s) => [s, seatName(s)]);
   return h("div.card.nc-controls",
-    h("h3", bi("南昌麻将", "Nanchang table")),
+    h("h3", L("calc_nanchang.nanchang_table")),
     h("div.grid2",
-      h("label", "庄家 dealer", sel("nc-dealer", seatOpts, nc.dealer, (v) => { nc.dealer = +v; changed(); })),
-      h("label", "和牌者 winner", sel("nc-winner", [...seatOpts, ["", "流局 nobody (draw)"]], nc.winner ?? "", (v) => {
+      h("label", L("board.dealer_title"), sel("nc-dealer", seatOpts, nc.dealer, (v) => { nc.dealer = +v; changed(); })),
+      h("label", L("calc_nanchang.winner"), sel("nc-winner", [...seatOpts, ["", tr("nc.draw")]], nc.winner ?? "", (v) => {
         nc.winner = v === "" ? null : +v;
         changed();
       })),
-      h("label", "方式 method", sel("nc-method", METHODS.map(([v, zh, en]) => [v, `${zh} ${en}`]), nc.method, (v) => {
+      h("label", L("calc_nanchang.method"), sel("nc-method", METHODS.map((v) => [v, tr(`nc.method.${v}`)]), nc.method, (v) => {
         nc.method = v;
         if (WITH_DISCARDER.includes(v) && nc.discarder === null) nc.discarder = (nc.winner + 1) % 4;
         changed();
       })),
       WITH_DISCARDER.includes(nc.method)
-        ? h("label", "放炮者 discarder", sel("nc-discarder", seatOpts, nc.discarder ?? 0, (v) => { nc.discarder = +v; changed(); }))
+        ? h("label", L("calc_nanchang.discarder"), sel("nc-discarder", seatOpts, nc.discarder ?? 0, (v) => { nc.discarder = +v; changed(); }))
         : null,
-      h("label", "点炮 pays", sel("nc-dianpao", [["three", "三家付 all three"], ["one", "一家付 discarder only"]], nc.dianpao, (v) => {
+      h("label", L("calc_nanchang.pays"), sel("nc-dianpao", [["three", tr("nc.pay.three")], ["one", tr("nc.pay.one")]], nc.dianpao, (v) => {
         nc.dianpao = v;
         changed();
       }))),
@@ -187,12 +189,13 @@ function controls(nc, changed, fillOthers) {
           changed();
         },
       },
-    }, `${"东南西北"[s]}家 ${s}${s === nc.winner ? " 和" : ""} (${nc.hands[s].concealed.length + nc.hands[s].melds.length * 3})`))),
-    h("button.btn.small#nc-fill", { on: { click: fillOthers } }, bi("随机补齐其他家", "Fill the other seats at random")));
+    }, L("nc.seat_short", { wind: windOf(s) }), ` ${s}`, s === nc.winner ? [" ", L("nc.won")] : null,
+    ` (${nc.hands[s].concealed.length + nc.hands[s].melds.length * 3})`))),
+    h("button.btn.small#nc-fill", { on: { click: fillOthers } }, L("calc_nanchang.fill_the_other_seats_at_random")));
 }
 
 function overview(nc, changed) {
-  return h("div.card.nc-overview#nc-overview", h("h3", bi("四家手牌", "All four hands")),
+  return h("div.card.nc-overview#nc-overview", h("h3", L("calc_nanchang.all_four_hands")),
     nc.hands.map((hd, s) => h(`div.nc-seat${s === nc.active ? ".on" : ""}`, {
       dataset: { seat: s },
       on: {
@@ -202,8 +205,8 @@ function overview(nc, changed) {
         },
       },
     },
-    h("span.nc-label", `${"东南西北"[s]}家`, s === nc.dealer ? h("span.badge", "庄") : null,
-      s === nc.winner ? h("span.badge.ok", "和") : null),
+    h("span.nc-label", L("nc.seat_short", { wind: windOf(s) }), s === nc.dealer ? h("span.badge", L("board.dealer")) : null,
+      s === nc.winner ? h("span.badge.ok", L("nc.won")) : null),
     h("div.nc-tiles", hd.melds.map((m) => meldEl(m, "xs")), hd.concealed.map((t) => tileEl(t, { size: "xs" })),
       s === nc.winner && nc.win ? h("span.nc-win", tileEl(nc.win, { size: "xs" })) : null))));
 }

@@ -5,7 +5,8 @@
 // counted from) or calc-nanchang.js (a whole table: 胡 items, multiplier, deltas).
 
 import { api } from "./api.js";
-import { bi, clear, h } from "./util.js";
+import { bi, clear, h, L } from "./util.js";
+import { pair, tr } from "./i18n.js";
 import { ALL_KINDS, HONORS, nextTile, sortTiles, tileEl, tileEn, tileName, tileZh } from "./tiles.js";
 import { meldEl } from "./board.js";
 import { needConcealed } from "./calc-common.js";
@@ -16,27 +17,30 @@ import { defaultRuleset, rulesetInfo, rulesets } from "./rulesets.js";
 /** The calculator forms by the descriptor's `form`. */
 const FORMS = { mcr: mcrForm, nanchang: nanchangForm };
 const DEFAULT_FORM = "mcr";
-const FROM = [[1, "上家", "left"], [2, "对家", "across"], [3, "下家", "right"]];
+const FROM = [1, 2, 3];
 
 /** The server's reason for refusing a hand (POST /api/fan's 422 detail) in words, both languages. */
+/** A tile's name as {zh, en} (a catalogue value). */
+function tileBoth(t) {
+  return { zh: tileZh(t), en: tileEn(t) };
+}
+
 export function readableError(text, body) {
   const msg = String(text || "");
   const n = (body.hand || []).length + 3 * (body.melds || []).length;
   if (/win_tile'? is missing/.test(msg) || /winning tile/.test(msg) && /missing/.test(msg)) {
-    return [`还不是完整的一手：${n} 张，请加上和张`, `not a complete hand: ${n} tiles, add the winning tile`];
+    return pair("calc.err.no_win_tile", { n });
   }
   let m = /wrong tile count.*got (\d+)/.exec(msg);
   if (m) {
-    return [`张数不对：${n} 张加和张，应为 13 张加和张（杠算 3 张）`,
-      `not a complete hand: ${n} tiles and the winning tile, where 13 and the winning tile are needed (a kong counts as 3)`];
+    return pair("calc.err.count", { n });
   }
   if (/not a winning hand/.test(msg)) {
     const w = body.win_tile;
-    return [`不是和牌：这 ${n + 1} 张组不成和牌形${w ? `（和张 ${tileZh(w)}）` : ""}`,
-      `not a winning hand: these ${n + 1} tiles do not make a win${w ? ` (winning tile ${tileEn(w)})` : ""}`];
+    return pair(w ? "calc.err.not_win_tile" : "calc.err.not_win", { n: n + 1, tile: w ? { zh: tileZh(w), en: tileEn(w) } : "" });
   }
   m = /^([^:]+): (.*)$/.exec(msg);
-  return ["输入有误", `not a valid hand: ${m ? m[2] : msg}`];
+  return pair("calc.err.other", { error: m ? m[2] : msg });
 }
 
 export function mount(root) {
@@ -58,8 +62,8 @@ export function mount(root) {
   const resultBox = h("div.calc-result#calc-result", { "aria-live": "polite" });
   root.append(h("section.calc-page",
     h("div.page-head",
-      h("h1", h("span.zh", "这是什么和？"), " ", h("span.en", "What hand is this?")),
-      h("p.small", "点选牌面组成一手和牌，立即算番 · Click tiles to build a winning hand; the fans appear with where each was counted from")),
+      h("h1", L("calc.title")),
+      h("p.small", L("calc.click_tiles_to_build_a_winning_h"))),
     h("div.calc-grid", left, h("div.calc-rightcol", right, resultBox))));
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -76,33 +80,33 @@ export function mount(root) {
     const room = (k) => (c[t] || 0) + k <= 4;
     const tgt = form.target();
     if (mode === "hand") {
-      if (!room(1)) return flash(`${tileName(t)}：已经用了四张 · all four copies are used`);
+      if (!room(1)) return flash(tr("calc.four_used", { tile: tileBoth(t) }));
       const cap = needConcealed(tgt, false);
-      if (form.concealed().length >= cap) return flash(`手牌已满 (${cap}) · the concealed hand is full; pick the winning tile in 和张 mode`);
+      if (form.concealed().length >= cap) return flash(tr("calc.hand_full", { n: cap }));
       form.concealed().push(t);
       form.sortConcealed(sortTiles);
     } else if (mode === "win") {
       form.setWin(t);
       if ((used()[t] || 0) > 4) {
         form.setWin(null);
-        return flash(`${tileName(t)}：已经用了四张 · all four copies are used`);
+        return flash(tr("calc.four_used", { tile: tileBoth(t) }));
       }
     } else if (form.pick(mode, t)) {
       // a mode of the form's own (Nanchang's jing indicator)
     } else {
-      if (tgt.melds.length >= 4) return flash("最多四组副露 · at most four melds");
+      if (tgt.melds.length >= 4) return flash(tr("calc.four_melds"));
       let meld;
       if (mode === "chow") {
         const a = nextTile(t, 1);
         const b = nextTile(t, 2);
-        if (!a || !b) return flash("吃：点顺子的第一张 (1–7) · chow: click the lowest tile (1–7) of the run");
-        if ((c[t] || 0) >= 4 || (c[a] || 0) >= 4 || (c[b] || 0) >= 4) return flash("这组顺子的牌不够了 · not enough copies left");
+        if (!a || !b) return flash(tr("calc.chow_lowest"));
+        if ((c[t] || 0) >= 4 || (c[a] || 0) >= 4 || (c[b] || 0) >= 4) return flash(tr("calc.chow_short"));
         meld = { kind: "chow", tiles: [t, a, b], claimed: 0, concealed: false };
       } else if (mode === "pung") {
-        if (!room(3)) return flash(`${tileName(t)}：不够三张 · not enough copies for a pung`);
+        if (!room(3)) return flash(tr("calc.pung_short", { tile: tileBoth(t) }));
         meld = { kind: "pung", tiles: [t, t, t], from: 1, concealed: false };
       } else {
-        if (!room(4)) return flash(`${tileName(t)}：不够四张 · not enough copies for a kong`);
+        if (!room(4)) return flash(tr("calc.kong_short", { tile: tileBoth(t) }));
         meld = mode === "kong" ? { kind: "kong", tiles: [t, t, t, t], from: 1, concealed: false }
           : { kind: "kong", tiles: [t, t, t, t], concealed: true };
       }
@@ -139,7 +143,7 @@ export function mount(root) {
     const key = JSON.stringify(body);
     lastSent = key;
     clear(resultBox);
-    resultBox.append(h("p.muted", "计算中… calculating…"));
+    resultBox.append(h("p.muted", L("calc.calculating")));
     let r;
     try {
       r = await api("/api/fan", { method: "POST", body, auth: false });
@@ -170,11 +174,11 @@ export function mount(root) {
         },
       },
     }, bi(r.zh, r.en))));
-    left.append(h("div.card", h("h3", bi("规则", "Rules")), rulesRow));
+    left.append(h("div.card", h("h3", L("calc.rules")), rulesRow));
     const controls = form.controls(changed);
     if (controls) left.append(controls);
     left.append(h("div.card",
-      h("h3", bi("添加到", "Add to")),
+      h("h3", L("calc.add_to")),
       h("div.seg.modes#calc-modes", form.modes.map(([v, zh, en]) => h(`button.seg-btn${mode === v ? ".on" : ""}`, {
         dataset: { mode: v },
         on: {
@@ -184,15 +188,10 @@ export function mount(root) {
           },
         },
       }, bi(zh, en)))),
-      h("p.small.muted", {
-        chow: "吃：点顺子的最小一张 · chow: click the lowest tile of the run",
-        pung: "碰：点一张 · pung: click the tile", kong: "明杠：点一张 · kong: click the tile",
-        ckong: "暗杠：点一张 · concealed kong: click the tile", win: "和张：最后和的那张 · the tile that completed the hand",
-        hand: "手牌：不含和张 · concealed tiles, without the winning tile", jing: "翻出的精牌 · the turned-up jing indicator",
-      }[mode]),
+      h("p.small.muted", L(`calc.mode.${mode}`)),
       palette(),
       flashEl = h("p.flash#calc-flash", { role: "status" })));
-    left.append(h("div.card", h("h3", bi("例子", "Examples")),
+    left.append(h("div.card", h("h3", L("calc.examples")),
       h("div.examples", form.examples.map((ex) => h("button.btn.small", {
         dataset: { example: ex.id },
         on: {
@@ -201,19 +200,18 @@ export function mount(root) {
             changed();
           },
         },
-      }, `${ex.zh} ${ex.en}`)))));
+      }, bi(ex.zh, ex.en))))));
   }
 
   function palette() {
     const c = used();
-    const rows = [["m", "万 Characters"], ["p", "饼 Dots"], ["s", "条 Bamboo"], ["z", "字 Honors"]];
-    return h("div.palette#palette", rows.map(([suit, label]) => h("div.prow",
-      h("span.plabel", label),
+    return h("div.palette#palette", ["m", "p", "s", "z"].map((suit) => h("div.prow",
+      h("span.plabel", L(`calc.suit.${suit}`)),
       (suit === "z" ? HONORS : ALL_KINDS.filter((t) => t[1] === suit)).map((t) => {
         const n = c[t] || 0;
         const b = h(`button.pal${n >= 4 ? ".full" : ""}`, {
           dataset: { tile: t },
-          title: `${tileName(t)}${n ? ` · 已用 ${n}/4 used` : ""}`,
+          title: `${tileName(t)}${n ? ` · ${tr("calc.used", { n })}` : ""}`,
           on: { click: () => pick(t) },
         }, tileEl(t, { size: "md" }), n ? h("span.used", String(n)) : null);
         return b;
@@ -228,20 +226,19 @@ export function mount(root) {
     const meldBox = h("div.calc-melds#calc-melds", tgt.melds.map((m, i) => {
       const el = h("div.calc-meld", meldEl(m, "md"));
       if (m.kind === "chow") {
-        el.append(h("div.meld-opt", "吃的是 claimed: ", m.tiles.map((t, k) => h(`button.mini${(m.claimed ?? 0) === k ? ".on" : ""}`, {
+        el.append(h("div.meld-opt", L("calc.claimed"), m.tiles.map((t, k) => h(`button.mini${(m.claimed ?? 0) === k ? ".on" : ""}`, {
           on: { click: () => { m.claimed = k; changed(); } },
-        }, tileZh(t)))));
+        }, bi(tileZh(t), tileEn(t))))));
       } else if (!m.concealed) {
-        el.append(h("div.meld-opt", "来自 from: ", FROM.map(([v, zh, en]) => h(`button.mini${m.from === v ? ".on" : ""}`, {
-          title: en,
+        el.append(h("div.meld-opt", L("calc.from"), FROM.map((v) => h(`button.mini${m.from === v ? ".on" : ""}`, {
           on: { click: () => { m.from = v; changed(); } },
-        }, zh))));
+        }, L(`from.${v}`)))));
       }
-      el.append(h("button.mini.x", { title: "删除 remove", on: { click: () => { tgt.melds.splice(i, 1); changed(); } } }, "✕"));
+      el.append(h("button.mini.x", { title: tr("calc.remove"), on: { click: () => { tgt.melds.splice(i, 1); changed(); } } }, "✕"));
       return el;
     }));
     const concBox = h("div.calc-concealed#calc-concealed", conc.map((t, i) => {
-      const el = tileEl(t, { size: "lg", title: `${tileName(t)} — 点击移除 click to remove` });
+      const el = tileEl(t, { size: "lg", title: `${tileName(t)} — ${tr("calc.click_remove")}` });
       el.classList.add("removable");
       el.addEventListener("click", () => {
         conc.splice(i, 1);
@@ -251,7 +248,7 @@ export function mount(root) {
     }));
     const winBox = h("div.calc-win#calc-win", win
       ? (() => {
-        const el = tileEl(win, { size: "lg", title: `和张 ${tileName(win)} — 点击移除 click to remove` });
+        const el = tileEl(win, { size: "lg", title: `${tileName(win)} — ${tr("calc.click_remove")}` });
         el.classList.add("removable");
         el.addEventListener("click", () => {
           form.setWin(null);
@@ -259,7 +256,7 @@ export function mount(root) {
         });
         return el;
       })()
-      : h("span.placeholder", "和张 ?"));
+      : h("span.placeholder", L("calc.win_tile_q")));
     right.append(h("div.card.calc-hand",
       h("h3", form.handTitle(),
         h("button.btn.small.ghost#calc-clear", {
@@ -269,13 +266,13 @@ export function mount(root) {
               changed();
             },
           },
-        }, bi("清空", "Clear"))),
-      h("div.calc-handrow", meldBox, concBox, form.showWin() ? h("div.winwrap", h("span.small", "和 win"), winBox) : null),
+        }, L("calc.clear"))),
+      h("div.calc-handrow", meldBox, concBox, form.showWin() ? h("div.winwrap", h("span.small", L("calc.win")), winBox) : null),
       form.handExtra()));
     right.append(form.options(changed));
     right.append(h("div.row",
-      h("button.btn.primary.big#calc-go", { on: { click: calculate } }, bi("算番", "Calculate")),
-      h("details.json", h("summary", "hand-json"), h("pre#calc-json", JSON.stringify(form.handJson(rules), null, 1)))));
+      h("button.btn.primary.big#calc-go", { on: { click: calculate } }, L("calc.calculate")),
+      h("details.json", h("summary", { dataset: { langFree: "" } }, "hand-json"), h("pre#calc-json", JSON.stringify(form.handJson(rules), null, 1)))));
   }
 
   changed();

@@ -3,7 +3,8 @@
 // the messages a friend sends (a request, an invite: a toast with a button to join).
 
 import { api } from "./api.js";
-import { bi, h, toast } from "./util.js";
+import { L, bi, h, toast } from "./util.js";
+import { tr } from "./i18n.js";
 
 async function load() {
   try {
@@ -16,13 +17,13 @@ async function load() {
 /** The lobby's card; ``conn`` to watch a friend's public table.  Returns {el, refresh}. */
 export function friendsCard(app, conn) {
   const el = h("div.card.friends-card#friends");
-  const input = h("input#friend-name", { placeholder: "用户名 username", autocomplete: "off", maxLength: 40 });
+  const input = h("input#friend-name", { i18n: { placeholder: "username" }, autocomplete: "off", maxLength: 40 });
   const add = async () => {
     const name = input.value.trim();
     if (!name) return;
     try {
       const r = await api("/api/friends", { method: "POST", body: { username: name } });
-      toast(r.state === "accepted" ? `${name} 已是好友 · now friends` : `已发送好友请求 · request sent to ${name}`, "info");
+      toast(tr(r.state === "accepted" ? "friends.now_friends" : "friends.request_sent", { name }), "info");
       input.value = "";
     } catch (e) {
       toast(e.message, "error");
@@ -36,31 +37,31 @@ export function friendsCard(app, conn) {
 
   async function refresh() {
     const d = app.me && app.me.kind === "player" ? await load() : null;
-    el.replaceChildren(h("h3", bi("好友", "Friends")));
+    el.replaceChildren(h("h3", L("friends.friends")));
     if (!d) {
-      el.append(h("p.small", "注册后可以加好友 · sign up to add friends"));
+      el.append(h("p.small", L("friends.sign_up")));
       return;
     }
-    el.append(h("div.row", input, h("button.btn#friend-add", { on: { click: add } }, bi("添加", "Add"))));
+    el.append(h("div.row", input, h("button.btn#friend-add", { on: { click: add } }, L("friends.add"))));
     for (const r of d.incoming) {
-      el.append(h("div.friend.incoming", { dataset: { account: r.account } }, h("span.name", r.name),
+      el.append(h("div.friend.incoming", { dataset: { account: r.account } }, h("span.name", { dataset: { langFree: "" } }, r.name),
         h("button.btn.small.primary.friend-accept", { on: { click: () => act(`/api/friends/${r.account}/accept`) } },
-          bi("接受", "Accept")),
+          L("friends.accept")),
         h("button.btn.small.friend-decline", { on: { click: () => act(`/api/friends/${r.account}`, "DELETE") } },
-          bi("拒绝", "Decline"))));
+          L("friends.decline"))));
     }
     for (const f of d.friends) {
-      const where = f.table ? bi("在牌桌", "at a table") : f.at_private_table ? bi("私人桌", "private table")
-        : f.online ? bi("在线", "online") : bi("离线", "offline");
+      const where = f.table ? L("friends.at_a_table") : f.at_private_table ? L("friends.private_table")
+        : f.online ? L("online") : L("offline");
       el.append(h(`div.friend${f.online ? ".online" : ""}`, { dataset: { account: f.account } },
-        h("span.dot", f.online ? "●" : "○"), h("span.name", f.name), h("span.small.where", where),
+        h("span.dot", f.online ? "●" : "○"), h("span.name", { dataset: { langFree: "" } }, f.name), h("span.small.where", where),
         f.table ? h("button.btn.small.friend-watch", { on: { click: () => conn.send({ type: "spectate", table: f.table }) } },
-          bi("观战", "Watch")) : null,
-        h("button.btn.small.ghost.friend-remove", { title: "删除 remove", on: { click: () => act(`/api/friends/${f.account}`, "DELETE") } }, "✕")));
+          L("lobby.watch")) : null,
+        h("button.btn.small.ghost.friend-remove", { title: tr("friends.remove"), on: { click: () => act(`/api/friends/${f.account}`, "DELETE") } }, "✕")));
     }
-    for (const r of d.outgoing) el.append(h("div.friend.outgoing.small", h("span.name", r.name), bi("等待接受", "request sent")));
+    for (const r of d.outgoing) el.append(h("div.friend.outgoing.small", h("span.name", { dataset: { langFree: "" } }, r.name), L("friends.request_sent_2")));
     if (!d.friends.length && !d.incoming.length && !d.outgoing.length) {
-      el.append(h("p.small", "还没有好友 · no friends yet"));
+      el.append(h("p.small", L("friends.none")));
     }
   }
 
@@ -71,26 +72,26 @@ export function friendsCard(app, conn) {
 
 /** The table page's card at a private table: invite an online friend (he gets the code). */
 export function inviteCard() {
-  const el = h("div.card.invite-card#invite-friends", h("h3", bi("邀请好友", "Invite a friend")));
+  const el = h("div.card.invite-card#invite-friends", h("h3", L("friends.invite_a_friend")));
   load().then((d) => {
     if (!d || !d.friends.length) {
-      el.append(h("p.small", "还没有好友 · no friends yet (add them in the lobby)"));
+      el.append(h("p.small", L("friends.none_invite")));
       return;
     }
     for (const f of d.friends) {
-      el.append(h("div.friend", { dataset: { account: f.account } }, h("span.dot", f.online ? "●" : "○"), h("span.name", f.name),
+      el.append(h("div.friend", { dataset: { account: f.account } }, h("span.dot", f.online ? "●" : "○"), h("span.name", { dataset: { langFree: "" } }, f.name),
         h("button.btn.small.friend-invite", {
           on: {
             click: async () => {
               try {
                 await api(`/api/friends/${f.account}/invite`, { method: "POST" });
-                toast(`已邀请 ${f.name} · invited`, "info");
+                toast(tr("friends.invited", { name: f.name }), "info");
               } catch (e) {
                 toast(e.message, "error");
               }
             },
           },
-        }, bi("邀请", "Invite"))));
+        }, L("friends.invite"))));
     }
   });
   return el;
@@ -98,10 +99,10 @@ export function inviteCard() {
 
 /** A friend's request and invite, wherever the player is; ``join(code)`` takes the seat. */
 export function attachFriendMessages(conn, join) {
-  conn.on("friend_request", (m) => toast(`${m.from} 想加你为好友（大厅的好友卡） · ${m.from} sent you a friend request`, "info", 8000));
+  conn.on("friend_request", (m) => toast(tr("friends.request_from", { name: m.from }), "info", 8000));
   conn.on("invite", (m) => {
     const t = toast("", "info", 15000);
-    t.append(`${m.from} 邀请你到私人桌 · ${m.from} invites you to a private table `,
-      h("button.btn.small.primary#invite-join", { on: { click: () => { t.remove(); join(m.code); } } }, bi("加入", "Join")));
+    t.append(tr("friends.invite_from", { name: m.from }), " ",
+      h("button.btn.small.primary#invite-join", { on: { click: () => { t.remove(); join(m.code); } } }, L("lobby.join")));
   });
 }

@@ -5,8 +5,8 @@
 // hand and melds, and the visible tiles (every pond, every exposed meld).
 
 import { api } from "./api.js";
-import { t } from "./i18n.js";
-import { bi, h } from "./util.js";
+import { t, tr } from "./i18n.js";
+import { bi, h, L } from "./util.js";
 import { tileEl, tileName, tileZh } from "./tiles.js";
 import { defaultRuleset, minFan } from "./rulesets.js";
 
@@ -64,7 +64,7 @@ export async function askHints(session, auto = false) {
   const q = hintQuery(session);
   if (!q) {
     if (!auto) {
-      session.hints = { state: "error", text: t("现在没有可查的手牌", "no hand of yours to look at now") };
+      session.hints = { state: "error", text: tr("hints.no_hand_of_yours_to_look_at_now") };
       session.redraw();
     }
     return;
@@ -136,12 +136,12 @@ function waitRow(w, fans) {
     { dataset: { tile: w.tile, unseen: w.unseen, fan: f ? f.discard : "" } },
     tileEl(w.tile, { size: "sm" }),
     h("span.wname", tileZh(w.tile)),
-    h("span.unseen", { title: t("还没看到的张数（牌河、副露、自己的手牌之外）", "copies not yet seen (ponds, melds, your hand)") },
-      bi(`剩 ${w.unseen} 张`, `${w.unseen} left`)),
-    fans && f ? h("span.wfan", { title: t("点和 / 自摸的番数", "fan on a discard / self-drawn") },
-      bi(`${f.discard} 番`, `${f.discard} fan`), f.self_drawn !== f.discard ? h("span.small", ` (自摸 ${f.self_drawn})`) : null,
-      legal ? h("span.badge.ok", bi(`够 ${fans} 番`, `≥ ${fans}`)) : selfOnly ? h("span.badge.rules", bi("只能自摸", "self-draw only"))
-        : h("span.badge.bad", bi(`不够 ${fans} 番`, `< ${fans} fan`))) : null);
+    h("span.unseen", { title: tr("hints.copies_not_yet_seen_ponds_melds") },
+      L("hints.left", { n: w.unseen })),
+    fans && f ? h("span.wfan", { title: tr("hints.fan_on_a_discard_self_drawn") },
+      L("hints.fan", { n: f.discard }), f.self_drawn !== f.discard ? h("span.small", " ", L("hints.self_drawn", { n: f.self_drawn })) : null,
+      legal ? h("span.badge.ok", L("hints.enough", { n: fans })) : selfOnly ? h("span.badge.rules", L("hints.self_draw_only"))
+        : h("span.badge.bad", L("hints.not_enough", { n: fans }))) : null);
 }
 
 /** The hints card of the side panel: the 听 button and what the last answer said. */
@@ -149,15 +149,15 @@ export function hintsCard(session) {
   if (session.spectator || session.seat === null || !session.model.started) return null;
   const hs = session.hints;
   const card = h("div.card.hints-card#hints-card",
-    h("h3", bi("听牌提示", "Waits"),
-      h("button.btn.small#hint-btn", { title: t("我听什么？（只用你看得到的牌）", "what am I waiting for? (only what you can see)"),
-        on: { click: () => askHints(session, false) } }, bi("听", "Ready?"))));
+    h("h3", L("hints.waits"),
+      h("button.btn.small#hint-btn", { title: tr("hints.what_am_i_waiting_for_only_what"),
+        on: { click: () => askHints(session, false) } }, L("hints.ready"))));
   if (!hs) {
-    card.append(h("p.small", t("点“听”查看你的听牌、剩余张数和番数", "press 听 to see your waits, the tiles left and their fans")));
+    card.append(h("p.small", tr("hints.press_to_see_your_waits_the_tile")));
     return card;
   }
   if (hs.state === "loading") {
-    card.append(h("p.small#hints-status", t("查询中…", "asking…")));
+    card.append(h("p.small#hints-status", tr("hints.asking")));
     return card;
   }
   if (hs.state === "error") {
@@ -169,33 +169,33 @@ export function hintsCard(session) {
   if (hs.complete) {
     const short = hs.fans !== null && hs.fan !== null && hs.fan < hs.fans;
     box.append(h(`p.hint-line#hints-status${short ? ".short" : ""}`, { dataset: { fan: hs.fan ?? "" } },
-      hs.fan === null ? bi("已经和牌形", "your hand is complete")
-        : short ? bi(`已成和牌形，但只有 ${hs.fan} 番，不够 ${hs.fans} 番起和`, `complete, but only ${hs.fan} fan: under the ${hs.fans}-fan minimum`)
-          : bi(`可以和：${hs.fan} 番`, `a win: ${hs.fan} fan`)));
+      hs.fan === null ? L("hints.your_hand_is_complete")
+        : short ? L("hints.short", { fan: hs.fan, min: hs.fans })
+          : L("hints.win", { fan: hs.fan })));
   } else if (hs.size === 13) {
     if (hs.shanten === 0) {
       const legal = hs.waits.filter((w) => w.fan && w.fan.discard >= hs.fans).length;
-      box.append(h("p.hint-line#hints-status", bi("听牌！", "Ready!"), " ",
-        hs.fans ? bi(`${hs.waits.length} 种听牌，${legal} 种够 ${hs.fans} 番`, `${hs.waits.length} waits, ${legal} reach ${hs.fans} fan`)
-          : bi(`${hs.waits.length} 种听牌`, `${hs.waits.length} waits`)),
+      box.append(h("p.hint-line#hints-status", L("hints.ready_2"), " ",
+        hs.fans ? L("hints.waits_legal", { n: hs.waits.length, legal, min: hs.fans })
+          : L("hints.n_waits", { n: hs.waits.length })),
       h("ul.waits#hint-waits", hs.waits.map((w) => waitRow(w, hs.fans))));
     } else {
-      box.append(h("p.hint-line#hints-status", bi(`未听牌：${hs.shanten} 向听`, `not ready: ${hs.shanten} from ready`)));
+      box.append(h("p.hint-line#hints-status", L("hints.not_ready", { n: hs.shanten })));
     }
   }
   if (hs.size === 14 && !hs.complete || hs.size === 14 && hs.keep.length) {
     if (hs.keep.length) {
-      box.append(h("p.hint-line", bi(`打出这 ${hs.keep.length} 张之一仍听牌`, `${hs.keep.length} discards keep you ready`),
+      box.append(h("p.hint-line", L("hints.keep", { n: hs.keep.length }),
         " ", h(`button.btn.small.toggle#hint-mark${session.markReady ? ".on" : ""}`, {
           "aria-pressed": session.markReady ? "true" : "false",
           on: { click: () => { session.markReady = !session.markReady; session.redraw(); } },
-        }, bi("在手牌中标出", "Mark them"))),
+        }, L("hints.mark_them"))),
       h("div.keeps#hint-keeps", hs.keep.map((k) => h("div.keep", { dataset: { discard: k.discard } },
-        h("div.keep-head", bi("打", "discard"), " ", tileEl(k.discard, { size: "sm", title: tileName(k.discard) }), " → ",
-          bi("听", "waits")),
+        h("div.keep-head", L("hints.discard"), " ", tileEl(k.discard, { size: "sm", title: tileName(k.discard) }), " → ",
+          L("hints.waits_2")),
         h("ul.waits", k.waits.map((w) => waitRow(w, hs.fans)))))));
     } else if (!hs.complete) {
-      box.append(h("p.hint-line#hints-status", bi(`打哪张都不听牌（${hs.shanten} 向听）`, `no discard leaves you ready (${hs.shanten} from ready)`)));
+      box.append(h("p.hint-line#hints-status", L("hints.no_keep", { n: hs.shanten })));
     }
   }
   return card;

@@ -3,90 +3,85 @@
 // (`usable` in `items` / `prompt` / `table`); nothing here decides it.
 
 import { api } from "./api.js";
-import { bi, clear, fmtInt, h, toast } from "./util.js";
-import { tileEl, tileName, tileZh } from "./tiles.js";
+import { L, bi, clear, fmtInt, h, toast } from "./util.js";
+import { msg, pair, t as pick, tr } from "./i18n.js";
+import { tileEl, tileEn, tileName, tileZh } from "./tiles.js";
 
-export const ITEM_NAMES = {
-  qiankun: ["乾坤大挪移", "Great Shift"], toutian: ["偷天换日", "Steal the Sky"], yihua: ["移花接木", "Graft"],
-  qianliyan: ["千里眼", "Far Sight"], shunfenger: ["顺风耳", "Keen Ears"], jinshouzhi: ["金手指", "Golden Finger"],
-};
+/** Every item's [zh, en] name (the catalogue's item.name.<id>; the shop list sends them too). */
+export const ITEM_NAMES = Object.fromEntries(["qiankun", "toutian", "yihua", "qianliyan", "shunfenger", "jinshouzhi"]
+  .map((id) => [id, pair(`item.name.${id}`)]));
 
 /** The items whose moment is one's turn: their place in `usable` lasts as long as the prompt that listed them. */
 export const TURN_ITEMS = new Set(["toutian", "yihua", "qianliyan", "shunfenger"]);
 
-export const PATTERN_NAMES = {
-  big_four_winds: ["大四喜", "Big four winds"], big_three_dragons: ["大三元", "Big three dragons"],
-  thirteen_orphans: ["十三幺", "Thirteen orphans"], full_flush: ["清一色", "Full flush"],
-};
+/** 乾坤大挪移's patterns' [zh, en] names (item.pattern.<id>). */
+export const PATTERN_NAMES = Object.fromEntries(["big_four_winds", "big_three_dragons", "thirteen_orphans", "full_flush"]
+  .map((p) => [p, pair(`item.pattern.${p}`)]));
 
-const ERRORS = {
-  items_off: ["这里不能使用道具", "Items are off at this table"],
-  not_owned: ["你没有这个道具了，请到商店购买", "You have none left: buy one in the shop"],
-  item_moment: ["现在不能使用这个道具", "Not the moment for this item"],
-  item_refused: ["道具使用被拒绝", "The item was refused"],
-  bad_item: ["没有这个道具", "Unknown item or count"],
-  funds: ["游戏币不足", "Not enough coins"],
-};
+const ERRORS = new Set(["items_off", "not_owned", "item_moment", "item_refused", "bad_item", "funds"]);
+
+/** An item's name as {zh, en} (a value for msg()/tr()). */
+export function itemNames(id) {
+  const [zh, en] = ITEM_NAMES[id] || [id, id];
+  return { zh, en };
+}
+
+/** A tile's name as {zh, en} (a value for msg()/tr()). */
+function tileBoth(t) {
+  return { zh: tileZh(t), en: tileEn(t) };
+}
 
 export function itemZh(id) {
   return (ITEM_NAMES[id] || [id])[0];
 }
 
+/** An item's name in the chosen language (both: "中文 English"). */
 export function itemLabel(id) {
-  const [zh, en] = ITEM_NAMES[id] || [id, ""];
-  return en ? `${zh} ${en}` : zh;
+  const [zh, en] = ITEM_NAMES[id] || [id, id];
+  return pick(zh, en).replace(" · ", " ");
 }
 
-function patternLabel(p) {
-  const [zh, en] = PATTERN_NAMES[p] || [p, ""];
-  return p ? `${zh} ${en}` : "随机 random";
+function patternNames(p) {
+  if (!p) return msg("item.random");
+  const [zh, en] = PATTERN_NAMES[p] || [p, p];
+  return { zh, en };
 }
 
 /** An item error (`error` with an item code) in words; null for other errors. */
 export function itemErrorText(m) {
-  const e = ERRORS[m.code];
-  if (!e) return null;
-  const what = m.item ? `${itemZh(m.item)}：` : "";
-  return `${what}${e[0]} · ${e[1]}${m.message ? ` — ${m.message}` : ""}`;
+  if (!ERRORS.has(m.code)) return null;
+  const error = msg(`item.error.${m.code}`);
+  const text = m.item ? tr("item.error.with_item", { item: itemNames(m.item), error }) : tr(`item.error.${m.code}`);
+  return `${text}${m.message ? ` — ${m.message}` : ""}`;
 }
 
 /** What an item use did, in words: `r` is `item_used.result` (or a whole `item` event). */
 export function resultText(item, r = {}) {
-  const name = itemLabel(item);
+  const v = { item: itemNames(item), tile: r.tile ? tileBoth(r.tile) : "", give: r.give ? tileBoth(r.give) : "",
+    a: r.near ? r.near[0] : "", b: r.near ? r.near[1] : "", pattern: patternNames(r.pattern) };
   switch (item) {
-    case "shunfenger": return `${name}：下一张牌是 ${tileZh(r.tile)} · the next tile of the wall is ${tileName(r.tile)}`;
-    case "qianliyan":
-      return r.found
-        ? `${name}：最近的 ${tileZh(r.tile)} 在第 ${r.near[0]}–${r.near[1]} 张 · the nearest ${tileName(r.tile)} is among the next draws ${r.near[0]}–${r.near[1]}`
-        : `${name}：牌墙里没有 ${tileZh(r.tile)} · no ${tileName(r.tile)} is left in the live wall`;
-    case "toutian":
-      return r.found
-        ? `${name}：${tileZh(r.give)} → ${tileZh(r.tile)} · you gave ${tileName(r.give)} and took ${tileName(r.tile)}`
-        : `${name}：牌墙里没有 ${tileZh(r.tile)}，手牌不变，道具已用 · no ${tileName(r.tile)} in the live wall; the item is spent`;
-    case "yihua": return `${name}：${tileZh(r.give)} → ${tileZh(r.tile)} · you gave ${tileName(r.give)} and got ${tileName(r.tile)}`;
-    case "qiankun": return `${name}：下一局发牌接近 ${patternLabel(r.pattern)} · your next deal will be close to it`;
-    case "jinshouzhi": return `${name}：你的出牌标记变成金手指 · your discard marker is a golden finger at this table`;
-    default: return name;
+    case "shunfenger": case "yihua": case "qiankun": case "jinshouzhi": return tr(`item.result.${item}`, v);
+    case "qianliyan": case "toutian": return tr(`item.result.${item}${r.found ? "" : "_none"}`, v);
+    default: return itemLabel(item);
   }
 }
 
 /** The public line for any seat's use: "<who> 使用了 偷天换日 · <who> used Steal the Sky". */
 export function usedText(who, item) {
-  const [zh, en] = ITEM_NAMES[item] || [item, item];
-  return `${who} 使用了 ${zh} · ${who} used ${en}`;
+  return tr("item.used", { who, item: itemNames(item) });
 }
 
 /** An `item` event (or a 乾坤大挪移 entry of `hand_start`) in the replay log: who, which, what it did. */
 export function replayText(e, who) {
-  const t = tileZh;
+  const v = { tile: e.tile ? tileBoth(e.tile) : "", give: e.give ? tileBoth(e.give) : "", a: e.near ? e.near[0] : "",
+    b: e.near ? e.near[1] : "" };
   let detail = "";
-  if (e.item === "qiankun" && e.pattern) detail = patternLabel(e.pattern);
-  else if (e.item === "toutian" && e.tile) detail = e.found ? `${t(e.give)} → ${t(e.tile)}` : `要 ${t(e.tile)}：牌墙里没有 none left`;
-  else if (e.item === "yihua" && e.tile) detail = `${t(e.give)} → ${t(e.tile)}`;
-  else if (e.item === "qianliyan" && e.tile) {
-    detail = e.found ? `找 ${t(e.tile)}：第 ${e.near[0]}–${e.near[1]} 张 draws ${e.near[0]}–${e.near[1]}` : `找 ${t(e.tile)}：没有 none left`;
-  } else if (e.item === "shunfenger" && e.tile) detail = `下一张 next tile ${t(e.tile)}`;
-  return `${who} 使用了 ${itemLabel(e.item)}` + (detail ? ` — ${detail}` : "");
+  if (e.item === "qiankun" && e.pattern) detail = tr("item.pattern", { pattern: patternNames(e.pattern) });
+  else if (e.item === "toutian" && e.tile) detail = tr(e.found ? "item.replay.exchange" : "item.replay.toutian_none", v);
+  else if (e.item === "yihua" && e.tile) detail = tr("item.replay.exchange", v);
+  else if (e.item === "qianliyan" && e.tile) detail = tr(`item.replay.qianliyan${e.found ? "" : "_none"}`, v);
+  else if (e.item === "shunfenger" && e.tile) detail = tr("item.replay.shunfenger", v);
+  return tr("item.used", { who, item: itemNames(e.item) }) + (detail ? ` — ${detail}` : "");
 }
 
 let shopPromise = null;
@@ -99,7 +94,7 @@ export function loadShop() {
 /** The lobby's shop card: every item with its names, price, effect and how many you own; buy with coins. */
 export function shopCard(app) {
   const conn = app.conn;
-  const card = h("div.card.shop#shop", h("h3", bi("商店", "Shop"), h("span.small", "道具 items")));
+  const card = h("div.card.shop#shop", h("h3", L("shop.title"), h("span.small", L("shop.items"))));
   const list = h("div.shop-list");
   const err = h("p.form-error#shop-error", { hidden: true });
   card.append(list, err);
@@ -108,9 +103,9 @@ export function shopCard(app) {
 
   function render() {
     clear(list);
-    if (!shop.length) list.append(h("p.empty", "载入中… loading…"));
+    if (!shop.length) list.append(h("p.empty", L("loading")));
     for (const it of shop) {
-      const count = h("input.count", { type: "number", min: "1", max: "99", value: "1", title: "数量 count" });
+      const count = h("input.count", { type: "number", min: "1", max: "99", value: "1", title: tr("shop.count") });
       const buy = () => {
         const n = Math.max(1, Math.min(99, parseInt(count.value, 10) || 1));
         err.hidden = true;
@@ -119,13 +114,13 @@ export function shopCard(app) {
       };
       list.append(h("div.shop-item", { dataset: { item: it.item } },
         h("div.shop-head",
-          h("span.shop-name", h("b", it.zh), " ", h("span.en", it.en)),
-          h("span.price", { title: "价格 price (coins)" }, h("span.coin-icon", "币"), fmtInt(it.price))),
-        h("div.small.effect", it.effect),
+          h("span.shop-name", h("b", h("span.zh", it.zh)), " ", h("span.en", it.en)),
+          h("span.price", { title: tr("shop.price_title") }, h("span.coin-icon", { dataset: { langFree: "" } }, "币"), fmtInt(it.price))),
+        h("div.small.effect", bi(it.effect_zh || it.effect, it.effect)),
         h("div.row",
-          h("span.owned", { dataset: { count: inventory[it.item] || 0 } }, `拥有 owned ×${inventory[it.item] || 0}`),
+          h("span.owned", { dataset: { count: inventory[it.item] || 0 } }, L("shop.owned"), ` ×${inventory[it.item] || 0}`),
           count,
-          h("button.btn.small.primary.buy", { on: { click: buy } }, bi("购买", "Buy")))));
+          h("button.btn.small.primary.buy", { on: { click: buy } }, L("shop.buy")))));
     }
   }
 
@@ -138,8 +133,8 @@ export function shopCard(app) {
         conn.emit("_me", app.me);
       }
       app.refreshMe();
-      toast(m.repeated ? "这次购买已完成过 · already bought" :
-        `已购买 ${itemZh(m.item)} ×${m.count}，花费 ${fmtInt(m.cost)} 游戏币 · bought for ${fmtInt(m.cost)} coins`, "ok");
+      toast(m.repeated ? tr("shop.repeated") :
+        tr("shop.bought", { item: itemNames(m.item), n: m.count, cost: fmtInt(m.cost) }), "ok");
     }),
     conn.on("error", (m) => {
       const text = ["funds", "bad_item", "items_off"].includes(m.code) ? itemErrorText(m) : null;
@@ -166,14 +161,14 @@ export function confirmPurchase(parent, it, n, balance, ok) {
   const box = h("div.confirm-overlay#buy-confirm", { role: "dialog", "aria-modal": "true", "aria-labelledby": "buy-confirm-title",
     dataset: { item: it.item, count: n, cost, after: after === null ? "" : after } },
   h("div.confirm-box",
-    h("h3#buy-confirm-title", bi("确认购买", "Confirm purchase")),
-    h("p.confirm-item#buy-confirm-item", `${it.zh} ${it.en} ×${n}`),
-    h("p.confirm-price#buy-confirm-price", `价格 Price: ${fmtInt(it.price)} × ${n} = ${fmtInt(cost)} 游戏币 coins`),
+    h("h3#buy-confirm-title", L("shop.confirm")),
+    h("p.confirm-item#buy-confirm-item", h("span.zh", it.zh), " ", h("span.en", it.en), ` ×${n}`),
+    h("p.confirm-price#buy-confirm-price", L("shop.price_line", { price: fmtInt(it.price), n, cost: fmtInt(cost) })),
     after === null ? null : h(`p.confirm-after${after < 0 ? ".neg" : ""}#buy-confirm-after`,
-      `购买后余额 Balance after: ${fmtInt(after)}${after < 0 ? " — 游戏币不足 · not enough coins" : ""}`),
+      L("shop.after", { after: fmtInt(after) }), after < 0 ? [" — ", L("shop.not_enough")] : null),
     h("div.row",
-      h("button.btn.small#buy-confirm-cancel", { on: { click: close } }, bi("取消", "Cancel")),
-      h("button.btn.small.primary#buy-confirm-ok", { on: { click: () => { close(); ok(); } } }, bi("确定购买", "Buy")))));
+      h("button.btn.small#buy-confirm-cancel", { on: { click: close } }, L("shop.cancel")),
+      h("button.btn.small.primary#buy-confirm-ok", { on: { click: () => { close(); ok(); } } }, L("shop.ok")))));
   document.addEventListener("keydown", onKey);
   (parent || document.body).append(box);
   box.querySelector("#buy-confirm-ok").focus();

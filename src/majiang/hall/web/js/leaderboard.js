@@ -3,7 +3,8 @@
 // of a player page (an inline SVG, no library).
 
 import { api } from "./api.js";
-import { bi, clear, h } from "./util.js";
+import { bi, clear, h, L } from "./util.js";
+import { tr } from "./i18n.js";
 import { defaultRuleset, loadRulesets, rulesetName, rulesets } from "./rulesets.js";
 
 export function mount(root, arg, app) {
@@ -14,11 +15,9 @@ export function mount(root, arg, app) {
   const by = byArg === "rank" ? "rank" : "rating";
   const tabs = h("div.rules-tabs#leaderboard-rules");
   const byTabs = h("div.rules-tabs#leaderboard-by");
-  const body = h("div#leaderboard-body", h("p", "载入中… loading…"));
-  box.append(h("div.page-head", h("h1", bi("排行榜", "Leaderboard")),
-    h("p.small", by === "rank"
-      ? "段位：东风战/全庄按名次得段位分，达到门槛升段，跌破降段 · rank: matches' places give rank points; a level is reached at its threshold and lost below it"
-      : "等级分：每局按分数两两比较的 Elo（至少两位真人的牌桌）· rating: pairwise Elo by hand score, at tables with two or more humans")),
+  const body = h("div#leaderboard-body", h("p", L("loading")));
+  box.append(h("div.page-head", h("h1", L("leaderboard.leaderboard")),
+    h("p.small", L(by === "rank" ? "leaderboard.rank_explained" : "leaderboard.rating_pairwise_elo_by_hand_scor"))),
   tabs, byTabs, body);
 
   function renderTabs() {
@@ -30,19 +29,20 @@ export function mount(root, arg, app) {
       tabs.append(h(`a.btn.small${name === rules ? ".primary" : ""}`, { href, dataset: { rules: name } }, bi(zh, en)));
     }
     clear(byTabs);
-    for (const [key, zh, en] of [["rating", "等级分", "Rating"], ["rank", "段位", "Rank"]]) {
+    for (const key of ["rating", "rank"]) {
       const href = `#leaderboard/${rules}${key === "rank" ? "/rank" : ""}`;
-      byTabs.append(h(`a.btn.small${key === by ? ".primary" : ""}`, { href, dataset: { by: key } }, bi(zh, en)));
+      byTabs.append(h(`a.btn.small${key === by ? ".primary" : ""}`, { href, dataset: { by: key } }, L(`leaderboard.by_${key}`)));
     }
   }
 
   function rankTable(players) {
     return h("table.hands.leaderboard-table#leaderboard-table",
-      h("thead", h("tr", h("th.num", "名次 Rank"), h("th", "玩家 Player"), h("th", "段位 Level"), h("th.num", "段位分 Points"), h("th.num", "对局 Matches"))),
+      h("thead", h("tr", h("th.num", L("leaderboard.rank")), h("th", L("table.player")), h("th", L("leaderboard.level")),
+        h("th.num", L("leaderboard.rank_points")), h("th.num", L("leaderboard.matches")))),
       h("tbody", players.map((p) => h(`tr.rank-row${app.me && app.me.id === p.account ? ".me" : ""}`,
         { dataset: { account: p.account, points: p.points, level: p.level, rank: p.rank } },
         h("td.num", p.rank),
-        h("td", h("a.player-link", { href: `#player/${p.account}` }, p.name)),
+        h("td", h("a.player-link", { href: `#player/${p.account}`, dataset: { langFree: "" } }, p.name)),
         h("td.level", bi(p.zh, p.en)),
         h("td.num.points", p.next === null ? `${p.points}` : `${p.points} / ${p.next}`),
         h("td.num", p.matches)))));
@@ -54,7 +54,7 @@ export function mount(root, arg, app) {
       const d = await api(`/api/leaderboard?${which}limit=100&by=${by}`, { auth: false });
       clear(body);
       if (!d.players.length) {
-        body.append(h("p.empty", by === "rank" ? "还没有段位（打完一场东风战或全庄）· No ranks yet (finish a match)" : "还没有等级分 · No rated hands yet"));
+        body.append(h("p.empty", L(by === "rank" ? "leaderboard.no_ranks_yet" : "leaderboard.no_rated_hands_yet")));
         return;
       }
       if (by === "rank") {
@@ -62,15 +62,15 @@ export function mount(root, arg, app) {
         return;
       }
       body.append(h("table.hands.leaderboard-table#leaderboard-table",
-        h("thead", h("tr", h("th.num", "名次 Rank"), h("th", "玩家 Player"), h("th.num", "等级分 Rating"), h("th.num", "局数 Hands"))),
+        h("thead", h("tr", h("th.num", L("leaderboard.rank")), h("th", L("table.player")), h("th.num", L("leaderboard.rating")), h("th.num", L("leaderboard.hands")))),
         h("tbody", d.players.map((p) => h(`tr.rank-row${app.me && app.me.id === p.account ? ".me" : ""}`,
           { dataset: { account: p.account, rating: p.rating, rank: p.rank } },
           h("td.num", p.rank),
-          h("td", h("a.player-link", { href: `#player/${p.account}` }, p.name), p.kind === "bot" ? h("span.badge", " 机器人 bot") : null),
+          h("td", h("a.player-link", { href: `#player/${p.account}`, dataset: { langFree: "" } }, p.name), p.kind === "bot" ? h("span.badge", L("bot")) : null),
           h("td.num.rating", p.rating.toFixed(1)),
           h("td.num", p.hands))))));
     } catch (e) {
-      clear(body).append(h("p.form-error", `无法载入排行榜 · Cannot load the leaderboard: ${e.message}`));
+      clear(body).append(h("p.form-error", L("leaderboard.cannot_load", { error: e.message })));
     }
   }
 
@@ -99,18 +99,18 @@ export function ratingPlot(points, start) {
   const x = (i) => L + (W - L - R) * (ys.length > 1 ? i / (ys.length - 1) : 0.5);
   const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
   const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", id: "rating-plot", role: "img",
-    "aria-label": `等级分走势 rating history: ${ys.map((v) => v.toFixed(1)).join(", ")}`, "data-points": ys.length });
+    "aria-label": `${tr("leaderboard.history")}: ${ys.map((v) => v.toFixed(1)).join(", ")}`, "data-points": ys.length });
   el.append(svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "frame" }));
   for (const v of [lo, (lo + hi) / 2, hi]) {
     el.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
     el.append(svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v.toFixed(0)));
   }
-  el.append(svg("text", { x: L, y: H - 8, class: "tick" }, "局 hands →"));
+  el.append(svg("text", { x: L, y: H - 8, class: "tick" }, tr("leaderboard.hands_axis")));
   el.append(svg("polyline", { points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: "line" }));
   ys.forEach((v, i) => {
     const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3, class: "dot", "data-rating": v.toFixed(1) });
     const p = points[i - 1];
-    dot.append(svg("title", {}, i ? `${p.hand ? `#${p.hand}` : `${i}`}: ${v.toFixed(1)}` : `起始 start ${v.toFixed(1)}`));
+    dot.append(svg("title", {}, i ? `${p.hand ? `#${p.hand}` : `${i}`}: ${v.toFixed(1)}` : `${tr("leaderboard.start")} ${v.toFixed(1)}`));
     el.append(dot);
   });
   return el;
@@ -118,11 +118,11 @@ export function ratingPlot(points, start) {
 
 /** The player page's rating section: the current rating per ruleset and the plot of one ruleset. */
 export function ratingSection(accountId) {
-  const section = h("section.ratings#ratings", h("h2.section-title", bi("等级分", "Rating")));
+  const section = h("section.ratings#ratings", h("h2.section-title", L("leaderboard.rating")));
   api(`/api/players/${accountId}/ratings`).then((d) => {
     const names = Object.keys(d.ratings);
     if (!names.length) {
-      section.append(h("p.empty", "还没有等级分（至少两位真人的牌局才计分）· Not rated yet (hands with two or more humans count)"));
+      section.append(h("p.empty", L("leaderboard.not_rated_yet_hands_with_two_or")));
       return;
     }
     // the first rated ruleset in the server's order (the default first)
@@ -130,7 +130,7 @@ export function ratingSection(accountId) {
     section.append(h("div.stats", names.map((n) => {
       const [zh, en] = rulesetName(n);
       return h("div.stat", h("div.v", { id: `rating-${n}`, dataset: { rating: d.ratings[n].rating } }, d.ratings[n].rating.toFixed(1)),
-        h("div.l", bi(`${zh} · ${d.ratings[n].hands} 局`, `${en} · ${d.ratings[n].hands} hands`)));
+        h("div.l", L("leaderboard.ruleset_hands", { rules: { zh, en }, n: d.ratings[n].hands })));
     })));
     const pts = d.history.filter((c) => c.rules === rules);
     if (pts.length) section.append(h("div.plot-box", ratingPlot(pts, pts[0].before)));

@@ -2,31 +2,26 @@
 // quick-join / pick a seat / private tables by code, lobby chat, your balance.
 
 import { api } from "./api.js";
-import { bi, clear, confirmDialog, fmtInt, h, timeText, toast } from "./util.js";
+import { L, bi, clear, confirmDialog, fmtInt, h, roomNames, timeText, toast } from "./util.js";
+import { msg, tr } from "./i18n.js";
 import { rulesetName } from "./rulesets.js";
 import { session } from "./table.js";
 import { shopCard } from "./items.js";
 import { reliefCard } from "./relief.js";
 import { friendsCard } from "./friends.js";
 
-const TIMERS = { standard: ["标准", "standard"], relaxed: ["宽松", "relaxed"], fast: ["快速", "fast"], blitz: ["闪电", "blitz"] };
 
 const state = { rooms: [], chat: [], selected: null, tables: {}, lastTablesAsk: 0 };
 
-function splitName(name) {
-  // "新手场 Beginners" → ["新手场", "Beginners"]
-  const m = /^(\S*[\u3400-\u9fff]\S*)\s+(.+)$/.exec(name || "");
-  return m ? [m[1], m[2]] : [name, ""];
-}
 
 export function mount(root, _arg, app) {
   const conn = app.conn;
   const roomsBox = h("div.rooms#rooms");
   const tablesBox = h("div.tables#tables");
   const chatLog = h("div.chat-log#lobby-chat-log");
-  const chatInput = h("input#lobby-chat-input", { maxLength: 200, placeholder: "说点什么… say something" });
+  const chatInput = h("input#lobby-chat-input", { maxLength: 200, i18n: { placeholder: "lobby.chat_placeholder" } });
   const codeInput = h("input#join-code", { autocapitalize: "characters", autocomplete: "off", spellcheck: false,
-    maxLength: 12, placeholder: "8 位房号 8-character code" });
+    maxLength: 12, i18n: { placeholder: "lobby.code_placeholder" } });
   const balanceBox = h("div.balance-card#balance-card");
   const seatedBox = h("div#seated-banner");
   const shop = shopCard(app);
@@ -43,7 +38,7 @@ export function mount(root, _arg, app) {
   const typedCode = () => {
     const code = codeInput.value.trim().toUpperCase();
     if (!/^[0-9A-Z]{6,12}$/.test(code)) {
-      toast("请输入房号（字母和数字）· Enter the table's code (letters and digits)", "error");
+      toast(tr("lobby.code_needed"), "error");
       return null;
     }
     return code;
@@ -64,9 +59,9 @@ export function mount(root, _arg, app) {
   root.append(h("section.lobby-page",
     h("div.lobby-main",
       seatedBox,
-      h("h2.section-title", bi("房间", "Rooms"), h("span.hint", "点击房间查看牌桌 · pick a room to see its tables")),
+      h("h2.section-title", L("lobby.rooms"), h("span.hint", L("lobby.rooms_hint"))),
       roomsBox,
-      h("h2.section-title", bi("牌桌", "Tables"), h("span.hint#tables-room")),
+      h("h2.section-title", L("lobby.tables"), h("span.hint#tables-room")),
       tablesBox),
     h("aside.lobby-side",
       balanceBox,
@@ -74,14 +69,14 @@ export function mount(root, _arg, app) {
       friends.el,
       shop.el,
       h("div.card",
-        h("h3", bi("好友房", "Join friends")),
-        h("p.small", "输入好友私人桌的房号：入座或观战 · Enter the code of a friend's private table: sit or watch"),
-        h("div.row", codeInput, h("button.btn.primary#join-code-btn", { on: { click: joinByCode } }, bi("加入", "Join")),
-          h("button.btn#watch-code-btn", { on: { click: watchByCode } }, bi("观战", "Watch")))),
+        h("h3", L("lobby.join_friends")),
+        h("p.small", L("lobby.join_friends_text")),
+        h("div.row", codeInput, h("button.btn.primary#join-code-btn", { on: { click: joinByCode } }, L("lobby.join")),
+          h("button.btn#watch-code-btn", { on: { click: watchByCode } }, L("lobby.watch")))),
       h("div.card.chat",
-        h("h3", bi("大厅聊天", "Lobby chat")),
+        h("h3", L("lobby.chat")),
         chatLog,
-        h("div.row", chatInput, h("button.btn#lobby-chat-send", { on: { click: sendChat } }, bi("发送", "Send")))))));
+        h("div.row", chatInput, h("button.btn#lobby-chat-send", { on: { click: sendChat } }, L("lobby.send")))))));
   chatInput.addEventListener("keydown", (e) => {
     if (e.key === "Enter") sendChat();
   });
@@ -94,9 +89,10 @@ export function mount(root, _arg, app) {
     clear(balanceBox);
     if (!me) return;
     balanceBox.append(
-      h("div.bal-label", bi("我的游戏币", "Your coins")),
+      h("div.bal-label", L("lobby.your_coins")),
       h("div.bal-num#lobby-balance", fmtInt(me.balance)),
-      h("div.small", `${me.name} · ${me.hands || 0} 局 hands · 胜率 win rate ${((me.win_rate || 0) * 100).toFixed(0)}%`),
+      h("div.small", h("span", { dataset: { langFree: "" } }, me.name), " · ",
+        L("lobby.your_record", { hands: me.hands || 0, rate: ((me.win_rate || 0) * 100).toFixed(0) })),
     );
   }
 
@@ -104,51 +100,50 @@ export function mount(root, _arg, app) {
     clear(seatedBox);
     if (session.tableId) {
       seatedBox.append(h("div.seated-banner",
-        bi("你正在牌桌上", "You are seated at a table"),
-        h("a.btn.primary", { href: "#table" }, bi("回到牌桌", "Back to the table"))));
+        L("lobby.seated"),
+        h("a.btn.primary", { href: "#table" }, L("lobby.back_to_table"))));
     }
   }
 
   function renderRooms() {
     clear(roomsBox);
     if (!state.rooms.length) {
-      roomsBox.append(h("p.empty", "正在载入房间… loading rooms…"));
+      roomsBox.append(h("p.empty", L("lobby.loading_rooms")));
       return;
     }
     const bal = app.me ? app.me.balance : null;
     for (const r of state.rooms) {
-      const [zh, en] = splitName(r.name);
+      const [zh, en] = roomNames(r);
       const rules = rulesetName(r.rules);
       const tooPoor = bal !== null && bal < r.min_balance;
       const tooRich = bal !== null && r.max_balance !== null && bal > r.max_balance;
       const limits = r.max_balance !== null
         ? `${fmtInt(r.min_balance)} – ${fmtInt(r.max_balance)}`
         : `≥ ${fmtInt(r.min_balance)}`;
-      const timer = TIMERS[r.timers] || [r.timers, r.timers];
-      const card = h(`div.room-card${state.selected === r.id ? ".on" : ""}`, {
+            const card = h(`div.room-card${state.selected === r.id ? ".on" : ""}`, {
         dataset: { room: r.id },
         on: { click: () => selectRoom(r.id) },
       },
       h("div.room-head",
         h("div.room-name", h("span.zh", zh), h("span.en", en)),
         r.items
-          ? h("span.badge.items", { title: "道具场：可以使用道具 items allowed" }, "道具场 Items")
-          : h("span.badge.noitems", { title: "无道具 no items" }, "无道具 No items")),
-      h("div.room-rules", h("span.badge.rules", `${rules[0]} ${rules[1]}`),
-        h("span.badge.timer", { title: `出牌 ${r.timer_values.action}s · 吃碰 ${r.timer_values.claim}s` },
-          `${timer[0]} ${timer[1]}`)),
+          ? h("span.badge.items", { title: tr("lobby.items_room_title") }, L("lobby.items_room"))
+          : h("span.badge.noitems", { title: tr("lobby.no_items") }, L("lobby.no_items"))),
+      h("div.room-rules", h("span.badge.rules", bi(rules[0], rules[1])),
+        h("span.badge.timer", { title: tr("lobby.timer_title", r.timer_values) },
+          L(`lobby.timer.${r.timers}`))),
       h("dl.room-terms",
-        h("div", h("dt", { title: "房间倍数 coefficient N" }, "倍数 N"), h("dd.n", `×${fmtInt(r.coefficient)}`)),
-        h("div", h("dt", { title: "台费 fee A (each hand)" }, "台费 A"), h("dd.a", fmtInt(r.fee))),
-        h("div", h("dt", { title: "入场游戏币 balance to enter" }, "入场 Entry"), h("dd.limits", limits))),
+        h("div", h("dt", { title: tr("lobby.coefficient_title") }, L("lobby.coefficient")), h("dd.n", `×${fmtInt(r.coefficient)}`)),
+        h("div", h("dt", { title: tr("lobby.fee_title") }, L("lobby.fee")), h("dd.a", fmtInt(r.fee))),
+        h("div", h("dt", { title: tr("lobby.entry_title") }, L("lobby.entry")), h("dd.limits", limits))),
       h("div.room-live",
-        h("span", { title: "牌桌 tables" }, h("b.tables-count", String(r.tables)), " 桌 tables"),
-        h("span", { title: "对局中 playing" }, h("b", String(r.playing)), " 对局 playing"),
-        h("span", { title: "玩家 players" }, h("b.players-count", String(r.players)), " 人 players")),
+        h("span", h("b.tables-count", String(r.tables)), " ", L("lobby.n_tables")),
+        h("span", h("b", String(r.playing)), " ", L("lobby.n_playing")),
+        h("span", h("b.players-count", String(r.players)), " ", L("lobby.n_players"))),
       h("div.room-actions",
         h("button.btn.primary.quick", {
           disabled: tooPoor || tooRich,
-          title: tooPoor ? `至少需要 ${r.min_balance} 游戏币 · needs ${r.min_balance} coins` : tooRich ? "游戏币超过上限 · above the maximum" : "",
+          title: tooPoor ? tr("lobby.needs_coins", { n: r.min_balance }) : tooRich ? tr("lobby.too_rich") : "",
           on: {
             click: (e) => {
               e.stopPropagation();
@@ -156,7 +151,7 @@ export function mount(root, _arg, app) {
               conn.send({ type: "quick_join", room: r.id });
             },
           },
-        }, bi("快速加入", "Quick join")),
+        }, L("lobby.quick_join")),
         h("button.btn.ghost", {
           on: {
             click: (e) => {
@@ -164,7 +159,7 @@ export function mount(root, _arg, app) {
               selectRoom(r.id);
             },
           },
-        }, bi("选桌", "Tables"))));
+        }, L("lobby.pick_table"))));
       if (tooPoor || tooRich) card.classList.add("locked");
       roomsBox.append(card);
     }
@@ -208,10 +203,10 @@ export function mount(root, _arg, app) {
     const room = state.rooms.find((r) => r.id === state.selected);
     if (!room) {
       if (label) label.textContent = "";
-      tablesBox.append(h("p.empty", "先选择一个房间 · Pick a room first"));
+      tablesBox.append(h("p.empty", L("lobby.pick_room_first")));
       return;
     }
-    if (label) label.textContent = room.name;
+    if (label) clear(label).append(bi(...roomNames(room)));
     tablesBox.append(h("div.tables-actions",
       h("button.btn.primary#quick-join-selected", {
         on: {
@@ -220,25 +215,25 @@ export function mount(root, _arg, app) {
             conn.send({ type: "quick_join", room: room.id });
           },
         },
-      }, bi("快速加入", "Quick join")),
-      h("button.btn#create-table", { on: { click: () => createTable(false) } }, bi("开新桌", "New table")),
-      h("button.btn#create-private", { on: { click: () => createTable(true) } }, bi("开私人桌", "Private table (code)")),
-      h("button.btn.ghost", { on: { click: askTables } }, bi("刷新", "Refresh"))));
+      }, L("lobby.quick_join")),
+      h("button.btn#create-table", { on: { click: () => createTable(false) } }, L("lobby.new_table")),
+      h("button.btn#create-private", { on: { click: () => createTable(true) } }, L("lobby.private_table")),
+      h("button.btn.ghost", { on: { click: askTables } }, L("lobby.refresh"))));
     const list = state.tables[room.id];
     if (!list) {
-      tablesBox.append(h("p.empty", "载入中… loading…"));
+      tablesBox.append(h("p.empty", L("loading")));
       return;
     }
     if (!list.length) {
-      tablesBox.append(h("p.empty", "还没有牌桌 — 快速加入会开一张新桌 · No tables yet: quick join opens one"));
+      tablesBox.append(h("p.empty", L("lobby.no_tables")));
       return;
     }
     for (const t of list) {
       const seats = t.seats.map((s, i) => {
-        const wind = "东南西北"[i];
+        const wind = "ESWN"[i];
         if (!s) {
           return h("button.seat.free", {
-            title: `坐到${wind}位 sit in seat ${i}`,
+            title: tr("lobby.sit_title", { wind: msg(`wind.${wind}`) }),
             dataset: { seat: i },
             disabled: t.state === "playing",
             on: {
@@ -247,21 +242,21 @@ export function mount(root, _arg, app) {
                 conn.send({ type: "join", table: t.id, seat: i });
               },
             },
-          }, h("span.sw", wind), bi("坐下", "Sit"));
+          }, h("span.sw", L(`wind1.${wind}`)), L("lobby.sit"));
         }
         return h("div.seat.taken", { title: s.name },
-          h("span.sw", wind),
-          h("span.sname", s.name),
-          s.bot ? h("span.flag.bot", { title: "机器人 bot" }, "机器人") : null,
-          s.auto && !s.bot ? h("span.flag.auto", "托管") : null,
-          !s.bot ? h(`span.dot.${s.online ? "on" : "off"}`, { title: s.online ? "在线 online" : "离线 offline" }) : null);
+          h("span.sw", L(`wind1.${wind}`)),
+          h("span.sname", { dataset: { langFree: "" } }, s.name),
+          s.bot ? h("span.flag.bot", { title: tr("bot") }, L("bot")) : null,
+          s.auto && !s.bot ? h("span.flag.auto", L("auto")) : null,
+          !s.bot ? h(`span.dot.${s.online ? "on" : "off"}`, { title: tr(s.online ? "online" : "offline") }) : null);
       });
-      const stateText = { waiting: "等待中 waiting", playing: "对局中 playing", between: "局间 between hands" }[t.state] || t.state;
+      const stateText = ["waiting", "playing", "between"].includes(t.state) ? L(`lobby.state.${t.state}`) : t.state;
       tablesBox.append(h("div.table-row", { dataset: { table: t.id } },
         h("div.table-meta",
-          h("b", `#${t.id}`),
+          h("b", { dataset: { langFree: "" } }, `#${t.id}`),
           h(`span.state.${t.state}`, stateText),
-          h("span.small", `${t.hands} 局 hands · ${t.spectators} 观战 watching`)),
+          h("span.small", L("lobby.table_meta", { hands: t.hands, watching: t.spectators }))),
         h("div.seats", seats),
         h("button.btn.ghost.small", {
           on: {
@@ -270,7 +265,7 @@ export function mount(root, _arg, app) {
               conn.send({ type: "spectate", table: t.id });
             },
           },
-        }, bi("观战", "Watch"))));
+        }, L("lobby.watch"))));
     }
   }
 
@@ -279,15 +274,15 @@ export function mount(root, _arg, app) {
     for (const m of state.chat.slice(-60)) {
       chatLog.append(h("div.chat-line",
         h("span.t", timeText(m.at)),
-        h("b", { title: "点击屏蔽 click to mute", on: { click: () => mute(m) } }, m.from),
-        ": ", m.text));
+        h("b", { title: tr("lobby.mute_title"), dataset: { langFree: "" }, on: { click: () => mute(m) } }, m.from),
+        ": ", h("span", { dataset: { langFree: "" } }, m.text)));
     }
     chatLog.scrollTop = chatLog.scrollHeight;
   }
 
   function mute(m) {
     if (app.me && m.account === app.me.id) return;
-    confirmDialog(`屏蔽 ${m.from} 的聊天？`, `Mute ${m.from}?`, "屏蔽", "Mute").then((yes) => {
+    confirmDialog(msg("lobby.mute_ask", { name: m.from }).zh, msg("lobby.mute_ask", { name: m.from }).en, msg("lobby.mute").zh, msg("lobby.mute").en).then((yes) => {
       if (yes) conn.send({ type: "mute", account: m.account, on: true });
     });
   }
@@ -315,7 +310,7 @@ export function mount(root, _arg, app) {
       state.chat.push(m);
       renderChat();
     }),
-    conn.on("muted", (m) => toast(m.on ? "已屏蔽 · muted" : "已取消屏蔽 · unmuted", "ok")),
+    conn.on("muted", (m) => toast(tr(m.on ? "lobby.muted" : "lobby.unmuted"), "ok")),
     conn.on("_me", () => {
       renderBalance();
       renderRooms();

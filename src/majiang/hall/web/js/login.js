@@ -1,7 +1,8 @@
 // Log in, register, or play as a guest.  The token goes to localStorage (api.js).
 
 import { api, getToken } from "./api.js";
-import { bi, h } from "./util.js";
+import { msg, tr } from "./i18n.js";
+import { bi, h, L } from "./util.js";
 import { tileEl } from "./tiles.js";
 
 export function mount(root, _arg, app) {
@@ -12,17 +13,17 @@ export function mount(root, _arg, app) {
   let mode = "login";
   const error = h("p.form-error#login-error", { role: "alert", hidden: true });
   const user = h("input#username", { name: "username", autocomplete: "username", required: true, minLength: 3,
-    maxLength: 20, placeholder: "3–20 个字符 characters" });
+    maxLength: 20, i18n: { placeholder: "login.username_placeholder" } });
   const pass = h("input#password", { name: "password", type: "password", autocomplete: "current-password",
-    required: true, minLength: 8, maxLength: 200, placeholder: "至少 8 位 at least 8 characters" });
+    required: true, minLength: 8, maxLength: 200, i18n: { placeholder: "login.password_placeholder" } });
   const pass2 = h("input#password2", { name: "password2", type: "password", autocomplete: "new-password",
-    maxLength: 200, placeholder: "再输一次 once more" });
-  const pass2Row = h("label.field", { hidden: true }, bi("确认密码", "Confirm password"), pass2);
+    maxLength: 200, i18n: { placeholder: "login.password2_placeholder" } });
+  const pass2Row = h("label.field", { hidden: true }, L("login.confirm_password"), pass2);
   const submit = h("button.btn.primary.big#submit", { type: "submit" });
   const tabLogin = h("button.tab#tab-login", { type: "button", on: { click: () => setMode("login") } },
-    bi("登录", "Log in"));
+    L("login.log_in"));
   const tabReg = h("button.tab#tab-register", { type: "button", on: { click: () => setMode("register") } },
-    bi("注册", "Register"));
+    L("login.register"));
 
   function setMode(m) {
     mode = m;
@@ -30,7 +31,7 @@ export function mount(root, _arg, app) {
     tabReg.classList.toggle("on", m === "register");
     pass2Row.hidden = m !== "register";
     pass.autocomplete = m === "register" ? "new-password" : "current-password";
-    submit.replaceChildren(m === "login" ? bi("登录", "Log in") : bi("注册并进入大厅", "Create account"));
+    submit.replaceChildren(m === "login" ? L("login.log_in") : L("login.create_account"));
     showError(null);
   }
 
@@ -60,35 +61,35 @@ export function mount(root, _arg, app) {
       submit: (e) => {
         e.preventDefault();
         const u = user.value.trim();
-        if (u.length < 3) return showError("用户名至少 3 个字符 · The username needs at least 3 characters");
-        if (pass.value.length < 8) return showError("密码至少 8 位 · The password needs at least 8 characters");
+        if (u.length < 3) return showError(tr("login.short_username"));
+        if (pass.value.length < 8) return showError(tr("login.short_password"));
         if (mode === "register" && pass.value !== pass2.value) {
-          return showError("两次密码不一致 · The two passwords differ");
+          return showError(tr("login.passwords_differ"));
         }
         go(mode === "login" ? "/api/login" : "/api/register", { username: u, password: pass.value });
       },
     },
   },
   h("div.tabs", tabLogin, tabReg),
-  h("label.field", bi("用户名", "Username"), user),
-  h("label.field", bi("密码", "Password"), pass),
+  h("label.field", L("login.username"), user),
+  h("label.field", L("login.password"), pass),
   pass2Row,
   error,
   submit);
 
   const guestBtn = h("button.btn.ghost.big#guest", { type: "button", on: { click: () => go("/api/guest") } },
-    bi("游客试玩", "Play as a guest"));
+    L("login.play_as_a_guest"));
 
   const deco = h("div.login-deco", ["1m", "9p", "E", "C", "F", "P", "5s"].map((t) => tileEl(t, { size: "md" })));
   root.append(h("section.login-page",
     h("div.login-card",
-      h("h1", h("span.zh", "麻将大厅"), h("span.en", "Mahjong Hall")),
-      h("p.tagline", "国标 · 南昌 · 好友私人桌 · 回放 · 算番  —  MCR, Nanchang, private tables, replays and a fan calculator"),
+      h("h1", h("span.zh", msg("app.title").zh), h("span.en", msg("app.title").en)),
+      h("p.tagline", L("login.mcr_nanchang_private_tables_repl")),
       deco,
       form,
-      h("div.or", h("span", "或 or")),
+      h("div.or", h("span", L("login.or"))),
       guestBtn,
-      h("p.small", h("a", { href: "#calc" }, "这是什么和？ What hand is this? → 算番器 fan calculator")),
+      h("p.small", h("a", { href: "#calc" }, L("login.fan_calculator"))),
     )));
   setMode("login");
   user.focus();

@@ -3,7 +3,7 @@
 
 import { api, getToken, setToken } from "./api.js";
 import { Connection } from "./conn.js";
-import { bi, clear, fmtInt, h, toast } from "./util.js";
+import { bi, clear, fmtInt, h, L, toast } from "./util.js";
 import * as loginPage from "./login.js";
 import * as lobbyPage from "./lobby.js";
 import * as tablePage from "./table.js";
@@ -14,7 +14,7 @@ import * as leaderboardPage from "./leaderboard.js";
 import { attachFriendMessages } from "./friends.js";
 import { itemErrorText } from "./items.js";
 import { loadRulesets } from "./rulesets.js";
-import { LANGS, applyLang, getLang, nextLang, setLang } from "./i18n.js";
+import { LANGS, applyLang, getLang, msg, nextLang, setLang, tr } from "./i18n.js";
 import { isMuted, setMuted } from "./sound.js";
 
 const PAGES = {
@@ -65,7 +65,7 @@ export const app = {
       return me;
     } catch (e) {
       if (e.status === 401) {
-        toast("登录已过期，请重新登录 · Your session expired; please log in again", "error");
+        toast(tr("app.session_expired"), "error");
         this.signOut(false);
       }
       return null;
@@ -95,16 +95,16 @@ function renderAccount() {
   const me = app.me;
   document.getElementById("nav-me").hidden = !me;
   if (!me) {
-    box.append(h("a.btn.small", { href: "#login" }, bi("登录", "Log in")));
+    box.append(h("a.btn.small", { href: "#login" }, L("login.log_in")));
     return;
   }
   box.append(
-    h("span.coins", { title: "游戏币 coins", id: "balance", dataset: { balance: me.balance } },
-      h("span.coin-icon", "币"), fmtInt(me.balance)),
-    h("a.who", { href: `#player/${me.id}`, title: "我的战绩 my statistics" },
-      me.kind === "guest" ? h("span.badge.guest", bi("游客", "guest")) : null, h("span.who-name", me.name)),
-    h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout", title: "退出 Log out" },
-      bi("退出", "Log out")),
+    h("span.coins", { i18n: { title: "app.coins" }, id: "balance", dataset: { balance: me.balance } },
+      h("span.coin-icon", { dataset: { langFree: "" } }, "币"), fmtInt(me.balance)),
+    h("a.who", { href: `#player/${me.id}`, i18n: { title: "app.my_stats" } },
+      me.kind === "guest" ? h("span.badge.guest", L("main.guest")) : null, h("span.who-name", me.name)),
+    h("button.btn.small.ghost", { on: { click: () => app.signOut() }, id: "logout", i18n: { title: "app.log_out" } },
+      L("main.log_out")),
   );
 }
 
@@ -147,11 +147,11 @@ app.conn.on("kicked", (m) => {
   // the server closes this connection: stop the table's prompt and timers and say so (no reconnect)
   app.conn.stop();
   tablePage.session.kick(m.reason);
-  toast("你在别处登录了 · You logged in somewhere else; this page is disconnected", "error", 10000);
+  toast(tr("app.kicked"), "error", 10000);
 });
 app.conn.on("_closed", (e) => {
   if (e.code === 4401) {
-    toast("登录已失效 · Your session is no longer valid; please log in again", "error", 8000);
+    toast(tr("app.invalid_session"), "error", 8000);
     app.signOut(false);
   }
 });
@@ -171,16 +171,20 @@ function renderPrefs() {
   const cur = LANGS.find(([v]) => v === getLang());
   langBtn.textContent = cur[1];
   langBtn.dataset.lang = cur[0];
-  langBtn.title = `语言 language: ${cur[2]} — 点击切换 click to switch`;
+  langBtn.title = tr("app.lang_title", { lang: cur[2] });
   const mute = document.getElementById("mute-toggle");
   mute.textContent = isMuted() ? "♪̸" : "♪";
   mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
-  mute.title = isMuted() ? "声音已关 sound off — 点击打开 click to turn on" : "声音已开 sound on — 点击静音 click to mute";
+  mute.title = tr(isMuted() ? "app.sound_off" : "app.sound_on");
 }
 
 window.addEventListener("hashchange", render);
 window.addEventListener("DOMContentLoaded", async () => {
   tablePage.session.attach(app);
+  for (const el of document.querySelectorAll("[data-i18n]")) { // the shell's labels (index.html) from the catalogue
+    const m = msg(el.dataset.i18n);
+    el.replaceChildren(h("span.zh", m.zh), " ", h("span.en", m.en));
+  }
   applyLang();
   renderPrefs();
   document.getElementById("lang-toggle").addEventListener("click", () => {
@@ -196,7 +200,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   try {
     await loadRulesets();
   } catch {
-    toast("无法读取规则 · Could not load the rulesets from the server", "error");
+    toast(tr("app.no_rulesets"), "error");
   }
   if (getToken()) {
     app.conn.connect();

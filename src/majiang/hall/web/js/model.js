@@ -3,7 +3,8 @@
 // same model with every hand visible.
 
 import { rulesetInfo } from "./rulesets.js";
-import { sortTiles, tileZh } from "./tiles.js";
+import { sortTiles, tileEn, tileZh } from "./tiles.js";
+import { tr } from "./i18n.js";
 
 const WINDS = "ESWN";
 
@@ -144,7 +145,7 @@ export class HandModel {
         } else if (!replaced) {
           st.count -= 1;
         }
-        this.lastText = `补花 ${tileZh(e.tile)}`;
+        this.lastText = tr("model.flower", { tile: { zh: tileZh(e.tile), en: tileEn(e.tile) } });
         break;
       }
       case "draw":

@@ -3,13 +3,14 @@
 // today's claims are not used up).  POST /api/me/relief pays it through the ledger.
 
 import { api } from "./api.js";
-import { bi, fmtInt, h, toast } from "./util.js";
+import { L, fmtInt, h, toast } from "./util.js";
+import { tr } from "./i18n.js";
 
 export function reliefCard(app) {
   const text = h("p.small#relief-text");
-  const button = h("button.btn.primary#relief-claim", bi("领取救济金", "Claim relief"));
+  const button = h("button.btn.primary#relief-claim", L("relief.claim"));
   const el = h("div.card.relief#relief-card", { hidden: true },
-    h("h3", bi("救济金", "Relief"), h("span.small", "每日 daily")), text, button);
+    h("h3", L("relief.title"), h("span.small", L("relief.daily"))), text, button);
   let busy = false;
 
   async function refresh() {
@@ -21,8 +22,8 @@ export function reliefCard(app) {
       const st = await api("/api/me/relief");
       el.hidden = !st.eligible;
       el.dataset.left = st.left_today;
-      text.textContent = `游戏币低于 ${fmtInt(st.below)} 时每天可领 ${st.per_day} 次，每次 ${fmtInt(st.amount)} · ` +
-        `below ${fmtInt(st.below)} coins you may claim ${fmtInt(st.amount)}, ${st.per_day}× a day (${st.left_today} left today)`;
+      text.replaceChildren(L("relief.text", { below: fmtInt(st.below), per_day: st.per_day, amount: fmtInt(st.amount),
+        left: st.left_today }));
     } catch {
       el.hidden = true;
     }
@@ -34,9 +35,9 @@ export function reliefCard(app) {
     button.disabled = true;
     try {
       const got = await api("/api/me/relief", { method: "POST" });
-      toast(`已领取救济金 ${fmtInt(got.paid)} 游戏币 · relief of ${fmtInt(got.paid)} coins received`, "ok");
+      toast(tr("relief.got", { paid: fmtInt(got.paid) }), "ok");
     } catch (e) {
-      toast(`不能领取 · Cannot claim: ${e.message}`, "error");
+      toast(tr("relief.cannot", { error: e.message }), "error");
     } finally {
       busy = false;
       button.disabled = false;

@@ -5,36 +5,44 @@
 import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { fitStage, renderStage } from "./board.js";
-import { WIND_ZH, bi, clear, h, signed } from "./util.js";
-import { tileZh } from "./tiles.js";
+import { bi, clear, h, L, roomNames, signed, WIND_EN, WIND_ZH } from "./util.js";
+import { rulesetName } from "./rulesets.js";
+import { tileEn, tileZh } from "./tiles.js";
+import { msg, t, tr } from "./i18n.js";
 import { winHandEl } from "./table.js";
 import { replayText } from "./items.js";
 import { reviewPanel } from "./review.js";
 
 const SPEEDS = [0.25, 0.5, 1, 2, 4];
+const LANG_FREE = { dataset: { langFree: "" } }; // hex digits (seeds, hashes): the same in every language
 
+/** A tile's name as {zh, en} (a catalogue value), "" for none. */
+function tl(t) {
+  return t ? { zh: tileZh(t), en: tileEn(t) } : "";
+}
+
+/** One event of the log in words (a label: the stylesheet shows the chosen language). */
 function describe(e, names) {
   const n = (s) => (s === null || s === undefined ? "" : names[s] || `#${s}`);
+  const v = { who: n(e.seat), tile: tl(e.tile) };
   switch (e.type) {
-    case "hand_start": return `开局 hand starts · 庄 dealer ${n(e.dealer)} · ${WIND_ZH["ESWN"[e.prevalent]] || ""}风圈` +
-      (e.items || []).map((u) => ` · ${replayText(u, n(u.seat))}`).join("");
+    case "hand_start": {
+      const w = "ESWN"[e.prevalent];
+      return [L("replay.hand_start", { dealer: n(e.dealer), wind: { zh: WIND_ZH[w] || "", en: WIND_EN[w] || "" } }),
+        ...(e.items || []).map((u) => ` · ${replayText(u, n(u.seat))}`)];
+    }
     case "item": return replayText(e, n(e.seat));
-    case "dice": return `掷骰 dice ${(e.dice || []).join(" ")}`;
-    case "deal": return "配牌 deal";
-    case "jing": return `翻精 jing: ${tileZh(e.indicator)} → 正精 ${tileZh(e.zheng)} 副精 ${tileZh(e.fu)}`;
-    case "flower": return `${n(e.seat)} 补花 flower ${tileZh(e.tile)}${e.replacement ? ` → ${tileZh(e.replacement)}` : ""}`;
-    case "draw": return `${n(e.seat)} 摸牌 draws ${e.tile ? tileZh(e.tile) : ""}${e.tail ? " (杠后 from the tail)" : ""}`;
-    case "discard": return `${n(e.seat)} 打出 discards ${tileZh(e.tile)}`;
-    case "chow": return `${n(e.seat)} 吃 chow ${e.tiles.map(tileZh).join("")}`;
-    case "pung": return `${n(e.seat)} 碰 pung ${tileZh(e.tile)}`;
-    case "kong": return `${n(e.seat)} ${{ exposed: "明杠", added: "加杠", concealed: "暗杠" }[e.kind] || "杠"} kong ${e.tile ? tileZh(e.tile) : ""}`;
-    case "add_kong_declared": return `${n(e.seat)} 加杠 declares an added kong ${tileZh(e.tile)}`;
-    case "robbed": return `${n(e.seat)} 抢杠 robs the kong ${tileZh(e.tile)}`;
-    case "win": return `${n(e.seat)} 和 wins · ${e.points} ${e.from === null || e.from === undefined ? "自摸 self-drawn" : `点炮 ${n(e.from)}`}`;
-    case "false_win": return `${n(e.seat)} 诈和 false win`;
-    case "payment": return `结算 payment ${e.deltas.map(signed).join(" ")}`;
-    case "exhausted": return "荒庄 exhaustive draw";
-    case "hand_end": return "终局 hand over";
+    case "dice": return L("replay.dice", { dice: (e.dice || []).join(" ") });
+    case "jing": return L("replay.jing", { indicator: tl(e.indicator), zheng: tl(e.zheng), fu: tl(e.fu) });
+    case "flower": return [L("replay.flower", v), e.replacement ? [" → ", bi(tileZh(e.replacement), tileEn(e.replacement))] : ""];
+    case "draw": return L(e.tail ? "replay.draw_tail" : "replay.draw", v);
+    case "chow": return L("replay.chow", { who: v.who, tiles: { zh: e.tiles.map(tileZh).join(""), en: e.tiles.map(tileEn).join(", ") } });
+    case "kong": return L(`replay.kong.${["exposed", "added", "concealed"].includes(e.kind) ? e.kind : "exposed"}`, v);
+    case "discard": case "pung": case "add_kong_declared": case "robbed": case "false_win": return L(`replay.${e.type}`, v);
+    case "win": return L(e.from === null || e.from === undefined ? "replay.win_self" : "replay.win_from",
+      { who: v.who, points: e.points, from: n(e.from) });
+    case "payment": return L("replay.payment", { deltas: e.deltas.map(signed).join(" ") });
+    case "deal": case "exhausted": case "hand_end": return L(`replay.${e.type}`);
     default: return e.type;
   }
 }
@@ -48,12 +56,13 @@ export function mount(root, arg, app) {
   const side = h("aside.table-side.replay-side#replay-side");
   root.append(h("section.table-page.replay-page", stageBox, side));
   if (!id) {
-    side.append(h("p.form-error", "没有这一局 · No hand id in the address (#replay/<id>)"));
+    side.append(h("p.form-error", L("replay.no_hand_id_in_the_address_replay")));
     return null;
   }
-  side.append(h("p", "载入中… loading…"));
+  side.append(h("p", L("loading")));
   let data = null;
-  let names = ["东", "南", "西", "北"];
+  let room = null; // the hand's room as /api/rooms describes it (its names), when it still exists
+  let names = ["E", "S", "W", "N"].map((w) => tr(`wind.${w}`));
   let pos = 0; // events applied
   let timer = null;
   let speed = 1;
@@ -94,7 +103,7 @@ export function mount(root, arg, app) {
     if (panel) panel.mark(pos);
     const cur = log.querySelector(".on");
     if (cur) cur.scrollIntoView({ block: "nearest" });
-    document.getElementById("replay-play").replaceChildren(timer ? bi("暂停", "Pause") : bi("播放", "Play"));
+    document.getElementById("replay-play").replaceChildren(timer ? L("replay.pause") : L("replay.play"));
     const res = document.getElementById("replay-result");
     clear(res);
     if (over) res.append(resultBox());
@@ -105,17 +114,17 @@ export function mount(root, arg, app) {
     const win = r.win;
     const box = h("div.card.replay-result");
     if (win) {
-      box.append(h("h3", `和 ${names[win.seat]} · ${win.points}`), winHandEl(win),
+      box.append(h("h3", L("replay.win_head", { name: names[win.seat], points: win.points })), winHandEl(win),
         h("table.fans", h("tbody", (win.fans || []).map((f) => h("tr",
-          h("td", f.zh || ""), h("td", f.name || ""), h("td.num", "points" in f ? `${f.points}×${f.count || 1}` : `×${f.factor}`))))));
+          h("td", { dataset: { langFree: "" } }, f.zh || ""), h("td", { dataset: { langFree: "" } }, f.name || ""), h("td.num", "points" in f ? `${f.points}×${f.count || 1}` : `×${f.factor}`))))));
     } else if (r.void) {
-      box.append(h("h3", "作废 Void"), h("p.muted", r.void));
+      box.append(h("h3", L("replay.void")), h("p.muted", r.void));
     } else {
-      box.append(h("h3", "荒庄 Exhaustive draw"));
+      box.append(h("h3", L("replay.exhaustive_draw")));
     }
     // the coins only for the hand's own players (the server leaves them out for anyone else)
-    const coins = r.coins ? [h("th.num", "游戏币 Coins")] : [];
-    box.append(h("table.seats-result", h("thead", h("tr", h("th", "玩家 Player"), h("th.num", "分数 Score"), ...coins)),
+    const coins = r.coins ? [h("th.num", L("table.coins"))] : [];
+    box.append(h("table.seats-result", h("thead", h("tr", h("th", L("table.player")), h("th.num", L("table.score")), ...coins)),
       h("tbody", [0, 1, 2, 3].map((s) => h("tr", h("td", names[s]), h("td.num", signed((r.deltas || [])[s])),
         ...(r.coins ? [h("td.num", signed(r.coins[s]))] : []))))));
     return box;
@@ -187,32 +196,34 @@ export function mount(root, arg, app) {
         play();
       }
     });
-    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s), selected: s === bottom }, `座位 seat ${s}: ${names[s]}`)));
+    const viewSel = h("select#replay-bottom", [0, 1, 2, 3].map((s) => h("option", { value: String(s), selected: s === bottom }, tr("replay.seat_option", { n: s, name: names[s] }))));
     viewSel.addEventListener("change", () => {
       bottom = Number(viewSel.value);
       draw();
     });
     side.append(
       h("div.card",
-        h("h3", bi("回放", "Replay"), ` #${data.id}`),
+        h("h3", L("table.replay"), ` #${data.id}`),
         data.yours ? shareBox() : null,
-        data.shared ? h("div.small#shared-note", "分享的牌局 · a hand shared by one of its players") : null,
-        h("div.small", `房间 room ${data.room} · 规则 rules ${data.rules} · 桌 table ${data.table}`),
-        h("div.small.mono", { title: data.seed_hash }, `种子哈希 seed hash ${data.seed_hash.slice(0, 20)}…`),
-        h("div.small.mono", { title: data.seed }, `种子 seed ${data.seed.slice(0, 20)}…`),
-        h("div.small", "所有手牌可见：本局已结束，种子已公布 · every hand is shown: the hand is over and its seed revealed")),
+        data.shared ? h("div.small#shared-note", L("replay.a_hand_shared_by_one_of_its_play")) : null,
+        h("div.small", L("replay.meta", { room: room ? { zh: roomNames(room)[0], en: roomNames(room)[1] } : data.room,
+          rules: { zh: rulesetName(data.rules)[0], en: rulesetName(data.rules)[1] } }),
+          " · ", L("table.table_label"), " ", h("span", LANG_FREE, data.table)),
+        h("div.small.mono", { title: data.seed_hash }, L("replay.seed_hash"), " ", h("span", LANG_FREE, `${data.seed_hash.slice(0, 20)}…`)),
+        h("div.small.mono", { title: data.seed }, L("replay.seed"), " ", h("span", LANG_FREE, `${data.seed.slice(0, 20)}…`)),
+        h("div.small", L("replay.every_hand_is_shown_the_hand_is"))),
       h("div.card.replay-controls",
         h("div.row",
-          h("button.btn#replay-start", { title: "开始 start", on: { click: () => step(-1e9) } }, "|◀"),
-          h("button.btn#replay-back", { title: "后退 step back", on: { click: () => step(-1) } }, "◀"),
-          h("button.btn.primary#replay-play", { on: { click: play } }, bi("播放", "Play")),
-          h("button.btn#replay-step", { title: "前进 step", on: { click: () => step(1) } }, "▶"),
-          h("button.btn#replay-end", { title: "结束 end", on: { click: () => step(1e9) } }, "▶|")),
+          h("button.btn#replay-start", { i18n: { title: "replay.start" }, on: { click: () => step(-1e9) } }, "|◀"),
+          h("button.btn#replay-back", { i18n: { title: "replay.step_back" }, on: { click: () => step(-1) } }, "◀"),
+          h("button.btn.primary#replay-play", { on: { click: play } }, L("replay.play")),
+          h("button.btn#replay-step", { i18n: { title: "replay.step" }, on: { click: () => step(1) } }, "▶"),
+          h("button.btn#replay-end", { i18n: { title: "replay.end" }, on: { click: () => step(1e9) } }, "▶|")),
         h("div.row", slider, h("span.mono#replay-pos", "")),
-        h("div.row", h("label", "速度 speed ", speedSel), h("label", "视角 view ", viewSel))),
+        h("div.row", h("label", L("replay.speed"), speedSel), h("label", L("replay.view"), viewSel))),
       h("div#replay-result"),
       panel.el,
-      h("div.card.log-card", h("h3", bi("过程", "Events")), log),
+      h("div.card.log-card", h("h3", L("replay.events")), log),
     );
     panel.logMarks(log);
     draw();
@@ -232,11 +243,11 @@ export function mount(root, arg, app) {
             : await api(`/api/hands/${data.id}/share`, { method: "POST" });
           data.share = d.token;
           out.textContent = d.token ? `${location.origin}/#replay/s/${d.token}` : "";
-          toggle.replaceChildren(d.token ? bi("取消分享", "Unshare") : bi("分享链接", "Share link"));
+          toggle.replaceChildren(d.token ? L("replay.unshare") : L("replay.share_link"));
           if (d.token && navigator.clipboard) navigator.clipboard.writeText(out.textContent).catch(() => {});
         },
       },
-    }, data.share ? bi("取消分享", "Unshare") : bi("分享链接", "Share link"));
+    }, data.share ? L("replay.unshare") : L("replay.share_link"));
     return h("div.share", toggle, " ", out);
   }
 
@@ -244,26 +255,31 @@ export function mount(root, arg, app) {
     data = d;
     const ids = [...new Set((d.players || []).filter((x) => x !== null))];
     const profiles = {};
-    await Promise.all(ids.map((pid) => api(`/api/players/${pid}`, { auth: false })
-      .then((p) => { profiles[pid] = p.name; }).catch(() => {})));
+    await Promise.all([...ids.map((pid) => api(`/api/players/${pid}`, { auth: false })
+      .then((p) => { profiles[pid] = p.name; }).catch(() => {})),
+    api("/api/rooms", { auth: false }).then((rs) => { room = rs.find((r) => r.id === d.room) || null; }).catch(() => {})]);
     const players = d.players || [null, null, null, null];
     // bots of one kind share an account: tell them apart by their seat's wind in this hand, as the
     // plates show it (the dealer is East), not by the seat's index
     const start = (d.events || []).find((e) => e.type === "hand_start");
     const dealer = start && typeof start.dealer === "number" ? start.dealer : 0;
     names = players.map((pid, s) => {
-      const wind = "东南西北"[(s - dealer + 4) % 4];
+      const w = "ESWN"[(s - dealer + 4) % 4];
+      const wind = tr(`wind1.${w}`);
       const botName = ((d.result && d.result.seat_names) || [])[s];
       if (botName) return botName; // a bot: as the table named it (fan-bot-1), not its account
-      if (pid === null) return `${wind}家 ${["East", "South", "West", "North"][(s - dealer + 4) % 4]}`;  // not yours: no names
+      if (pid === null) { // not yours: no names ("北家 North" in 中/EN)
+        const m = msg("replay.seat_of", { wind: { zh: WIND_ZH[w], en: WIND_EN[w] } });
+        return t(m.zh, m.en).replace(" · ", " ");
+      }
       const base = profiles[pid] ? profiles[pid] : `#${pid}`;
       return players.filter((x) => x === pid).length > 1 ? `${base} (${wind})` : base;
     });
     build();
   }).catch((e) => {
     clear(side);
-    side.append(h("p.form-error", `无法载入这一局 · Cannot load hand ${id}: ${e.message}`),
-      h("a.btn", { href: app.me ? `#player/${app.me.id}` : "#lobby" }, bi("返回", "Back")));
+    side.append(h("p.form-error", L("replay.cannot_load", { id, error: e.message })),
+      h("a.btn", { href: app.me ? `#player/${app.me.id}` : "#lobby" }, L("replay.back")));
   });
 
   const onResize = () => stage && fitStage(stageBox, stage);

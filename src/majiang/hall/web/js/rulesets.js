@@ -52,6 +52,12 @@ export function rulesetName(name) {
   return r ? [r.zh, r.en] : [name, name];
 }
 
+/** What a win's points count in `name` as [zh, en], e.g. ["番", "fan"]. */
+export function pointsPair(name) {
+  const r = rulesetInfo(name);
+  return r ? [r.points[0], r.points[r.points.length - 1]] : ["", ""];
+}
+
 /** What a win's points count in `name`, e.g. "番 fan" or "倍 multiplier". */
 export function pointsName(name) {
   const r = rulesetInfo(name);

@@ -5,13 +5,13 @@ import { api } from "./api.js";
 import { HandModel } from "./model.js";
 import { inviteCard } from "./friends.js";
 import { fitStage, handTiles, markJing, meldEl, meldsEl, renderStage, seatDetail } from "./board.js";
-import { WIND_EN, WIND_ZH, bi, clear, confirmDialog, fmtInt, h, signed, timeText, toast } from "./util.js";
-import { pointsName, rulesetName } from "./rulesets.js";
+import { bi, clear, confirmDialog, fmtInt, h, L, roomNames, signed, timeText, toast, WIND_EN, WIND_ZH } from "./util.js";
+import { pointsPair, rulesetName } from "./rulesets.js";
 import { ALL_KINDS, tileEl, tileName, tileZh } from "./tiles.js";
-import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemZh, resultText, tileChoices,
+import { ITEM_NAMES, PATTERN_NAMES, TURN_ITEMS, itemErrorText, itemLabel, itemNames, itemZh, resultText, tileChoices,
   usedText } from "./items.js";
 import { play as playSound } from "./sound.js";
-import { t } from "./i18n.js";
+import { msg, pair, t, tr } from "./i18n.js";
 import { askHints, hintsCard, keepsReady } from "./hints.js";
 import { addBots, botsWaitEl, leaveAfterButton, mayAddBots, noteTimers, playAgainButton, readyBar, readyStep,
   seatBotButton, tickBetween } from "./between.js";
@@ -27,10 +27,8 @@ export function isCompact() {
 const STATE_CHANGING = new Set(["hand_start", "draw", "discard", "chow", "pung", "kong", "add_kong_declared",
   "robbed", "win", "exhausted", "hand_end"]);
 
-const ACTION_LABEL = {
-  win: ["和", "Win"], chow: ["吃", "Chow"], pung: ["碰", "Pung"], kong: ["杠", "Kong"],
-  added_kong: ["加杠", "Add kong"], concealed_kong: ["暗杠", "Concealed kong"], pass: ["过", "Pass"],
-};
+const ACTION_LABEL = Object.fromEntries(["win", "chow", "pung", "kong", "added_kong", "concealed_kong", "pass"]
+  .map((a) => [a, pair(`action.${a}`)]));
 
 const HU_EN = {
   平胡: "Basic hand", 碰碰胡: "All pungs", 小七对: "Seven pairs", 十三烂: "Thirteen rotten",
@@ -129,7 +127,7 @@ class TableSession {
         const wasHere = app.route === "table";
         this.forget();
         if (wasHere) {
-          toast("你已不在牌桌上 · You are no longer at a table", "info");
+          toast(tr("table.no_longer_seated"), "info");
           app.go("lobby");
         }
       }
@@ -156,7 +154,7 @@ class TableSession {
       this.leaveAfter = !!m.on;
       this.redraw();
     });
-    c.on("seat_queued", () => toast("牌桌已满：本局结束后机器人让座给你，先观战 · A bot gives you its seat when this hand ends; watching until then", "info", 8000));
+    c.on("seat_queued", () => toast(tr("table.seat_queued"), "info", 8000));
     c.on("events", (m) => this.onEvents(m));
     c.on("items", (m) => {
       if (!this.mine(m) || this.spectator) return;
@@ -181,11 +179,11 @@ class TableSession {
       if (!this.mine(m)) return;
       this.myAuto = m.on;
       if (m.on && m.reason === "timeouts") {
-        toast("多次超时，已自动托管 · Auto-play (托管) is on after repeated timeouts", "error", 6000);
+        toast(tr("table.auto_after_timeouts"), "error", 6000);
         this.userAuto = true;
       }
       if (m.on && m.reason === "not_ready") {
-        toast("没有准备，这一局由托管代打 · Not ready in time: auto-play (托管) plays this hand", "error", 6000);
+        toast(tr("table.auto_not_ready"), "error", 6000);
         this.userAuto = true;
       }
       if (m.on) this.prompt = null;
@@ -194,9 +192,9 @@ class TableSession {
     c.on("escape", (m) => {
       if (!this.mine(m)) return;
       const name = this.nameOf(m.seat);
-      const comp = m.compensation ? `，其余玩家各得补偿 ${m.compensation} · the others get ${m.compensation} each` : "";
-      toast(`${name} 逃跑，罚 ${m.penalty} 游戏币 · ${name} left the hand (penalty ${m.penalty} coins)${comp}`,
-        "info", 6000);
+      const a = msg("table.escape", { name, penalty: m.penalty });
+      const b = m.compensation ? msg("table.escape_comp", { n: m.compensation }) : { zh: "", en: "" };
+      toast(t(a.zh + b.zh, a.en + b.en), "info", 6000);
     });
     c.on("chat", (m) => {
       if (m.scope !== "table" || !this.mine(m)) return;
@@ -207,8 +205,7 @@ class TableSession {
     c.on("stood_up", (m) => {
       if (!this.mine(m)) return;
       if (m.code === "leave_after" || m.code === "not_ready") {
-        toast(m.code === "leave_after" ? "本局结束，你已离座（不扣分） · You left the table after the hand (no penalty)"
-          : "两次未准备，座位已让出（不扣分） · Two ready steps missed: your seat was given up (no penalty)", "info", 8000);
+        toast(tr(m.code === "leave_after" ? "table.left_after" : "table.ready_missed"), "info", 8000);
         if (this.resultOpen) { // read the result first: closing it goes to the lobby
           this.leftTable = true;
           this.table = this.table && { ...this.table, ready: null };
@@ -216,7 +213,7 @@ class TableSession {
           return;
         }
       } else {
-        toast(`你已离座：${m.reason || ""} · You were stood up`, "error", 8000);
+        toast(tr("table.stood_up", { reason: m.reason || "" }), "error", 8000);
       }
       this.forget();
       if (app.route === "table") app.go("lobby");
@@ -250,7 +247,7 @@ class TableSession {
 
   nameOf(seat) {
     const s = this.table && this.table.seats[seat];
-    return s ? s.name : `${"东南西北"[seat]}`;
+    return s ? s.name : tr(`wind.${"ESWN"[seat]}`);
   }
 
   onSnapshot(m) {
@@ -300,7 +297,7 @@ class TableSession {
     this.syncAuto(true);
     this.updateNav();
     if (this.spectator && m.delay_s) {
-      toast(`观战中：事件延迟 ${m.delay_s} 秒，从下一步开始显示 · Spectating with a ${m.delay_s}s delay`, "info", 6000);
+      toast(tr("table.spectating_delay", { s: m.delay_s }), "info", 6000);
     }
     // a page just opened (a reload, a new tab) goes straight back to the table the player sits at
     const go = this.expect || ["lobby", "login"].includes(app.route ?? bootRoute());
@@ -366,7 +363,7 @@ class TableSession {
       }
       if (e.type === "false_win") {
         const who = this.nameOf(e.seat);
-        toast(`${who} 诈和 · ${who} declared a false win (${e.kind})`, "error", 6000);
+        toast(tr("table.false_win", { who, kind: e.kind }), "error", 6000);
       }
       if (e.type === "item") this.logItem(e.seat, e.item);
       if (e.type === "dice") this.diceUntil = now + 3500;
@@ -464,7 +461,7 @@ class TableSession {
     if (!p) return;
     const ok = this.app.conn.send({ type: "action", seq: p.seq, action, table: this.tableId });
     if (!ok) {
-      toast("连接中断，正在重连… · Not connected; reconnecting…", "error");
+      toast(tr("table.reconnecting_toast"), "error");
       return;
     }
     this.lastPrompt = p;
@@ -543,10 +540,7 @@ class TableSession {
     const playing = this.table && this.table.state === "playing" && !this.spectator;
     if (playing) {
       const pen = this.room ? this.room.escape_penalty : "?";
-      const leave = await confirmDialog(
-        `对局中离开算逃跑，罚 ${pen} 游戏币，由托管打完本局（不扣分：用“本局后离座”）。确定离开？`,
-        `Leaving during a hand is an escape: you pay ${pen} coins and 托管 plays the hand out ` +
-        "(free: use \"Leave after this hand\"). Leave?", "离开", "Leave");
+      const leave = await confirmDialog(...pair("table.escape_ask", { pen }), ...pair("table.leave"));
       if (!leave) return;
     }
     this.app.conn.send({ type: "stand" });
@@ -566,12 +560,9 @@ function bootRoute() {
 /** The word called at the table for an event: 吃 碰 杠 补花 和. */
 function callWord(e) {
   switch (e.type) {
-    case "chow": return ["吃", "Chow"];
-    case "pung": return ["碰", "Pung"];
-    case "kong": return ["杠", "Kong"];
-    case "add_kong_declared": return ["加杠", "Kong"];
-    case "flower": return ["补花", "Flower"];
-    case "win": return ["和", e.from === null || e.from === undefined ? "Self-drawn" : "Win"];
+    case "chow": case "pung": case "kong": case "flower": return pair(`call.${e.type}`);
+    case "add_kong_declared": return [msg("action.added_kong").zh, msg("call.kong").en];
+    case "win": return pair(e.from === null || e.from === undefined ? "call.self_drawn" : "call.win");
     default: return null;
   }
 }
@@ -589,7 +580,7 @@ function callsEl() {
 // ---- the page ------------------------------------------------------------------------------------------
 
 function countdownEl() {
-  return h("span.countdown", { title: "剩余时间 time left" }, "");
+  return h("span.countdown", { i18n: { title: "table.time_left" } }, "");
 }
 
 function tickCountdowns() {
@@ -605,20 +596,20 @@ function tickCountdowns() {
   }
   const nx = document.getElementById("next-hand-in");
   if (nx && session.leftTable) { // the result stays readable, but no next hand is coming for this player
-    nx.textContent = "你已离座，不再参加下一局 · You have left the table: no next hand for you";
+    nx.replaceChildren(L("table.no_next_hand"));
     nx.classList.add("left");
     return;
   }
   if (tickBetween(session)) return; // the ready step's countdown (between.js)
   if (nx && session.nextHandAt) {
     const left = Math.max(0, Math.ceil((session.nextHandAt - performance.now()) / 1000));
-    nx.textContent = left > 0 ? `下一局 ${left} 秒后开始 · next hand in ${left}s` : "下一局即将开始 · next hand starting";
+    nx.replaceChildren(left > 0 ? L("table.next_hand_in", { n: left }) : L("table.next_hand_now"));
   }
 }
 
 function relName(seat) {
-  if (session.seat === null) return "";
-  return ["自家", "下家", "对家", "上家"][(seat - session.seat + 4) % 4];
+  if (session.seat === null) return ["", ""];
+  return pair(`rel.${(seat - session.seat + 4) % 4}`);
 }
 
 function actionButton(a, label, cls = "") {
@@ -642,21 +633,20 @@ function renderActionBar() {
     const free = t ? t.seats.filter((s) => !s).length : 0;
     if (readyStep(session) && !session.leftTable) return readyBar(session);
     if (t && t.state === "waiting" && session.seat !== null) {
-      bar.append(h("span.hint", h("span.zh", `等待玩家 ${4 - free}/4`), " ", h("span.en", `waiting for players ${4 - free}/4`)));
+      bar.append(h("span.hint", L("table.waiting_players", { n: 4 - free })));
       const wait = botsWaitEl(session);
       if (wait) bar.append(wait);
       if (free && mayAddBots(session)) {
         bar.append(h("button.act#add-bots", { on: { click: () => session.app.conn.send({ type: "add_bots" }) } },
-          h("span.zh", "添加机器人"), h("span.en", "Add bots")));
+          L("table.add_bots")));
       }
       return bar;
     }
     return null;
   }
   if (session.myAuto && !p) {
-    bar.append(h("span.hint", h("span.zh", "托管中"), " ", h("span.en", "auto-play is on")),
-      h("button.act#take-over", { on: { click: () => session.setAuto(false) } }, h("span.zh", "取消托管"),
-        h("span.en", "Take over")));
+    bar.append(h("span.hint", L("table.auto_on")),
+      h("button.act#take-over", { on: { click: () => session.setAuto(false) } }, L("table.take_over")));
     return bar;
   }
   if (!p) return null;
@@ -665,30 +655,27 @@ function renderActionBar() {
   const chows = legal.filter((a) => a.type === "chow");
   if (discards.length) {
     bar.classList.add("turn");
-    bar.append(h("span.hint#your-turn", h("span.zh", "轮到你出牌 — 点击一张牌打出"), " ",
-      h("span.en", "Your turn: click a tile to discard")));
+    bar.append(h("span.hint#your-turn", L("table.your_turn")));
   } else if (m.pending) {
     const who = relName(m.pending.seat);
-    const verb = m.phase === "rob" ? "加杠" : "打出";
-    bar.append(h("span.offer", `${who}${verb}`, tileEl(m.pending.tile, { size: "sm" }),
-      h("span.en", m.phase === "rob" ? "adds a kong" : "discarded")));
+    const said = msg(m.phase === "rob" ? "table.offer_rob" : "table.offer_discard", { who: { zh: who[0], en: who[1] } });
+    bar.append(h("span.offer", h("span.zh", said.zh), tileEl(m.pending.tile, { size: "sm" }), h("span.en", said.en)));
   }
   for (const a of legal) {
     if (a.type === "win") {
-      bar.append(actionButton(a, discards.length ? ["自摸", "Win (self-drawn)"] : ACTION_LABEL.win, "win"));
+      bar.append(actionButton(a, discards.length ? pair("action.tsumo") : ACTION_LABEL.win, "win"));
     }
   }
   if (p.noWin) { // the hand is complete, but not a win: say why there is no 和 button
-    bar.append(h("span.hint.no-win#no-win", h("span.zh", `已成和牌形，但只有 ${p.noWin.fan} 番，不够 ${p.noWin.min} 番起和`),
-      " ", h("span.en", `complete, but only ${p.noWin.fan} fan: ${p.noWin.min} needed to win`)));
+    bar.append(h("span.hint.no-win#no-win", L("table.no_win", p.noWin)));
   }
   if (chows.length === 1) bar.append(actionButton(chows[0], ACTION_LABEL.chow));
   if (chows.length > 1) {
-    const box = h("div.chow-choices", h("span.act-label", "吃 Chow:"));
+    const box = h("div.chow-choices", h("span.act-label", L("table.chow_label")));
     for (const a of chows) {
       box.append(h("span.chow-choice", {
         dataset: { action: "chow", tiles: a.tiles.join(",") },
-        title: `吃 chow ${a.tiles.map(tileZh).join("")}`,
+        title: `${tr("action.chow")} ${a.tiles.map(tileZh).join("")}`,
         role: "button",
         tabIndex: 0,
         on: { click: () => session.act(a) },
@@ -712,16 +699,18 @@ function renderActionBar() {
   return bar;
 }
 
+const LANG_FREE = { dataset: { langFree: "" } }; // fan names: the same in every language
+
 function fanRows(fans) {
   const rows = [];
   for (const f of fans || []) {
     const zh = f.zh || f.name;
     const en = f.zh ? (f.name || HU_EN[f.zh] || "") : (HU_EN[f.name] || "");
     if ("points" in f) {
-      rows.push(h("tr.fan", h("td", zh), h("td", en), h("td.num", String(f.points)), h("td.num", `×${f.count || 1}`),
+      rows.push(h("tr.fan", h("td", LANG_FREE, zh), h("td", LANG_FREE, en), h("td.num", String(f.points)), h("td.num", `×${f.count || 1}`),
         h("td.num", String(f.points * (f.count || 1)))));
     } else {
-      rows.push(h("tr.fan", h("td", zh), h("td", en), h("td.num", `×${f.factor}`), h("td.num", ""), h("td.num", "")));
+      rows.push(h("tr.fan", h("td", LANG_FREE, zh), h("td", LANG_FREE, en), h("td.num", `×${f.factor}`), h("td.num", ""), h("td.num", "")));
     }
   }
   return rows;
@@ -732,7 +721,7 @@ export function winHandEl(win) {
   return h("div.winhand",
     h("div.concealed", (win.hand || []).map((t) => tileEl(t, { size: "md" }))),
     h("div.melds", (win.melds || []).map((mm) => meldEl(mm, "md"))),
-    h("span.wintile", tileEl(win.tile, { size: "md", title: `和张 winning tile: ${tileName(win.tile)}` })));
+    h("span.wintile", tileEl(win.tile, { size: "md", title: `${tr("table.winning_tile")}: ${tileName(win.tile)}` })));
 }
 
 // 东风战 / 全庄 (docs/ratings.md): the running totals after each hand, the places and 段位 at the match's end
@@ -740,16 +729,16 @@ function matchBox(r, names) {
   const m = r.match;
   if (!m) return null;
   const end = session.matchEnd && session.matchEnd.hand === r.hand ? session.matchEnd : null;
-  const kind = m.of === 4 ? ["东风战", "East-round match"] : ["全庄", "full match"];
+  const kind = msg(m.of === 4 ? "match.east" : "match.full");
   const rows = [0, 1, 2, 3].map((s) => h(`tr${s === session.seat ? ".me" : ""}`, { dataset: { seat: s } },
-    h("td", names[s]), h("td.num", signed(m.totals[s])),
+    h("td", { dataset: { langFree: "" } }, names[s]), h("td.num", signed(m.totals[s])),
     end ? h("td.num", `${end.places[s]}`) : null,
     end ? h("td.num", end.ranks[s] ? `${signed(end.points[s])} → ${end.ranks[s].after.zh}` : "—") : null));
   return h("div.match#match-box",
-    h("h3", end ? bi(`${kind[0]}结束：名次`, `${kind[1]} over: places`) : bi(`${kind[0]} 第 ${m.hand}/${m.of} 局`, `${kind[1]}, hand ${m.hand} of ${m.of}`)),
+    h("h3", end ? L("match.over", { kind }) : L("match.hand", { kind, hand: m.hand, of: m.of })),
     h("table.match-totals",
-      h("thead", h("tr", h("th", bi("玩家", "Player")), h("th.num", bi("累计", "Total")),
-        end ? h("th.num", bi("名次", "Place")) : null, end ? h("th.num", bi("段位分", "Rank points")) : null)),
+      h("thead", h("tr", h("th", L("table.player")), h("th.num", L("table.total")),
+        end ? h("th.num", L("table.place")) : null, end ? h("th.num", L("table.rank_points")) : null)),
       h("tbody", rows)));
 }
 
@@ -758,28 +747,27 @@ function renderResult() {
   if (!r || !session.resultOpen) return null;
   const win = r.result && r.result.win;
   const names = [0, 1, 2, 3].map((s) => session.nameOf(s));
-  const dialog = h("div.result#result", { role: "dialog", "aria-label": "本局结果 result" });
+  const dialog = h("div.result#result", { role: "dialog", "aria-label": tr("table.result") });
   let box = h("div.res-a");
   dialog.append(box);
   if (win) {
     const how = win.from === null || win.from === undefined
-      ? ["自摸", "self-drawn"]
-      : [`点炮：${names[win.from]}`, `on ${names[win.from]}'s discard`];
-    box.append(h("h2", bi(`和了！${names[win.seat]}`, `Win — ${names[win.seat]}, ${how[1]}`)),
-      h("p.how", `${how[0]} · ${win.points} ${pointsName(session.model.rules)}`),
+      ? L("table.self_drawn") : L("table.dealt_in", { name: names[win.from] });
+    box.append(h("h2", L("table.win_title", { name: names[win.seat] })),
+      h("p.how", how, ` · ${win.points} `, bi(...pointsPair(session.model.rules))),
       winHandEl(win));
     const isMcr = (win.fans || []).some((f) => "points" in f);
     box.append(h("table.fans#fans",
-      h("thead", h("tr", h("th", "番种"), h("th", "Fan"), h("th.num", isMcr ? bi("番数", "points") : bi("倍数", "factor")),
-        h("th.num", isMcr ? bi("次数", "count") : ""), h("th.num", isMcr ? bi("小计", "subtotal") : ""))),
+      h("thead", h("tr", h("th", h("span.zh", msg("table.fan").zh)), h("th", h("span.en", msg("table.fan").en)), h("th.num", isMcr ? L("table.points") : L("table.factor")),
+        h("th.num", isMcr ? L("table.count") : ""), h("th.num", isMcr ? L("table.subtotal") : ""))),
       h("tbody", fanRows(win.fans)),
-      h("tfoot", h("tr.total", h("td", "合计"), h("td", "Total"), h("td.num", ""), h("td.num", ""),
+      h("tfoot", h("tr.total", h("td", h("span.zh", msg("table.fan_total").zh)), h("td", h("span.en", msg("table.fan_total").en)), h("td.num", ""), h("td.num", ""),
         h("td.num#fan-total", String(win.points))))));
   } else {
     const moved = (r.scores || []).some((x) => x !== 0);
-    box.append(h("h2", bi("荒庄", "Exhaustive draw — nobody won")),
-      h("p.how", moved ? bi("本局流局；杠分等照算，台费照收", "No win; kong and other payments stand, the table fee is taken")
-        : bi("本局流局，不计分；台费照收", "No score moves; the table fee is still taken")));
+    box.append(h("h2", L("table.exhaustive_draw_nobody_won")),
+      h("p.how", moved ? L("table.no_win_kong_and_other_payments_s")
+        : L("table.no_score_moves_the_table_fee_is")));
   }
   box = h("div.res-b");
   dialog.append(box);
@@ -790,41 +778,41 @@ function renderResult() {
     const w = session.model.seatWind(s);
     return h(`tr${me ? ".me" : ""}`, { dataset: { seat: s } },
       h("td", bi(WIND_ZH[w], WIND_EN[w])),
-      h("td.pname", names[s], me ? bi(" (你)", "(you)") : ""),
+      h("td.pname", h("span", { dataset: { langFree: "" } }, names[s]), me ? L("table.you") : ""),
       h(`td.num.score${sc > 0 ? ".pos" : sc < 0 ? ".neg" : ""}`, signed(sc)),
       h(`td.num.coin-delta${co > 0 ? ".pos" : co < 0 ? ".neg" : ""}`, { dataset: { coins: co } }, signed(co)));
   });
   const room = session.room;
   box.append(h("table.seats-result#seats-result",
-    h("thead", h("tr", h("th", bi("风位", "Seat")), h("th", bi("玩家", "Player")), h("th.num", bi("分数", "Score")),
-      h("th.num", bi("游戏币", "Coins"), room ? h("span.terms", ` (N=${room.coefficient}, A=${room.fee})`) : null))),
+    h("thead", h("tr", h("th", L("table.seat")), h("th", L("table.player")), h("th.num", L("table.score")),
+      h("th.num", L("table.coins"), room ? h("span.terms", ` (N=${room.coefficient}, A=${room.fee})`) : null))),
     h("tbody", seatRows)));
   if (session.seat !== null && r.coins) {
     const mine = r.coins[session.seat];
     box.append(h("p.mycoins#my-coins", { dataset: { coins: mine } },
-      bi("你的游戏币变化", "your coins:"), " ", h(`b.${mine >= 0 ? "pos" : "neg"}`, signed(mine)),
+      L("table.your_coins"), " ", h(`b.${mine >= 0 ? "pos" : "neg"}`, signed(mine)),
       session.balanceAfter !== undefined && session.balanceAfter !== null
-        ? h("span", " → ", bi("余额", "balance"), ` ${fmtInt(session.balanceAfter)}`) : null));
+        ? h("span", " → ", L("table.balance"), ` ${fmtInt(session.balanceAfter)}`) : null));
   }
   const verify = session.verified === true
-    ? h("span.verify.ok", "✓ sha256(seed) = seed hash ", bi("洗牌公平可验证", "the shuffle was committed before the hand"))
-    : session.verified === false ? h("span.verify.bad", "✗ seed does not match its hash!") : null;
+    ? h("span.verify.ok", "✓ ", h("span", LANG_FREE, "sha256"), L("table.verified"), " ", L("table.the_shuffle_was_committed_before"))
+    : session.verified === false ? h("span.verify.bad", L("table.verify_bad")) : null;
   const mb = matchBox(r, names);
   if (mb) box.append(mb);
   box.append(h("div.seed",
-    h("div", h("b", bi("种子哈希", "seed hash (shown at the start):"), " "), h("span#seed-hash", r.seed_hash)),
-    h("div", h("b", bi("种子", "seed (revealed):"), " "), h("span#seed", r.seed || (r.sealed
-      ? bi("复式：本场比赛结束后公布", "duplicate walls: revealed when the event session ends") : ""))),
+    h("div", h("b", L("table.seed_hash_shown_at_the_start"), " "), h("span#seed-hash", LANG_FREE, r.seed_hash)),
+    h("div", h("b", L("table.seed_revealed"), " "), h("span#seed", r.seed ? LANG_FREE : null, r.seed || (r.sealed
+      ? L("table.duplicate_walls_revealed_when_th") : ""))),
     verify));
   box.append(h("div.buttons",
     h("span.next#next-hand-in", ""),
     playAgainButton(session),
     r.hand ? h("a.btn#replay-link", { href: `#replay/${r.hand}`, target: "_blank", rel: "noopener" },
-      bi("回放", "Replay")) : null,
+      L("table.replay")) : null,
     r.hand ? h("a.btn#review-link", { href: `#replay/${r.hand}/review`, target: "_blank", rel: "noopener" },
-      bi("复盘", "Review")) : null,
+      L("table.review")) : null,
     h("button.btn.primary#close-result", { on: { click: () => session.closeResult() } },
-      session.leftTable ? bi("回大厅", "Back to the lobby") : bi("继续", "Continue"))));
+      session.leftTable ? L("table.back_to_the_lobby") : L("table.continue"))));
   return h("div.overlay.result-overlay", dialog);
 }
 
@@ -834,45 +822,44 @@ function renderSide(side) {
   const room = session.room;
   const m = session.model;
   if (!tb) {
-    side.append(h("p.empty", "不在牌桌上 · Not at a table"), h("a.btn", { href: "#lobby" }, bi("回大厅", "Lobby")));
+    side.append(h("p.empty", L("table.not_seated")), h("a.btn", { href: "#lobby" }, L("table.lobby")));
     return;
   }
   const rules = room ? rulesetName(room.rules) : ["", ""];
   if (session.kicked) {
-    side.append(h("div.card.kicked-card", h("h3", bi("已断开", "Disconnected")),
-      h("p.small", bi("你在别处登录了，这个页面不再连接牌桌。", "You logged in somewhere else; this page no longer follows the table.")),
-      h("button.btn.primary#kicked-reload", { on: { click: () => location.reload() } }, bi("在这里继续", "Continue here"))));
+    side.append(h("div.card.kicked-card", h("h3", L("table.disconnected")),
+      h("p.small", L("table.you_logged_in_somewhere_else_thi")),
+      h("button.btn.primary#kicked-reload", { on: { click: () => location.reload() } }, L("table.continue_here"))));
   }
   const hints = isCompact() && !LANDSCAPE_PHONE.matches ? null : hintsCard(session); // portrait phones: in the dock
   if (hints) side.append(hints);
   side.append(h("div.card.table-card",
-    h("h3", room ? room.name : tb.room),
-    h("div.small", t(`${rules[0]} · 倍数 N ×${room ? room.coefficient : "?"} · 台费 A ${room ? room.fee : "?"}`,
-      `${rules[1]} · N ×${room ? room.coefficient : "?"} · fee A ${room ? room.fee : "?"}`)),
-    h("div.small", t(`桌 #${tb.id}${tb.private ? " · 私人桌" : ""} · 已打 ${tb.hands} 局`,
-      `table #${tb.id}${tb.private ? " · private" : ""} · ${tb.hands} hands played`)),
-    session.code ? h("div.code#table-code", "房号 code ", h("b", session.code), h("span.small", " 发给好友 share it with friends")) : null,
-    tb.private && !session.code ? h("div.small", "私人桌 private table") : null,
-    session.spectator ? h("div.flag.auto", `观战中 spectating (delay ${room ? room.spectate_delay_s : "?"}s)`) : null,
-    m.started && m.dice ? h("div.small#dice-line", t(`骰子 ${m.dice.join(" + ")}`, `dice ${m.dice.join(" + ")}`)) : null,
+    h("h3", room ? bi(...roomNames(room)) : tb.room),
+    h("div.small", L("table.terms", { rules: { zh: rules[0], en: rules[1] }, n: room ? room.coefficient : "?", a: room ? room.fee : "?" })),
+    h("div.small", L("table.table_label"), " ", h("span", LANG_FREE, `#${tb.id}`), " · ",
+      tb.private ? [L("table.private_short"), " · "] : null, L("table.hands_played", { hands: tb.hands })),
+    session.code ? h("div.code#table-code", L("table.code"), " ", h("b", session.code), " ", h("span.small", L("table.share"))) : null,
+    tb.private && !session.code ? h("div.small", L("table.private")) : null,
+    session.spectator ? h("div.flag.auto", L("table.spectating", { s: room ? room.spectate_delay_s : "?" })) : null,
+    m.started && m.dice ? h("div.small#dice-line", L("table.dice", { dice: m.dice.join(" + ") })) : null,
     (m.seedHash || session.seedHashShown)
-      ? h("div.small.mono", { title: "本局开始时公布的种子哈希；局后公布种子以验证 seed commitment" },
-        "种子哈希 seed hash: ", h("span#seed-hash-live", (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
+      ? h("div.small.mono", { i18n: { title: "table.seed_hash_title" } },
+        L("table.seed_hash_live"), " ", h("span#seed-hash-live", LANG_FREE, (m.seedHash || session.seedHashShown).slice(0, 16) + "…"))
       : null));
   if (session.code && !session.spectator && session.app.me && session.app.me.kind === "player") {
     session.inviteEl = session.inviteEl || inviteCard(); // a private table: bring a friend (asked once a table)
     side.append(session.inviteEl);
   }
-  const seats = h("div.card.seat-list#seat-list", h("h3", bi("座位", "Seats")));
+  const seats = h("div.card.seat-list#seat-list", h("h3", L("table.seats")));
   tb.seats.forEach((s, i) => {
     const w = m.started ? m.seatWind(i) : "ESWN"[i];
     seats.append(h(`div.seat-line${i === session.seat ? ".me" : ""}`,
-      h("span.wind", WIND_ZH[w]),
-      h("span.sname", s ? s.name : t("空位", "empty")),
-      s && s.bot ? h("span.flag.bot", t("机器人", "bot")) : null,
-      s && s.auto && !s.bot ? h("span.flag.auto", t("托管", "auto")) : null,
-      s && !s.online ? h("span.flag.off", t("离线", "offline")) : null,
-      s && tb.ready && tb.ready[i] ? h("span.flag.ready", { title: t("已准备", "ready"), "aria-label": t("已准备", "ready") }, "✓") : null,
+      h("span.wind", L(`wind1.${w}`)),
+      s ? h("span.sname", { dataset: { langFree: "" } }, s.name) : h("span.sname", L("table.empty")),
+      s && s.bot ? h("span.flag.bot", L("bot")) : null,
+      s && s.auto && !s.bot ? h("span.flag.auto", L("auto")) : null,
+      s && !s.online ? h("span.flag.off", L("offline")) : null,
+      s && tb.ready && tb.ready[i] ? h("span.flag.ready", { title: tr("table.ready"), "aria-label": tr("table.ready") }, "✓") : null,
       seatBotButton(session, i),
       m.started ? h("span.score", String(m.scores[i])) : null));
   });
@@ -881,25 +868,25 @@ function renderSide(side) {
   if (!session.spectator) {
     const autoBtn = h(`button.btn.toggle#auto-toggle${session.myAuto ? ".on" : ""}`, {
       "aria-pressed": session.myAuto ? "true" : "false",
-      title: "托管：服务器替你打出摸到的牌、放弃吃碰 · auto-play discards the drawn tile and passes claims",
+      i18n: { title: "table.auto_title" },
       on: { click: () => session.setAuto(!session.myAuto) },
-    }, bi(session.myAuto ? "托管中" : "托管", session.myAuto ? "Auto-play ON" : "Auto-play"));
+    }, L(session.myAuto ? "table.auto_btn_on" : "table.auto_btn"));
     buttons.append(autoBtn);
     if (tb.state === "waiting" && tb.seats.some((s) => !s) && mayAddBots(session)) {
       buttons.append(h("button.btn#add-bots-side", { on: { click: () => addBots(session) } },
-        bi("添加机器人", "Add bots")));
+        L("table.add_bots")));
     }
     const leave = leaveAfterButton(session);
     if (leave) buttons.append(leave);
   }
   buttons.append(h("button.btn.danger#stand", { on: { click: () => session.stand() } },
-    bi(session.spectator ? "离开" : "离座", session.spectator ? "Leave" : "Stand up")));
+    L(session.spectator ? "table.leave" : "table.stand")));
   side.append(buttons);
   if (!session.spectator && session.seat !== null) side.append(togglesCard((msg) => session.app.conn.send(msg)));
   const items = renderItems();
   if (items) side.append(items);
   const log = h("div.chat-log#table-chat-log");
-  const input = h("input#table-chat-input", { maxLength: 200, placeholder: "牌桌聊天 table chat" });
+  const input = h("input#table-chat-input", { maxLength: 200, i18n: { placeholder: "table.chat_placeholder" } });
   const send = () => {
     const text = input.value.trim();
     if (!text) return;
@@ -909,8 +896,8 @@ function renderSide(side) {
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter") send();
   });
-  side.append(h("div.card.chat", h("h3", bi("聊天", "Chat")), log,
-    h("div.row", input, h("button.btn#table-chat-send", { on: { click: send } }, bi("发送", "Send")))));
+  side.append(h("div.card.chat", h("h3", L("table.chat")), log,
+    h("div.row", input, h("button.btn#table-chat-send", { on: { click: send } }, L("lobby.send")))));
   renderChat(log);
 }
 
@@ -919,8 +906,8 @@ function renderSide(side) {
 function renderItems() {
   const st = session.items;
   if (!st && !session.itemLog.length) return null;
-  const card = h("div.card.items-card#item-card", h("h3", bi("道具", "Items"),
-    st && st.golden_finger ? h("span.flag.golden#golden-on", { title: "金手指 golden finger" }, "☟ 金手指") : null));
+  const card = h("div.card.items-card#item-card", h("h3", L("table.items"),
+    st && st.golden_finger ? h("span.flag.golden#golden-on", { title: tr("table.golden") }, "☟ ", L("table.golden")) : null));
   if (st) {
     const inv = st.inventory || {};
     const bar = h("div.item-bar#item-bar");
@@ -931,15 +918,15 @@ function renderItems() {
       bar.append(h(`button.item-btn${session.itemPick && session.itemPick.item === id ? ".on" : ""}`, {
         dataset: { item: id, count: n },
         disabled: !u,
-        title: u ? `使用 use ${itemLabel(id)}` : `${itemLabel(id)}：现在不能用 · not usable now`,
+        title: tr(u ? "table.use_item" : "table.item_not_now", { item: itemNames(id) }),
         on: { click: () => session.clickItem(id) },
       }, h("span.zh", itemZh(id)), h("span.en", ITEM_NAMES[id][1]), h("span.n", `×${n}`)));
     }
-    if (!bar.childElementCount) bar.append(h("span.small", "没有道具 — 到大厅的商店购买 · no items: buy some in the lobby's shop"));
+    if (!bar.childElementCount) bar.append(h("span.small", L("table.no_items")));
     card.append(bar);
     if (st.queued) {
-      const [zh, en] = PATTERN_NAMES[st.queued.pattern] || ["随机", "random"];
-      card.append(h("div.small#item-queued", `下一局：乾坤大挪移 ${zh} · next hand: Great Shift (${en})`));
+      const [zh, en] = PATTERN_NAMES[st.queued.pattern] || pair("item.random");
+      card.append(h("div.small#item-queued", L("table.item_queued", { item: itemNames("qiankun"), pattern: { zh, en } })));
     }
     const picker = session.itemPick && pickerEl(session.itemPick);
     if (picker) card.append(picker);
@@ -961,27 +948,27 @@ function pickerEl(p) {
     p[k] = v;
     session.redraw();
   };
-  const box = h("div.item-picker#item-picker", { dataset: { item: p.item } }, h("b", `使用 ${itemLabel(p.item)}`));
+  const box = h("div.item-picker#item-picker", { dataset: { item: p.item } }, h("b", L("table.use_item", { item: itemNames(p.item) })));
   if (wants.includes("tile")) {
     const mine = (session.model.seats[session.seat] || {}).hand || [];
-    box.append(h("div.small", "交出哪张牌 · the tile of your hand to give"),
+    box.append(h("div.small", L("table.give_tile")),
       tileChoices("pick-give", [...new Set(mine.filter(Boolean))], p.tile, (t) => set("tile", t)));
   }
   if (wants.includes("target") && p.item === "qiankun") {
-    box.append(h("div.small", "选一个牌型 · pick a pattern"), h("div.pick-row.pick-pattern",
+    box.append(h("div.small", L("table.pick_pattern")), h("div.pick-row.pick-pattern",
       [null, ...Object.keys(PATTERN_NAMES)].map((id) => h(`button.btn.small${p.target === id ? ".on" : ""}`, {
         dataset: { pattern: id || "" }, on: { click: () => set("target", id) },
-      }, id ? bi(...PATTERN_NAMES[id]) : bi("随机", "Random")))));
+      }, id ? bi(...PATTERN_NAMES[id]) : L("table.random")))));
   } else if (wants.includes("target")) {
     const toutian = p.item === "toutian";
-    box.append(h("div.small", toutian ? "想要哪张牌 · the tile you want" : "找哪张牌 · the tile you look for"),
+    box.append(h("div.small", L(toutian ? "table.want_tile" : "table.look_tile")),
       tileChoices("pick-target", toutian ? ALL_KINDS.filter((t) => t !== p.tile) : ALL_KINDS, p.target,
         (t) => set("target", t)));
   }
   const ready = u.needs.every((k) => p[k]);
   box.append(h("div.row",
     h("button.btn.primary.small#item-confirm", { disabled: !ready, on: { click: () => session.useItem(p.item, p) } },
-      bi("使用", "Use")),
+      L("table.use")),
     h("button.btn.small.ghost#item-cancel", {
       on: {
         click: () => {
@@ -989,7 +976,7 @@ function pickerEl(p) {
           session.redraw();
         },
       },
-    }, bi("取消", "Cancel"))));
+    }, L("shop.cancel"))));
   return box;
 }
 
@@ -999,11 +986,11 @@ function renderChat(log) {
   for (const c of session.chat.slice(-50)) {
     log.append(h("div.chat-line", h("span.t", timeText(c.at)),
       h("b", {
-        title: "点击屏蔽 click to mute",
+        title: tr("lobby.mute_title"),
         on: {
           click: () => {
             if (session.app.me && c.account === session.app.me.id) return;
-            confirmDialog(`屏蔽 ${c.from}？`, `Mute ${c.from}?`, "屏蔽", "Mute").then((yes) => {
+            confirmDialog(...pair("table.mute_ask", { name: c.from }), ...pair("lobby.mute")).then((yes) => {
               if (yes) session.app.conn.send({ type: "mute", account: c.account, on: true });
             });
           },
@@ -1061,8 +1048,7 @@ export function mount(root, _arg, app) {
       canDiscard: canDiscard && canDiscard.size ? canDiscard : null,
       onDiscard: (t) => session.discard(t),
       countdown: p ? countdownEl() : null,
-      waiting: waiting ? `等待玩家 ${4 - free}/4` : m.started ? null : "等待开局",
-      waitingEn: waiting ? "Waiting for players" : "Waiting to start",
+      waiting: waiting ? L("table.waiting_players", { n: 4 - free }) : null,
       deltas: session.result && session.resultOpen ? session.result.scores : null,
       dice: m.dice && now < session.diceUntil && inHand ? m.dice : null,
       fresh,
@@ -1108,11 +1094,11 @@ export function mount(root, _arg, app) {
     for (const el of stageBox.querySelectorAll(".conn-banner")) el.remove();
     const s = session.connState;
     if (session.kicked) {
-      stageBox.append(h("div.conn-banner#kicked", bi("你在别处登录了 — 此页已断开", "Logged in elsewhere — this page is disconnected")));
+      stageBox.append(h("div.conn-banner#kicked", L("table.logged_in_elsewhere_this_page_is")));
     } else if (s === "waiting" || s === "connecting") {
-      stageBox.append(h("div.conn-banner#reconnecting", "连接断开，正在重连… Reconnecting…"));
+      stageBox.append(h("div.conn-banner#reconnecting", L("table.reconnecting")));
     } else if (s === "stopped") {
-      stageBox.append(h("div.conn-banner", "已断开 Disconnected — 请刷新页面 reload the page"));
+      stageBox.append(h("div.conn-banner", L("table.disconnected_reload")));
     }
   }
 
@@ -1153,8 +1139,8 @@ export function mount(root, _arg, app) {
 
   if (!session.tableId) {
     stageBox.append(h("div.empty-table",
-      h("p", bi("你还没有坐下", "You are not at a table")),
-      h("a.btn.primary", { href: "#lobby" }, bi("去大厅", "Go to the lobby"))));
+      h("p", L("table.you_are_not_at_a_table")),
+      h("a.btn.primary", { href: "#lobby" }, L("table.go_to_the_lobby"))));
     renderSide(side);
   } else {
     session.view.redraw();

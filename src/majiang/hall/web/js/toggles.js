@@ -3,20 +3,12 @@
 // them per account: the welcome brings them, {"type": "settings", <name>: true|false} changes them, the
 // server's "settings" answer is what the buttons show, and "preset" says what a toggle just did.
 
-import { bi, h } from "./util.js";
+import { bi, h, L } from "./util.js";
 import { tileEn, tileZh } from "./tiles.js";
+import { pair } from "./i18n.js";
 
-export const TOGGLES = [
-  ["auto_win", "自动和", "Auto-win",
-    "有合法的和（够起和番）就自动和 · win at once whenever a legal win (enough fan) is offered"],
-  ["auto_pass", "不吃碰杠", "Auto-pass claims",
-    "别人打牌时自动放弃吃碰杠；能和时照常询问 · pass chow, pung and kong at once; a win is still asked"],
-  ["auto_discard", "摸切", "Auto-discard drawn",
-    "自动打出摸到的牌；能和或能杠时照常询问 · discard the drawn tile at once; a win or a kong is still asked"],
-];
-
-const DONE = { auto_win: ["自动和了", "auto-won"], auto_pass: ["自动过", "auto-passed"],
-  auto_discard: ["摸切", "auto-discarded"] };
+/** The switches by name: their labels and titles are the catalogue's toggles.<name>, toggles.<name>_title. */
+export const TOGGLES = [["auto_win"], ["auto_pass"], ["auto_discard"]];
 
 export const toggles = {
   settings: { auto_win: false, auto_pass: false, auto_discard: false },
@@ -42,21 +34,21 @@ export function attachToggles(conn, redraw) {
 
 /** The card of the three switches (the server's state; a tap asks it to flip one). */
 export function togglesCard(send) {
-  const card = h("div.card.toggles-card#toggles", h("h3", bi("自动", "Auto")));
+  const card = h("div.card.toggles-card#toggles", h("h3", L("toggles.auto")));
   const row = h("div.toggles");
-  for (const [name, zh, en, title] of TOGGLES) {
+  for (const [name] of TOGGLES) {
     const on = toggles.settings[name];
     row.append(h(`button.btn.toggle.auto-switch${on ? ".on" : ""}#toggle-${name.replace("_", "-")}`, {
       dataset: { toggle: name },
       "aria-pressed": on ? "true" : "false",
-      title,
+      i18n: { title: `toggles.${name}_title` },
       on: { click: () => send({ type: "settings", [name]: !toggles.settings[name] }) },
-    }, h("span.mark", on ? "✓" : ""), bi(zh, en)));
+    }, h("span.mark", on ? "✓" : ""), L(`toggles.${name}`)));
   }
   card.append(row);
   const last = toggles.last;
   if (last) {
-    const [zh, en] = DONE[last.toggle] || [last.toggle, last.toggle];
+    const [zh, en] = TOGGLES.some(([x]) => x === last.toggle) ? pair(`toggles.done.${last.toggle}`) : [last.toggle, last.toggle];
     const t = last.action && last.action.tile;
     card.append(h("div.small#toggle-last", { dataset: { toggle: last.toggle } },
       bi(t ? `${zh} ${tileZh(t)}` : zh, t ? `${en} ${tileEn(t)}` : en)));
