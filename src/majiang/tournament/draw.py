@@ -119,6 +119,28 @@ def _by_standings(method: str, ranking: Sequence[str], group: Group, played: Sch
     return balance_winds((tuple(tuple(t) for t in tables),), played=played)[0]
 
 
+def _present(
+    event: Event, group: Group, session_no: int, players: Sequence[str] | None, absent: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """(the ranked players the session seats, those away): ``players`` (default :func:`seatable`) less
+    the absentees — ``absent``, a withdrawn player (退赛) from his withdrawal on, a late entry (补报)
+    before his first session."""
+    everyone = seatable(group)
+    pool = list(everyone) if players is None else [p for p in players if p in set(everyone)]
+    gone = [*absent, *withdrawn_from(event, session_no), *not_yet_entered(event, session_no)]
+    away = [p for p in dict.fromkeys(gone) if p in set(pool)]
+    return [p for p in pool if p not in set(away)], away
+
+
+def _substitutes(group: Group, substitutes: Sequence[str], seated: Sequence[str]) -> list[str]:
+    """The substitutes (替补: unranked players of the group) seated besides ``seated``."""
+    known = {p.id: p for p in group.players}
+    for sub in substitutes:
+        if sub not in known or known[sub].ranked:
+            raise DrawError(f"{sub} is not a substitute of the group (an unranked player: 'draw … --substitute NAME')")
+    return list(dict.fromkeys(s for s in substitutes if s not in set(seated)))
+
+
 def draw_session(
     event: Event,
     group_id: str,
@@ -148,19 +170,8 @@ def draw_session(
         )
     if session_no <= drawn and has_entries(group.sessions[session_no - 1]):
         raise DrawError(f"session {session_no} already has results entered; it cannot be drawn again")
-    everyone = seatable(group)
-    pool = list(everyone) if players is None else [p for p in players if p in set(everyone)]
-    # a withdrawn player (退赛) is an absentee of every session from his withdrawal on, a late entry (补报)
-    # of every session before his first
-    gone = [*absent, *withdrawn_from(event, session_no), *not_yet_entered(event, session_no)]
-    away = [p for p in dict.fromkeys(gone) if p in set(pool)]
-    ids = [p for p in pool if p not in set(away)]
-    known = {p.id: p for p in group.players}
-    for sub in substitutes:
-        if sub not in known or known[sub].ranked:
-            raise DrawError(f"{sub} is not a substitute of the group (an unranked player: 'draw … --substitute NAME')")
-    ranked_ids = ids
-    ids = [*ids, *dict.fromkeys(s for s in substitutes if s not in set(ids))]
+    ranked_ids, away = _present(event, group, session_no, players, absent)
+    ids = [*ranked_ids, *_substitutes(group, substitutes, ranked_ids)]
     # a late entry seated: the schedule planned at registration does not know him, re-draw those present
     joined = any(p in late_entries(event) for p in ids)
     restricted = players is not None or bool(away) or joined or bool(substitutes)

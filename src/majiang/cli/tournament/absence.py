@@ -17,6 +17,12 @@ from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, open
 
 
 def register(tsub: Any) -> None:
+    _register_absent(tsub)
+    _register_withdraw(tsub)
+    _register_add(tsub)
+
+
+def _register_absent(tsub: Any) -> None:
     a = tsub.add_parser(
         "absent",
         help="an absentee (缺席): seat a substitute, or give a bye and re-draw the session",
@@ -57,6 +63,8 @@ def register(tsub: Any) -> None:
     a.add_argument("--db", default=None, help=DB_HELP)
     a.set_defaults(func=cmd_absent)
 
+
+def _register_withdraw(tsub: Any) -> None:
     w = tsub.add_parser(
         "withdraw",
         help="a withdrawal (退赛): the player is left out of every later draw",
@@ -66,8 +74,8 @@ def register(tsub: Any) -> None:
             "session: a bye, standard score 0 (the 1998 rules' 弃权论), his earlier sessions stand and he stays "
             "ranked on them, and N — the number of ranked players — does not change.  Each later draw leaves "
             "him out and re-draws those present, avoiding earlier meetings; if they do not fill tables of four, "
-            "seat a substitute ('absent … --substitute').  The standings mark him 退赛 withdrawn.  --undo takes "
-            "a withdrawal back."
+            "draw with substitutes ('draw … --substitute NAME').  The standings mark him 退赛 withdrawn.  "
+            "--undo takes a withdrawal back."
         ),
         formatter_class=RAW,
         epilog="examples:\n"
@@ -83,6 +91,8 @@ def register(tsub: Any) -> None:
     w.add_argument("--db", default=None, help=DB_HELP)
     w.set_defaults(func=cmd_withdraw)
 
+
+def _register_add(tsub: Any) -> None:
     ad = tsub.add_parser(
         "add",
         help="a late entry (补报): a ranked player registered after the event began",
@@ -91,8 +101,9 @@ def register(tsub: Any) -> None:
             "substitute).  He plays from session K (default: the first with nothing entered); every draw from "
             "then on seats him, re-drawing those present (the schedule planned at registration does not know "
             "him) while avoiding earlier meetings — like 'withdraw', the players present must fill tables of "
-            "four (a late entry often replaces a withdrawal).  A drawn session still empty is drawn again "
-            "with him ('draw --session K').  The sessions he missed count as an absentee's: the 1998 rules "
+            "four (a late entry often replaces a withdrawal; else 'draw … --substitute NAME').  A drawn "
+            "session still empty is drawn again with him ('draw --session K').  The sessions he missed count "
+            "as an absentee's: the 1998 rules "
             "have no late registration, so they are treated by 弃权论 — standard score 0, no session score, "
             "and N (the number of ranked players) counts him, so in the 1998 scheme everyone placed in an "
             "earlier session gets one point more than before he joined (their order is unchanged).  The "
