@@ -118,4 +118,16 @@ def test_an_organisers_day_from_registration_to_the_ema_file(tmp_path: Any, caps
     assert zhao["first_name"] == "Lei"
     official = {rows[p]["rank"] for p in ranked}
     assert {int(r["position"]) for r in lines} <= official
+
+    # the public standings page: the late entry's first session says why it is empty, the withdrawn marked
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from majiang.tournament.adapters.web import get_db, router
+
+    app = FastAPI()
+    app.include_router(router)
+    app.dependency_overrides[get_db] = lambda: db
+    page = TestClient(app).get("/tournaments/day").text
+    assert page.count("补报 late entry, not yet registered") == 1 and page.count("退赛 withdrawn") >= 2
     db.dispose()

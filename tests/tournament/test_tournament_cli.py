@@ -422,6 +422,7 @@ def test_a_late_entry_is_ranked_drawn_from_his_first_session_and_marked(run, tmp
     assert "补报" in out
     _, out, _ = run("export", "cup", "--format", "html", "-o", "-")
     assert "Zhao Lei · 补报 late entry (S2)" in out and "P03 · 退赛 withdrawn" in out
+    assert out.count("补报 late entry, not yet registered") == 1  # his session 1, not 缺席 absent
     code, _, err = run("add", "cup", "Zhao Lei", "--id", "P17", ok=False)
     assert code == 2 and "already" in err
 

@@ -41,10 +41,13 @@ class SessionResult:
         """Every table finished: the session's standard scores are final (else provisional, 暂定)."""
         return not self.pending and not self.unfinished
 
-    def cell(self, player: str, score: int | None) -> str:
-        """What a standings cell says for ``player``: the session score, or why there is none."""
+    def cell(self, player: str, score: int | None, first_session: int | None = None) -> str:
+        """What a standings cell says for ``player``: the session score, or why there is none
+        (``first_session``: a late entry's first, 补报)."""
         if score is not None:
             return str(score)
+        if first_session is not None and first_session > self.no:
+            return "补报 late entry, not yet registered"
         if player in self.absent:
             return "缺席 absent"
         if player in self.waiting:

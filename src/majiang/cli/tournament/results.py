@@ -307,7 +307,8 @@ def render_export(
         marks = {p: " · 退赛 withdrawn" for p in withdrawals(event)}
         marks |= {p: f" · 补报 late entry (S{k})" for p, k in late_entries(event).items()}
         if fmt == "html":
-            return html.standings_html(now, title, movement=moves, team_movement=team_moves, marks=marks)
+            late = late_entries(event)
+            return html.standings_html(now, title, movement=moves, team_movement=team_moves, marks=marks, late=late)
         return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves, marks=marks)
     if fmt == "hands":
         return exports.hands_csv(result)

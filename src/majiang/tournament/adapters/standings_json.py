@@ -156,11 +156,7 @@ def _player_rows(event: Event, g: Any, r: GroupResult, before: GroupResult | Non
             "session_scores": list(s.session_scores),
             # why a session score is missing: 缺席 absent, 未录入 not entered, 替补 reserve not needed …
             "session_notes": [
-                ""
-                if sc is not None
-                else "补报 late entry, not yet registered"
-                if late.get(s.player, 0) > sr.no
-                else sr.cell(s.player, sc)
+                "" if sc is not None else sr.cell(s.player, sc, late.get(s.player))
                 for sr, sc in zip(r.sessions, s.session_scores, strict=True)
             ],
             "disqualified": s.disqualified,

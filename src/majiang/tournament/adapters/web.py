@@ -249,7 +249,7 @@ def _group_section(
         body.append(f'<p class="meta provisional"><b>{escape(note)}</b></p>')
     body.append(
         f"<h2>{escape(label)}个人名次 Individual standings</h2>"
-        + _standings_table(result, names, team_names, movement, event.id)
+        + _standings_table(result, names, team_names, movement, event.id, late)
     )
     if result.teams:
         tm = team_movement
@@ -292,6 +292,7 @@ def _standings_table(
     team_names: dict[str, str],
     movement: dict[str, str] | None = None,
     event_id: str | None = None,
+    late: dict[str, int] | None = None,
 ) -> str:
     heads = "".join(f"<th>第{sr.no}局<br><small>S{sr.no}</small></th>" for sr in result.sessions)
     m_head = "<th>升降<br><small>Move</small></th>" if movement is not None else ""
@@ -299,7 +300,7 @@ def _standings_table(
     rows = []
     for s in result.standings:
         per = "".join(
-            f"<td>{_std(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
+            f"<td>{_std(v)}<br><small>{escape(sr.cell(s.player, sc, (late or {}).get(s.player)))}</small></td>"
             for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
         )
         label = escape(names.get(s.player, s.player)) + (

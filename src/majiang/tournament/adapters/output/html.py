@@ -83,16 +83,18 @@ def standings_html(
     movement: Mapping[str, str] | None = None,
     team_movement: Mapping[str, str] | None = None,
     marks: Mapping[str, str] | None = None,
+    late: Mapping[str, int] | None = None,
 ) -> str:
     """Individual and team standings of a group as a printable HTML page (with ``movement``, player →
     ▲2 ▼1 – 新 new, and ``team_movement``, team → the same: a 升降 column in each table; ``marks``, player →
-    what follows his name: " · 补报 late entry", " · 退赛 withdrawn")."""
+    what follows his name: " · 补报 late entry", " · 退赛 withdrawn"; ``late``, a late entry → his first
+    session: the sessions before it say so)."""
     s_head = "".join(f"<th>第{sr.no}局</th>" for sr in result.sessions)
     m_head = "<th>升降</th>" if movement is not None else ""
     rows = []
     for s in result.standings:
         per = "".join(
-            f"<td>{fmt(v)}<br><small>{escape(sr.cell(s.player, sc))}</small></td>"
+            f"<td>{fmt(v)}<br><small>{escape(sr.cell(s.player, sc, (late or {}).get(s.player)))}</small></td>"
             for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
         )
         dq = " DQ 取消资格" if s.disqualified else ""
