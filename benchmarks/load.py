@@ -59,6 +59,15 @@ def http(method: str, url: str) -> dict:
         return json.loads(r.read())
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """A process's CPU time so far (user + system, Linux /proc), or None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def metrics(base: str) -> dict[str, float]:
     with urllib.request.urlopen(base + "/metrics", timeout=30) as r:
         text = r.read().decode()
@@ -188,9 +197,11 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         await asyncio.sleep(args.warmup)  # connections, seats and first deals are not what we measure
         lat.clear()
         m0 = await asyncio.gather(*(asyncio.to_thread(metrics, b) for b in bases))
+        cpu0 = [cpu_seconds(s.pid) for s in servers]
         start = time.monotonic()
         results = await runs
         elapsed = time.monotonic() - start
+        cpu1 = [cpu_seconds(s.pid) for s in servers]
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
             print(f"  {len(errors)} client(s) failed, e.g. {errors[0]!r}", file=sys.stderr)
@@ -214,6 +225,9 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
     def total(key: str) -> float:
         return sum(b.get(key, 0) - a.get(key, 0) for a, b in zip(m0, m1, strict=True))
 
+    actions = total("majiang_actions_total")
+    spent = [b - a for a, b in zip(cpu0, cpu1, strict=True) if a is not None and b is not None]
+    cpu = sum(spent) if len(spent) == len(servers) else None
     merged1 = {k: sum(m.get(k, 0) for m in m1) for k in m1[0]}
     merged0 = {k: sum(m.get(k, 0) for m in m0) for k in m0[0]}
     lat.sort()
@@ -227,6 +241,9 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         "client_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
         "server_p99_ms": (1000 * p) if (p := histogram_p99(merged1, m0=merged0)) is not None else None,
         "samples": len(lat),
+        # the hall processes' CPU per decision (user + system): what a table costs, whatever the client
+        "server_cpu_ms_per_decision": 1000 * cpu / actions if cpu is not None and actions else None,
+        "server_cpu_share": cpu / elapsed if cpu is not None else None,  # cores busy
     }
 
 
@@ -254,17 +271,24 @@ async def main_async(args: argparse.Namespace) -> None:
         f"{os.cpu_count()} cores · {args.nodes} process(es) · bots {args.bots} · "
         f"{'no delay' if args.fast else 'human pace'}"
     )
-    print("| tables | decisions/s | hands | hands/s | client p50 ms | client p99 ms | server p99 ms (bucket) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| tables | decisions/s | hands | hands/s | client p50 ms | client p99 ms | server p99 ms (bucket) "
+        "| server CPU ms / decision | server cores busy |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in levels:
         r = await run_level(n, args.seconds, args)
 
         def fmt(v: float | None) -> str:
             return "–" if v is None else f"{v:.1f}"
 
+        def fmt3(v: float | None) -> str:
+            return "–" if v is None else f"{v:.2f}"
+
         print(
             f"| {n} | {r['actions_per_s']:.0f} | {r['hands']} | {r['hands_per_s']:.2f} | {fmt(r['client_p50_ms'])} "
-            f"| {fmt(r['client_p99_ms'])} | {fmt(r['server_p99_ms'])} |",
+            f"| {fmt(r['client_p99_ms'])} | {fmt(r['server_p99_ms'])} | {fmt3(r['server_cpu_ms_per_decision'])} "
+            f"| {fmt3(r['server_cpu_share'])} |",
             flush=True,
         )
 
