@@ -176,10 +176,12 @@ def test_the_registry_knows_both_kinds_and_the_time_limit_option():
 
 
 def test_simulate_cli_takes_a_time_limit(capsys):
-    bots = ",".join(["botzone:" + _cmd("--late", "2", "0.5"), "rand", "rand", "rand"])
-    assert main(["simulate", "--hands", "1", "--bots", bots, "--json", "--no-progress", "--time-limit", "0.3"]) == 0
+    # limits well above a busy machine's start-up (a 0.3 s limit failed under load: the first answer was late
+    # too); the second decision is 4 s late for a 1.5 s limit and on time for an 8 s one
+    bots = ",".join(["botzone:" + _cmd("--late", "2", "4"), "rand", "rand", "rand"])
+    assert main(["simulate", "--hands", "1", "--bots", bots, "--json", "--no-progress", "--time-limit", "1.5"]) == 0
     assert json.loads(capsys.readouterr().out)["illegal_actions"] == 1
-    assert main(["simulate", "--hands", "1", "--bots", bots, "--json", "--no-progress", "--time-limit", "3"]) == 0
+    assert main(["simulate", "--hands", "1", "--bots", bots, "--json", "--no-progress", "--time-limit", "8"]) == 0
     assert json.loads(capsys.readouterr().out)["illegal_actions"] == 0
 
 
