@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .pace import next_step
+from .pace import next_step, play_out
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
@@ -71,28 +71,6 @@ def use_with_picker(page: Any, item: str, give: str | None = None, target: str |
     if target:
         picker.locator(f".pick-target .pick[data-tile='{target}']").click()
     page.click("#item-confirm")
-
-
-PLAY_OUT = (
-    "button.act[data-action=win]",
-    "button.act[data-action=pass]",
-    ".strip.pos0 .drawn .tile.playable",
-    ".strip.pos0 .tile.playable",
-)
-
-
-def play_out(page: Any) -> None:
-    """Until the result screen: 和 when offered, else 过, else discard the drawn (or last) tile; each
-    step waits for the table to ask us something or to show the result, however slow the machine
-    (a budget for the whole hand failed a loaded machine: "the hand did not finish in time")."""
-    while not page.locator("#result").is_visible():
-        next_step(page, ", ".join(("#result", *PLAY_OUT)))
-        for sel in PLAY_OUT:
-            loc = page.locator(sel)
-            if loc.count():
-                with contextlib.suppress(PlaywrightError):  # a DOM click: the table redraws under the mouse
-                    loc.last.dispatch_event("click", timeout=1000)
-                break
 
 
 def test_shop_and_items_at_the_table(page: Any, signup: Any, hall: Any, shots: Path) -> None:

@@ -13,18 +13,16 @@ fan names, player names, the coin glyph — docs/web-client.md) and tile images.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import re
 from typing import Any
 
 import pytest
 
-from .pace import next_step
+from .pace import play_out
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
-PlaywrightError = sync_api.Error
 
 #: Latin words a Chinese page may show: proper names and abbreviations written so in Chinese too
 #: (MCR, the Mahjong Competition Rules; Botzone, a platform's name; Elo, a rating's name)
@@ -52,13 +50,6 @@ VISIBLE_TEXT = """() => {
   return out;
 }"""
 
-PLAY_OUT = (
-    "button.act[data-action=win]",
-    "button.act[data-action=pass]",
-    ".strip.pos0 .drawn .tile.playable",
-    ".strip.pos0 .tile.playable",
-)
-
 
 def foreign(texts: list[str], lang: str, allowed: set[str]) -> list[str]:
     """The texts that show the other language."""
@@ -81,19 +72,6 @@ def set_lang(page: Any, lang: str) -> None:
             break
         page.click("#lang-toggle")
     expect(page.locator("body")).to_have_attribute("data-lang", lang)
-
-
-def play_out(page: Any) -> None:
-    """Until the result screen: 和 when offered, else 过, else the drawn (or last) tile; each step
-    waits for the table (pace.next_step), never on a clock."""
-    while not page.locator("#result").is_visible():
-        next_step(page, ", ".join(("#result", *PLAY_OUT)))
-        for sel in PLAY_OUT:
-            loc = page.locator(sel)
-            if loc.count():
-                with contextlib.suppress(PlaywrightError):  # a DOM click: the table redraws under the mouse
-                    loc.last.dispatch_event("click", timeout=1000)
-                break
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
