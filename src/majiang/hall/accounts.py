@@ -333,15 +333,17 @@ class Accounts:
         """The token's account if this process verified the token in the last ``seen_s`` seconds,
         else None (call :meth:`verify`); a bad or expired token raises :class:`AuthError` here too."""
         self._signed_body(token)
-        assert token is not None
-        hit = self._seen.get(token)
+        return self._seen_recently(token)
+
+    def _seen_recently(self, token: str | None) -> Principal | None:
+        hit = self._seen.get(token or "")
         return hit[1] if hit is not None and self._clock() - hit[0] < self.seen_s else None
 
     def verify(self, token: str | None) -> Principal:
-        hit = self.peek(token)
+        body = self._signed_body(token)
+        hit = self._seen_recently(token)
         if hit is not None:
             return hit
-        body = self._signed_body(token)
         with self.db.session() as s:
             acc = s.get(Account, body.get("a"))
             if acc is None or acc.token_version != body.get("v"):
@@ -349,8 +351,7 @@ class Accounts:
             p = Principal(acc.id, acc.username, acc.kind)
         if len(self._seen) >= 4096:  # bounded: a flood of distinct tokens only costs reads
             self._seen.clear()
-        assert token is not None
-        self._seen[token] = (self._clock(), p)
+        self._seen[token or ""] = (self._clock(), p)
         return p
 
     def revoke(self, account_id: int) -> None:

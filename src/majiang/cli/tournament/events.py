@@ -259,15 +259,18 @@ def cmd_draw(args: argparse.Namespace) -> int:
             "PLAYER… (or --all), or draw with --no-checkin"
         )
     absent = [] if args.no_checkin else absentees(event, group, k)
-    subs = []
+    subs, registered = [], []  # the substitutes seated; those new to the group
     for name in args.substitute:
+        before = group
         group, sub = new_substitute(group, name)
         subs.append(sub)
+        if group is not before:
+            registered.append(sub)
     event = replace(event, groups=tuple(group if g.id == group.id else g for g in event.groups))
     session = draw_phase_session(event, group.id, k, method, absent=absent, substitutes=[s.id for s in subs])
+    for sub in registered:
+        repo.add_player(event.id, group.id, sub)
     for sub in subs:
-        if sub.id not in {p.id for p in repo.load(event.id).group(group.id).players}:
-            repo.add_player(event.id, group.id, sub)
         print(f"session {k}: {sub.id} {sub.name} seated as a substitute 替补 (not ranked)", file=sys.stderr)
     repo.put_session(event.id, group.id, session, method=method)
     if session.absent:

@@ -78,11 +78,10 @@ def setup_from_wall(hand: int, wall: Wall, stacks_per_wall: int) -> WallSetup:
     stacks = [(ring[2 * i], ring[2 * i + 1]) for i in range(n)]  # (top, bottom)
     slots = [tuple(stacks[k * stacks_per_wall : (k + 1) * stacks_per_wall]) for k in range(4)]
     # ring slot k lies clockwise k − thrower walls after the thrower's: clockwise is towards each
-    # seat's 上家, one seat back in the counter-clockwise order of play
-    walls = [slots[0]] * 4
-    for k in range(4):
-        walls[(2 * wall.break_seat - k) % 4] = slots[k]
-    return WallSetup(hand, wall.dice, wall.break_seat, wall.break_stack, tuple(walls))
+    # seat's 上家, one seat back in the counter-clockwise order of play, so the seat r places after the
+    # dealer has slot 2·thrower − r in front of him
+    walls = tuple(slots[(2 * wall.break_seat - r) % 4] for r in range(4))
+    return WallSetup(hand, wall.dice, wall.break_seat, wall.break_stack, walls)
 
 
 def duplicate_setups(rules: str, session_seed: bytes, hands: Iterable[int]) -> list[WallSetup]:
