@@ -3,9 +3,10 @@
 For each table count N it starts a fresh ``majiang serve`` process (SQLite, or --db), opens N guest
 connections, seats each at its own table with three server bots, and lets them play for --seconds.
 Every table makes about one decision a second (server bots think 0.7–1.3 s, the client 1 s).
-Reported per N: decisions/s, hands settled, the client-measured latency from sending a decision
-to receiving the server's answer (p50/p99), and the server's own prompt-latency histogram p99
-(from a decision arriving to the next prompt going out, persistence included).
+Reported per N: decisions/s, hands settled, the client-measured latency from sending a discard
+to receiving the server's answer (p50/p99), the server's own prompt-latency histogram p99 (from a
+decision arriving, or the room's claim window ending, to the next prompt going out, persistence
+included), and the CPU the hall process and the load generator spent per decision.
 
     .venv/bin/python benchmarks/load.py --tables 50,100,200,300,400,500 --seconds 30
     .venv/bin/python benchmarks/load.py --fast --tables 20 --seconds 20    # bots without delay
@@ -17,6 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import gc
 import json
 import os
 import platform
@@ -127,7 +129,9 @@ class Client:
                         or next((x for x in legal if x["type"] == "pass"), None)
                         or legal[-1]
                     )
-                    self.sent_at = time.perf_counter()
+                    # timed: a discard, which the server shows at once; what follows a pass or a claim
+                    # waits for the claim window (the room's hold, not the server's latency)
+                    self.sent_at = time.perf_counter() if a["type"] == "discard" else None
                     await ws.send(json.dumps({"type": "action", "seq": m["seq"], "action": a}))
                     self.actions += 1
                 elif m["type"] == "table" and m.get("table", {}).get("state") == "waiting":
@@ -198,10 +202,12 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         lat.clear()
         m0 = await asyncio.gather(*(asyncio.to_thread(metrics, b) for b in bases))
         cpu0 = [cpu_seconds(s.pid) for s in servers]
+        client0 = time.process_time()
         start = time.monotonic()
         results = await runs
         elapsed = time.monotonic() - start
         cpu1 = [cpu_seconds(s.pid) for s in servers]
+        client_cpu = time.process_time() - client0
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
             print(f"  {len(errors)} client(s) failed, e.g. {errors[0]!r}", file=sys.stderr)
@@ -231,6 +237,12 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
     merged1 = {k: sum(m.get(k, 0) for m in m1) for k in m1[0]}
     merged0 = {k: sum(m.get(k, 0) for m in m0) for k in m0[0]}
     lat.sort()
+    if args.buckets:
+        name = "majiang_prompt_latency_seconds_bucket"
+        print(f"  server histogram ({n} tables):", file=sys.stderr)
+        for k in sorted((k for k in merged1 if k.startswith(name)), key=lambda k: float(k.split('"')[1])):
+            print(f"    {k.split('{')[1].rstrip('}')}: {merged1[k] - merged0.get(k, 0):.0f}", file=sys.stderr)
+        print("  client latency, slowest:", [round(1000 * x) for x in lat[-20:]], file=sys.stderr)
     return {
         "tables": n,
         "seconds": round(elapsed, 1),
@@ -244,6 +256,7 @@ async def run_level(n: int, seconds: float, args: argparse.Namespace) -> dict:
         # the hall processes' CPU per decision (user + system): what a table costs, whatever the client
         "server_cpu_ms_per_decision": 1000 * cpu / actions if cpu is not None and actions else None,
         "server_cpu_share": cpu / elapsed if cpu is not None else None,  # cores busy
+        "client_cpu_share": client_cpu / elapsed,  # the load generator's share of the same machine
     }
 
 
@@ -273,11 +286,18 @@ async def main_async(args: argparse.Namespace) -> None:
     )
     print(
         "| tables | decisions/s | hands | hands/s | client p50 ms | client p99 ms | server p99 ms (bucket) "
-        "| server CPU ms / decision | server cores busy |"
+        "| server CPU ms / decision | server cores busy | client cores busy |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in levels:
-        r = await run_level(n, args.seconds, args)
+        # the load generator's own collector off while it measures: a full collection over its 1,500
+        # connections pauses it for a few hundred ms and would be read as the server's latency
+        gc.collect()
+        gc.disable()
+        try:
+            r = await run_level(n, args.seconds, args)
+        finally:
+            gc.enable()
 
         def fmt(v: float | None) -> str:
             return "–" if v is None else f"{v:.1f}"
@@ -288,7 +308,7 @@ async def main_async(args: argparse.Namespace) -> None:
         print(
             f"| {n} | {r['actions_per_s']:.0f} | {r['hands']} | {r['hands_per_s']:.2f} | {fmt(r['client_p50_ms'])} "
             f"| {fmt(r['client_p99_ms'])} | {fmt(r['server_p99_ms'])} | {fmt3(r['server_cpu_ms_per_decision'])} "
-            f"| {fmt3(r['server_cpu_share'])} |",
+            f"| {fmt3(r['server_cpu_share'])} | {fmt3(r['client_cpu_share'])} |",
             flush=True,
         )
 
@@ -306,6 +326,7 @@ def main() -> None:
     )
     ap.add_argument("--nodes", type=int, default=1, help="hall processes sharing PostgreSQL + Redis (default 1)")
     ap.add_argument("--redis", default=None, help="Redis URL (default redis://127.0.0.1:6379/0 when --nodes > 1)")
+    ap.add_argument("--buckets", action="store_true", help="print the server histogram and the slowest answers")
     ap.add_argument("--fast", action="store_true", help="no thinking delays: measures hands settled per second")
     asyncio.run(main_async(ap.parse_args()))
 

@@ -174,8 +174,9 @@ def run(args: argparse.Namespace) -> int:
         db += f" + Redis {args.redis}"
     print(f"majiang hall on {db}: open http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)", flush=True)
     from majiang.hall.logs import log_config
-    from majiang.hall.serving import uvicorn_options
+    from majiang.hall.serving import tune_gc, uvicorn_options
 
+    tune_gc()
     uvicorn.run(
         app,
         host=args.host,

@@ -38,12 +38,19 @@ class Metrics:
         self.actions = 0
         self.hands = 0
         self.prompts = 0
-        self.prompt_latency = Histogram()  # from a decision arriving to the next prompt going out
+        # from a decision arriving (or a room's hold ending) to the next prompt going out, within a hand:
+        # the claim window and the pause between hands are the room's, not the server's latency
+        self.prompt_latency = Histogram()
         self._last_action: dict[str, float] = {}
 
     def action_received(self, table: str) -> None:
         self.actions += 1
         self._last_action[table] = time.perf_counter()
+
+    def held_until_now(self, table: str) -> None:
+        """A hold the room asks for (the claim window after a discard) ended: the latency counts from here."""
+        if table in self._last_action:
+            self._last_action[table] = time.perf_counter()
 
     def prompt_sent(self, table: str, seat: int) -> None:
         self.prompts += 1
@@ -51,8 +58,9 @@ class Metrics:
         if t0 is not None:
             self.prompt_latency.observe(time.perf_counter() - t0)
 
-    def hand_settled(self, table: object) -> None:
+    def hand_settled(self, table: str) -> None:
         self.hands += 1
+        self._last_action.pop(table, None)
 
     def render(self, gauges: dict[str, Any]) -> str:
         lines = [

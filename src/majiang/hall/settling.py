@@ -67,7 +67,7 @@ class Settling(TableCore):
         self.broadcast(msg)
         if match_end is not None:
             self.broadcast(match_end)
-        self.host.metrics.hand_settled(self)
+        self.host.metrics.hand_settled(self.id)
         for i, s in enumerate(self.seats):
             if s is not None and isinstance(s.bot, botprocs.ProcessBot):
                 await s.bot.hand_over(SeatView(hand, i))  # a kept Botzone process ends with the match

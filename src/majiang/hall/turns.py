@@ -159,6 +159,7 @@ class TurnLoop(TableCore):
 
     async def on_release(self, m: Msg) -> None:
         self.release_timer = None
+        self.host.metrics.held_until_now(self.id)
         if self.hand is not None and self.state == TableState.PLAYING:
             await self.deliver()
 
