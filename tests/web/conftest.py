@@ -311,6 +311,24 @@ def page(new_page: Any) -> Any:
     return new_page()
 
 
+PORTRAIT = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Any, hall: Hall) -> Iterator[Any]:
+    """A page on a phone: 390×844 portrait, touch, 3× pixels; JavaScript errors fail the test."""
+    ctx = browser.new_context(
+        viewport=PORTRAIT, is_mobile=True, has_touch=True, device_scale_factor=3, base_url=hall.base
+    )
+    ctx.set_default_timeout(15_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    yield page
+    ctx.close()
+    assert not errors, "\n".join(errors)
+
+
 def _register(page: Any, name: str, password: str = PASSWORD) -> str:
     page.goto("/")
     page.click("#tab-register")

@@ -6,19 +6,19 @@ And the language switch (中/EN → 中文 → English), remembered across a rel
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .conftest import PORTRAIT
 from .pace import STEP_MS, next_step
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 PlaywrightError = sync_api.Error
 
-PORTRAIT = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
 # every visible button-like thing smaller than a finger (40 px), as [label, width, height]
 SMALL_BUTTONS = """() => [...document.querySelectorAll('button, a.btn, .act, .chow-choice')]
@@ -26,20 +26,6 @@ SMALL_BUTTONS = """() => [...document.querySelectorAll('button, a.btn, .act, .ch
   .map((b) => { const r = b.getBoundingClientRect();
     return [b.id || b.className, Math.round(r.width), Math.round(r.height)]; })
   .filter(([, w, hh]) => w < 40 || hh < 40)"""
-
-
-@pytest.fixture
-def phone(browser: Any, hall: Any) -> Iterator[Any]:
-    ctx = browser.new_context(
-        viewport=PORTRAIT, is_mobile=True, has_touch=True, device_scale_factor=3, base_url=hall.base
-    )
-    ctx.set_default_timeout(15_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    yield page
-    ctx.close()
-    assert not errors, "\n".join(errors)
 
 
 def screen_width(page: Any) -> int:

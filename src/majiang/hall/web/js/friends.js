@@ -55,6 +55,9 @@ export function friendsCard(app, conn) {
         : f.online ? L("online") : L("offline");
       el.append(h(`div.friend${f.online ? ".online" : ""}`, { dataset: { account: f.account } },
         h("span.dot", f.online ? "●" : "○"), h("span.name", { dataset: { langFree: "" } }, f.name), h("span.small.where", where),
+        // at a public table: sit with him (a free seat, before his match starts) or watch
+        f.table ? h("button.btn.small.primary.friend-join", { on: { click: () => conn.send({ type: "join", table: f.table }) } },
+          L("lobby.join")) : null,
         f.table ? h("button.btn.small.friend-watch", { on: { click: () => conn.send({ type: "spectate", table: f.table }) } },
           L("lobby.watch")) : null,
         h("button.btn.small.ghost.friend-remove", { title: tr("friends.remove"), on: { click: () => act(`/api/friends/${f.account}`, "DELETE") } }, "✕")));

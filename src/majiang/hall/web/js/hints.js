@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { t, tr } from "./i18n.js";
 import { bi, h, L } from "./util.js";
-import { tileEl, tileName, tileZh } from "./tiles.js";
+import { tileEl, tileEn, tileName, tileZh } from "./tiles.js";
 import { defaultRuleset, minFan } from "./rulesets.js";
 
 function meldJson(m) {
@@ -135,7 +135,7 @@ function waitRow(w, fans) {
   return h(`li.wait${!fans ? "" : legal ? ".legal" : selfOnly ? ".selfonly" : ".short"}`,
     { dataset: { tile: w.tile, unseen: w.unseen, fan: f ? f.discard : "" } },
     tileEl(w.tile, { size: "sm" }),
-    h("span.wname", tileZh(w.tile)),
+    h("span.wname", bi(tileZh(w.tile), tileEn(w.tile))),
     h("span.unseen", { title: tr("hints.copies_not_yet_seen_ponds_melds") },
       L("hints.left", { n: w.unseen })),
     fans && f ? h("span.wfan", { title: tr("hints.fan_on_a_discard_self_drawn") },
