@@ -11,6 +11,8 @@ import csv
 import io
 import json
 import random
+import shutil
+import subprocess
 from fractions import Fraction
 from typing import Any
 
@@ -118,6 +120,14 @@ def test_an_organisers_day_from_registration_to_the_ema_file(tmp_path: Any, caps
     assert zhao["first_name"] == "Lei"
     official = {rows[p]["rank"] for p in ranked}
     assert {int(r["position"]) for r in lines} <= official
+
+    # the printed standings too: the late entry's first session says 补报, not 缺席 (was: 缺席 in the PDF)
+    if shutil.which("pdftotext"):
+        pdf = tmp_path / "standings.pdf"
+        run("export", "day", "--format", "pdf", "-o", str(pdf))
+        text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True)
+        # the mark after his name, and his session-1 cell (a table row wraps over lines: count, not find)
+        assert text.stdout.count("补报") == 2, text.stdout
 
     # the public standings page: the late entry's first session says why it is empty, the withdrawn marked
     from fastapi import FastAPI

@@ -305,11 +305,11 @@ def render_export(
         from majiang.tournament.roster import late_entries, withdrawals
 
         marks = {p: " · 退赛 withdrawn" for p in withdrawals(event)}
-        marks |= {p: f" · 补报 late entry (S{k})" for p, k in late_entries(event).items()}
+        late = late_entries(event)
+        marks |= {p: f" · 补报 late entry (S{k})" for p, k in late.items()}
         if fmt == "html":
-            late = late_entries(event)
             return html.standings_html(now, title, movement=moves, team_movement=team_moves, marks=marks, late=late)
-        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves, marks=marks)
+        return pdf.standings_pdf(now, title, movement=moves, team_movement=team_moves, marks=marks, late=late)
     if fmt == "hands":
         return exports.hands_csv(result)
     if fmt == "ema":

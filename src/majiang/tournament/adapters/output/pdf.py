@@ -375,9 +375,11 @@ def standings_pdf(
     movement: Mapping[str, str] | None = None,
     team_movement: Mapping[str, str] | None = None,
     marks: Mapping[str, str] | None = None,
+    late: Mapping[str, int] | None = None,
 ) -> bytes:
     """Individual (and team) standings (with ``movement`` and ``team_movement``: a 升降 column after the
-    rank of each table; ``marks``, player → what follows his name: " · 补报 late entry", " · 退赛 withdrawn")."""
+    rank of each table; ``marks``, player → what follows his name: " · 补报 late entry", " · 退赛 withdrawn";
+    ``late``, a late entry → his first session: the sessions before it say 补报, not 缺席)."""
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.platypus import Spacer  # type: ignore[import-untyped]
 
@@ -402,7 +404,7 @@ def standings_pdf(
                 (result.group.player(s.player).name or s.player) + (marks or {}).get(s.player, ""),
                 s.team or "",
                 *[
-                    fmt(v) if sc is not None else sr.cell(s.player, sc).split()[0]
+                    fmt(v) if sc is not None else sr.cell(s.player, sc, (late or {}).get(s.player)).split()[0]
                     for v, sc, sr in zip(s.session_standards, s.session_scores, result.sessions, strict=True)
                 ],
                 fmt(s.standard_total),
