@@ -1,7 +1,8 @@
 """Issue 28's journey in one go: a new player on a phone (390×844, English) makes a friend, opens a
 public 东风战 table, the friend joins it from his friends list, two bots fill the other seats; the
 phone reads another seat's discards at a readable size; the match ends with places and a 段位 change
-for both friends (a public table: ranked); the player shares the last hand's replay and the friend
+for both friends (a public table: ranked), shown on the leaderboard's rank tab and the player's page;
+the player shares the last hand's replay and the friend
 opens the link — and no page the phone showed has a word of Chinese.
 
 Was: a friend could only watch a friend's public table (or be invited to a private one, unranked),
@@ -83,10 +84,25 @@ def test_a_phone_player_plays_an_east_round_with_a_friend_and_shares_a_hand(
         expect(rows.filter(has_text=who).locator("td:nth-child(4)")).to_contain_text("→")
     check(me, "en", "the match's places", allowed)
     me.screenshot(path=str(shots / "phone-match-places.png"))
-
-    # a shareable replay of a hand of the match (private by default; the friend opens the link)
+    after = me.locator("#match-box tr.me td:nth-child(4)").inner_text().split("→")[1].strip()
     link = me.locator("#result #replay-link").get_attribute("href")  # the result dialog's 回放 Replay
     assert link and re.fullmatch(r"#replay/\d+", link), link
+
+    # the 段位 reached is on the leaderboard's rank tab (beside the rating tab) and on the player's page
+    mine = me.evaluate("window.mj.me.id")
+    me.goto("/#leaderboard/gb/rank")
+    row = me.locator(f"#leaderboard-table tr.rank-row[data-account='{mine}']")
+    expect(row).to_have_class("rank-row me")
+    expect(row.locator("td.level")).to_contain_text(after)
+    expect(me.locator("#leaderboard-by a[data-by=rank]")).to_have_class(re.compile("primary"))
+    check(me, "en", "the leaderboard by rank", allowed)
+    me.locator("#leaderboard-by a[data-by=rating]").tap()
+    expect(me.locator("#leaderboard-by a[data-by=rating]")).to_have_class(re.compile("primary"))
+    me.goto("/#player/me")
+    expect(me.locator("#rank-gb")).to_contain_text(after)
+    check(me, "en", "the player's page", allowed)
+
+    # a shareable replay of a hand of the match (private by default; the friend opens the link)
     me.goto(f"/{link}")
     me.reload()
     me.click("#share-hand")
