@@ -6,22 +6,29 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from majiang.hall import metrics as metrics_mod
 from majiang.hall.metrics import Metrics
+from majiang.hall.serving import FULL_COLLECTION_EVERY
 
 
-def test_a_serving_process_freezes_its_start_up_and_rarely_collects_everything() -> None:
+def test_serve_freezes_its_start_up_and_rarely_collects_everything(tmp_path: Any) -> None:
+    """``majiang serve`` tunes the collector before uvicorn starts (uvicorn.run replaced by a probe)."""
     code = (
-        "import gc; from majiang.hall.serving import tune_gc, FULL_COLLECTION_EVERY; "
-        "before = gc.get_threshold(); tune_gc(); after = gc.get_threshold(); "
-        "print(before[2], after[2], FULL_COLLECTION_EVERY, gc.get_freeze_count())"
+        "import gc, sys, uvicorn\n"
+        "from majiang.cli import main\n"
+        "seen = {}\n"
+        "uvicorn.run = lambda *a, **k: seen.update(every=gc.get_threshold()[2], frozen=gc.get_freeze_count())\n"
+        "before = gc.get_threshold()[2]\n"
+        f"assert main(['serve', '--port', '1', '--db', 'sqlite:///{tmp_path}/x.db']) == 0\n"
+        "print(before, seen['every'], seen['frozen'])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    before, after, every, frozen = map(int, out)
-    assert before == 10 and after == every >= 100 * before  # full collections ≥ 100× rarer
+    before, after, frozen = map(int, out[-3:])
+    assert before == 10 and after == FULL_COLLECTION_EVERY >= 100 * before  # full collections ≥ 100× rarer
     assert frozen > 10_000  # the modules, classes and tables loaded at start-up are out of every scan
 
 
