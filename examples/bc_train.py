@@ -38,20 +38,21 @@ KINDS = ("discard", "claim", "kong", "win")
 class Policy(nn.Module):
     """The torch twin of :class:`majiang.rl.net.PolicyNet` (same layers, same parameter names)."""
 
-    def __init__(self, channels: int = 64, hidden: int = 128, use_extras: bool = True) -> None:
+    def __init__(self, channels: int = 64, hidden: int = 128, use_extras: bool = True, blocks: int = 2) -> None:
         super().__init__()
         cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0)
+        self.blocks = blocks
         self.conv1 = nn.Conv1d(cin, channels, 3, padding=1)
-        self.conv2 = nn.Conv1d(channels, channels, 3, padding=1)
-        self.conv3 = nn.Conv1d(channels, channels, 3, padding=1)
+        for i in range(2, blocks + 2):  # conv2, conv3, …: the names PolicyNet reads
+            setattr(self, f"conv{i}", nn.Conv1d(channels, channels, 3, padding=1))
         self.tile = nn.Conv1d(channels, 3, 1)
         self.fc1 = nn.Linear(channels * 34, hidden)
         self.fc2 = nn.Linear(hidden, ACTION_SIZE - TILE_CODES)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = torch.relu(self.conv1(x))
-        h = torch.relu(self.conv2(h)) + h
-        h = torch.relu(self.conv3(h)) + h
+        for i in range(2, self.blocks + 2):
+            h = torch.relu(getattr(self, f"conv{i}")(h)) + h
         tiles = self.tile(h).reshape(len(x), TILE_CODES)
         other = self.fc2(torch.relu(self.fc1(h.flatten(1))))
         return torch.cat([tiles, other], dim=1)
@@ -105,6 +106,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--channels", type=int, default=64)
     ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--blocks", type=int, default=2, help="residual convolutions after the first (default 2)")
     ap.add_argument("--no-extras", action="store_true", help="the 204 observation rows only")
     ap.add_argument("--held-out", type=float, default=0.1, help="share of shards held out (default 0.1)")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
@@ -118,7 +120,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     use_extras = not args.no_extras
     train, held = split(args.data, args.held_out, seed=args.seed)
-    model = Policy(args.channels, args.hidden, use_extras)
+    model = Policy(args.channels, args.hidden, use_extras, args.blocks)
     if args.init:
         with np.load(args.init) as z:
             model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if k != "config"})
@@ -133,6 +135,7 @@ def main() -> None:
         "channels": args.channels,
         "hidden": args.hidden,
         "extras": use_extras,
+        "blocks": args.blocks,
         "data": args.data,
         "records": total,
         "epochs": args.epochs,

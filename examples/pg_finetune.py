@@ -35,7 +35,10 @@ def load(path: str) -> tuple[Policy, dict[str, object]]:
     with np.load(path) as z:
         config = json.loads(str(z["config"]))
         model = Policy(
-            int(config.get("channels", 64)), int(config.get("hidden", 128)), bool(config.get("extras", True))
+            int(config.get("channels", 64)),
+            int(config.get("hidden", 128)),
+            bool(config.get("extras", True)),
+            int(config.get("blocks", 2)),
         )
         model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if k != "config"})
     return model, config

@@ -16,15 +16,12 @@ from majiang.rulesets import make_ruleset
 from majiang.sim import simulate
 
 
-def _weights(rng, channels=5, hidden=7, use_extras=True):
+def _weights(rng, channels=5, hidden=7, use_extras=True, blocks=2):
     cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0)
-    shapes = {
-        "conv1.weight": (channels, cin, 3),
-        "conv1.bias": (channels,),
-        "conv2.weight": (channels, channels, 3),
-        "conv2.bias": (channels,),
-        "conv3.weight": (channels, channels, 3),
-        "conv3.bias": (channels,),
+    shapes = {"conv1.weight": (channels, cin, 3), "conv1.bias": (channels,)}
+    for i in range(2, blocks + 2):
+        shapes |= {f"conv{i}.weight": (channels, channels, 3), f"conv{i}.bias": (channels,)}
+    shapes |= {
         "tile.weight": (3, channels, 1),
         "tile.bias": (3,),
         "fc1.weight": (hidden, channels * 34),
@@ -62,17 +59,18 @@ def test_conv3_is_a_same_padded_convolution():
     np.testing.assert_allclose(_conv3(x, w, b), _conv_loop(x, w, b), rtol=1e-5, atol=1e-5)
 
 
-def test_forward_pass_equals_a_plain_reference_and_respects_the_mask():
+@pytest.mark.parametrize("blocks", [2, 4])
+def test_forward_pass_equals_a_plain_reference_and_respects_the_mask(blocks):
     rng = np.random.default_rng(1)
-    w = _weights(rng)
-    net = PolicyNet(w, {"extras": True})
+    w = _weights(rng, blocks=blocks)
+    net = PolicyNet(w, {"extras": True, "blocks": blocks})
     recs = _records(1)[:40]
     obs = np.stack([r.obs for r in recs])
     mask = np.stack([r.mask for r in recs])
     x = np.concatenate([obs, extras.planes(obs)], axis=1).astype(np.float64)
     h = np.maximum(_conv_loop(x, w["conv1.weight"], w["conv1.bias"]), 0)
-    h = np.maximum(_conv_loop(h, w["conv2.weight"], w["conv2.bias"]), 0) + h
-    h = np.maximum(_conv_loop(h, w["conv3.weight"], w["conv3.bias"]), 0) + h
+    for i in range(2, blocks + 2):
+        h = np.maximum(_conv_loop(h, w[f"conv{i}.weight"], w[f"conv{i}.bias"]), 0) + h
     tiles = np.einsum("oc,ncl->nol", w["tile.weight"][:, :, 0], h) + w["tile.bias"][None, :, None]
     z = np.maximum(h.reshape(len(h), -1) @ w["fc1.weight"].T + w["fc1.bias"], 0)
     want = np.concatenate([tiles.reshape(len(h), -1), z @ w["fc2.weight"].T + w["fc2.bias"]], axis=1)

@@ -10,7 +10,9 @@ import pytest
 from majiang.bots import make_bot
 from majiang.cli import main
 from majiang.engine.compiled import new_hand
+from majiang.engine.view import SeatView
 from majiang.rl import dataset, selfplay, shards
+from majiang.rl.actions import decode_action, encode_action
 from majiang.rl.features import OBS_SHAPE
 from majiang.rulesets import make_ruleset
 
@@ -139,3 +141,50 @@ def test_logs_compact_equal_to_the_float_dataset(tmp_path):
 def test_a_directory_without_meta_says_how_to_build_one(tmp_path):
     with pytest.raises(ValueError, match="majiang dataset --selfplay"):
         shards.ShardLoader(tmp_path)
+
+
+def test_a_teacher_labels_each_view_while_the_bots_play(tmp_path):
+    """DAgger's data (``--teacher``): the hand is played exactly as without a teacher, each record's
+    ``action`` is what the teacher chooses in that view and ``taken`` what the hand did with the
+    bot's choice."""
+    teacher = make_bot("eff", 9)
+    differ = 0
+    for h in range(6):
+        bots = [make_bot("rand", i) for i in range(4)]
+        plain = selfplay.play_recorded(_hand(h), bots)
+        bots = [make_bot("rand", i) for i in range(4)]
+        hand = _hand(h)
+        taught = selfplay.play_recorded(hand, bots, teacher)
+        assert [(c.seat, c.taken, c.played) for c in taught] == [(c.seat, c.taken, c.played) for c in plain]
+        replay = _hand(h)
+        for c, p in zip(taught, plain, strict=True):
+            np.testing.assert_array_equal(c.obs, p.obs)
+            assert c.mask[c.action]
+            view = SeatView(replay, c.seat)
+            assert c.action == encode_action(teacher.choose(view, view.legal))
+            replay.act(c.seat, decode_action(c.played, view.legal))
+            differ += c.action != c.played
+    assert differ > 0  # the random bots' choices are not the teacher's
+
+    out = tmp_path / "dagger"
+    cli = ["dataset", "--selfplay", "rand,eff,eff,eff", "--seats", "0", "--teacher", "eff", "--hands", "3", "-o"]
+    assert main([*cli, str(out)]) == 0
+    assert json.loads((out / "meta.json").read_text())["teacher"] == "eff"
+    assert main(["dataset", "logs/", "--teacher", "eff", "-o", str(out)]) == 2
+
+
+def test_an_interrupted_run_leaves_the_shards_it_finished(tmp_path):
+    """meta.json is rewritten after every shard, so a self-play run stopped midway (Ctrl-C, a killed
+    job) leaves a dataset of its finished shards; only close() marks it complete."""
+    w = shards.ShardWriter(tmp_path, shard_size=30, extra={"source": "test"})
+    n = 0
+    for h, (_, choices) in enumerate(_played(4, ("rand", "eff", "rand", "eff"))):
+        for c in choices:
+            w.add(c.obs, c.mask, c.action, c.taken, 0.0, 0.0, c.seat, h)
+            n += 1
+        w.end_hand()
+        meta = json.loads((tmp_path / "meta.json").read_text())
+        assert meta["complete"] is False and meta["hands"] == h + 1 and meta["records"] == n
+        assert sum(len(b["action"]) for b in shards.ShardLoader([tmp_path], batch_size=16)) == n
+    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+    assert w.close()["complete"] is True

@@ -46,6 +46,12 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--seats", default="0,1,2,3", metavar="S,…", help="whose decisions --selfplay records (default all four)"
     )
+    p.add_argument(
+        "--teacher",
+        metavar="BOT",
+        help="with --selfplay: record what this bot would choose in each recorded view as the action, while the "
+        "--selfplay bots play (DAgger: e.g. --selfplay net,eff,eff,eff --seats 0 --teacher ev)",
+    )
     p.add_argument("--compact", action="store_true", help="write logs in the compact format (majiang.rl.shards)")
     p.set_defaults(func=run)
 
@@ -54,19 +60,12 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.selfplay) == bool(args.logs):
         print("error: give hand logs, or --selfplay BOTS --hands N (not both)", file=sys.stderr)
         return 2
+    if args.teacher and not args.selfplay:
+        print("error: --teacher labels self-play: give --selfplay BOTS with it", file=sys.stderr)
+        return 2
     try:
         if args.selfplay:
-            from majiang.rl.selfplay import build as selfplay
-
-            meta = selfplay(
-                [b.strip() for b in args.selfplay.split(",")],
-                args.hands,
-                args.out,
-                seed=args.seed,
-                rules=args.rules,
-                seats=[int(s) for s in args.seats.split(",")],
-                shard_size=args.shard_size or 4096,
-            )
+            meta = _selfplay(args)
         elif args.compact:
             from majiang.rl.shards import write_logs
 
@@ -80,3 +79,35 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"{meta['records']} decisions from {meta['hands']} hands in {len(meta['shards'])} shards → {args.out}")
     return 0
+
+
+def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
+    """Self-play with a progress bar on a terminal (the bots' hands can take minutes)."""
+    from majiang.rl.selfplay import build
+
+    def run(progress: Any = None) -> dict[str, Any]:
+        return build(
+            [b.strip() for b in args.selfplay.split(",")],
+            args.hands,
+            args.out,
+            seed=args.seed,
+            rules=args.rules,
+            seats=[int(s) for s in args.seats.split(",")],
+            shard_size=args.shard_size or 4096,
+            teacher=args.teacher,
+            progress=progress,
+        )
+
+    if not sys.stderr.isatty():
+        return run()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as prog:
+        task = prog.add_task("hands", total=args.hands)
+        return run(lambda n: prog.update(task, completed=n))

@@ -2,14 +2,14 @@
 forward pass; trained with torch by ``examples/bc_train.py``, which exports the weights here).
 
 The input is the 204 observation rows plus the :mod:`majiang.rl.extras` rows (when the weights say
-so) as channels over the 34 tile columns.  Three convolutions of width 3 (the second and third
-residual) give each tile column a feature vector; a 1 × 1 convolution turns it into three logits
-per tile — discard, concealed kong, added kong: codes 0–101 in order — and a small MLP over all
+so) as channels over the 34 tile columns.  Convolutions of width 3 (``1 + blocks``, every one after
+the first residual) give each tile column a feature vector; a 1 × 1 convolution turns it into three
+logits per tile — discard, concealed kong, added kong: codes 0–101 in order — and a small MLP over all
 columns gives the seven others (pung, exposed kong, the three chows, win, pass).  Illegal codes are
 masked out; the policy plays the most likely legal code.
 
 A weight file is an ``.npz`` with the arrays named as the torch module names them and ``config``, a
-JSON string (``channels``, ``hidden``, ``extras``).
+JSON string (``channels``, ``hidden``, ``extras``, ``blocks``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class PolicyNet:
         self.w = {k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
         self.config = config
         self.extras = bool(config.get("extras", True))
+        self.blocks = int(config.get("blocks", 2))
 
     @classmethod
     def load(cls, path: str | Path = SHIPPED) -> PolicyNet:
@@ -69,8 +70,8 @@ class PolicyNet:
         w = self.w
         x = self.inputs(obs)
         h = np.maximum(_conv3(x, w["conv1.weight"], w["conv1.bias"]), 0)
-        h = np.maximum(_conv3(h, w["conv2.weight"], w["conv2.bias"]), 0) + h
-        h = np.maximum(_conv3(h, w["conv3.weight"], w["conv3.bias"]), 0) + h
+        for i in range(2, self.blocks + 2):
+            h = np.maximum(_conv3(h, w[f"conv{i}.weight"], w[f"conv{i}.bias"]), 0) + h
         tiles = np.einsum("oc,ncl->nol", w["tile.weight"][:, :, 0], h) + w["tile.bias"][None, :, None]
         flat = h.reshape(len(h), -1)
         z = np.maximum(flat @ w["fc1.weight"].T + w["fc1.bias"], 0)

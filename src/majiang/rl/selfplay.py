@@ -6,6 +6,11 @@ discard (a pung losing to a win) keeps the pung as ``action`` — what the seat 
 target for imitation — and ``taken`` says what the hand did with it (*pass*: the claim window
 closed on the other seat's claim).  On a turn the two are equal.
 
+With a *teacher* (``--teacher KIND``, DAgger's data) the seats play as their bots but ``action`` is
+what the teacher would have chosen in the same view; ``taken`` stays what the hand did with the
+played choice.  A policy cloned from a teacher then also learns the teacher's answer in the states
+its own mistakes lead to, not only in the states the teacher itself reaches.
+
 Where the compiled hand core plays the ruleset (MCR ``gb``, ``botzone``) the hands run on it and
 the observation planes and masks are the core's (``CompiledHand.observe``: equal to
 :func:`majiang.rl.encode`); the bots decide in Python, ``rand`` and ``eff`` with the same choices as
@@ -51,10 +56,12 @@ class Choice:
     score: int
     events: int
     claim: bool
+    played: int
 
 
-def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot]) -> list[Choice]:
-    """Play ``hand`` to its end with ``bots[seat]`` at each seat and return every decision."""
+def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot], teacher: Bot | None = None) -> list[Choice]:
+    """Play ``hand`` to its end with ``bots[seat]`` at each seat and return every decision; with a
+    ``teacher`` each decision's ``action`` is the teacher's choice in that view (the bot's is played)."""
     out: list[Choice] = []
     enc = None if isinstance(hand, CompiledHand) else HandEncoder(hand)
 
@@ -71,6 +78,7 @@ def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot]) -> list[Choice
             action_mask(legal, out=mask)
         claim = hand.phase is not Phase.TURN
         events = len(hand.events)
+        label = None if teacher is None else encode_action(teacher.choose(view, legal))
         action = bots[seat].choose(view, legal)
         try:
             hand.act(seat, action)
@@ -79,7 +87,7 @@ def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot]) -> list[Choice
             hand.act(seat, action)
         code = encode_action(action)
         score = hand.scores_before[seat] + hand.deltas[seat]
-        out.append(Choice(seat, obs, mask, code, code, score, events, claim))
+        out.append(Choice(seat, obs, mask, code if label is None else label, code, score, events, claim, code))
 
     if isinstance(hand, CompiledHand):
         hand.play([BOT_PYTHON] * 4, [None] * 4, decide)
@@ -95,15 +103,15 @@ def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot]) -> list[Choice
 
 
 def _outcomes(choices: list[Choice], events: list[dict[str, Any]]) -> None:
-    """A claim stands if the event that closed its window is that seat's claim with that code;
+    """A played claim stands if the event that closed its window is that seat's claim with that code;
     otherwise the hand passed it over (``taken`` = pass)."""
     for c in choices:
-        if not c.claim or c.action == PASS_CODE:
+        if not c.claim or c.played == PASS_CODE:
             continue
         closing = events[c.events] if c.events < len(events) else {}
         et = str(closing.get("type"))
         codes = _CLAIM_CODES.get(et, (103,) if et == "kong" and closing.get("kind") == "exposed" else ())
-        if closing.get("seat") != c.seat or c.action not in codes:
+        if closing.get("seat") != c.seat or c.played not in codes:
             c.taken = PASS_CODE
 
 
@@ -127,26 +135,34 @@ def build(
     seats: Sequence[int] = (0, 1, 2, 3),
     shard_size: int = 4096,
     progress: Callable[[int], None] | None = None,
+    teacher: str | None = None,
 ) -> dict[str, Any]:
     """Play ``hands`` hands of ``bots`` (four specs of :func:`majiang.bots.make_bot`) and write the
     decisions of ``seats`` as compact shards in ``out_dir``; returns ``meta.json``'s content.  Hand
     *h*'s wall is seeded from (``seed``, *h*), its dealer and prevalent wind follow *h* as in
-    ``majiang simulate``."""
+    ``majiang simulate``.  ``teacher``: a bot spec whose choice each record's ``action`` holds instead
+    (the bots still play)."""
     if len(bots) != 4:
         raise ValueError(f"give four bots (one per seat), got {len(bots)}: e.g. best,best,best,best")
     ruleset = make_ruleset(rules)
     players = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(bots)]
-    writer = ShardWriter(
-        out_dir,
-        shard_size,
-        {"source": "selfplay", "bots": list(bots), "seed": seed, "rules": rules, "seats": list(seats)},
-    )
+    tutor = None if teacher is None else make_bot(teacher, seed * 10 + 4, rules=rules)
+    info: dict[str, Any] = {
+        "source": "selfplay",
+        "bots": list(bots),
+        "seed": seed,
+        "rules": rules,
+        "seats": list(seats),
+    }
+    if teacher is not None:
+        info["teacher"] = teacher
+    writer = ShardWriter(out_dir, shard_size, info)
     master = seed.to_bytes(8, "big", signed=True)
     keep = set(seats)
     for h in range(hands):
         wall_seed = hashlib.sha256(master + h.to_bytes(8, "big")).digest()
         hand = new_hand(ruleset, wall_seed, dealer=h % 4, prevalent=(h // 4) % 4, hand_no=h)
-        choices = play_recorded(hand, players)
+        choices = play_recorded(hand, players, tutor)
         final = [b + d for b, d in zip(hand.scores_before, hand.deltas, strict=True)]
         for c, (reward, ret) in zip(choices, rewards(choices, final), strict=True):
             if c.seat in keep:

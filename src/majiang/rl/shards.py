@@ -89,7 +89,8 @@ def unpack_mask(packed: np.ndarray) -> np.ndarray:
 class ShardWriter:
     """Appends records; :meth:`end_hand` writes a shard once ``shard_size`` of them are pending, so a
     shard holds whole hands; :meth:`close` writes the last one and ``meta.json`` (``extra`` goes
-    into it too)."""
+    into it too).  ``meta.json`` is rewritten after every shard (``"complete": false`` until
+    :meth:`close`), so an interrupted run leaves a dataset of the shards it finished."""
 
     def __init__(self, out_dir: str | Path, shard_size: int = 4096, extra: dict[str, Any] | None = None) -> None:
         if shard_size < 1:
@@ -135,13 +136,19 @@ class ShardWriter:
             return
         arrays = {k: np.array(p[k], dtype=dt).reshape(-1, *shape) for k, (dt, shape) in STORED.items()}
         name = f"part-{len(self.shards):05d}.npz"
-        np.savez_compressed(self.dir / name, **arrays)  # type: ignore[arg-type]
+        tmp = self.dir / f".{name}"
+        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        (self.dir / f".{name}").replace(self.dir / name)  # never a half-written shard under its name
         self.shards.append(name)
         for v in p.values():
             v.clear()
+        self._write_meta(complete=False)
 
     def close(self) -> dict[str, Any]:
         self.flush()
+        return self._write_meta(complete=True)
+
+    def _write_meta(self, complete: bool) -> dict[str, Any]:
         meta = {
             "format": FORMAT,
             "hands": self.hands,
@@ -150,9 +157,12 @@ class ShardWriter:
             "obs_shape": list(F.OBS_SHAPE),
             "action_size": ACTION_SIZE,
             "dense_rows": DENSE_ROWS.tolist(),
+            "complete": complete,
             **self.extra,
         }
-        (self.dir / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        tmp = self.dir / ".meta.json"
+        tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(self.dir / "meta.json")
         return meta
 
 
