@@ -3,6 +3,7 @@ tile-efficiency extra planes against the efficiency bot's own choices, the ``net
 
 import hashlib
 import json
+import os
 
 import numpy as np
 import pytest
@@ -103,6 +104,19 @@ def test_net_bot_plays_legal_hands_from_weights(tmp_path):
     np.savez(path, config=np.array(json.dumps({"extras": True})), **_weights(rng))
     res = simulate(8, 3, [make_bot(f"net:{path}", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("fan", 3)])
     assert res.hands == 8 and res.illegal_actions == 0
+
+
+def test_weights_rewritten_in_place_are_read_again(tmp_path):
+    """A training run rewrites its checkpoint at one path and evaluates it as ``net:PATH``: each
+    evaluation must play the file as it is now, not the first version read."""
+    path = tmp_path / "ckpt.npz"
+    versions = [_weights(np.random.default_rng(seed)) for seed in (3, 4)]
+    for i, w in enumerate(versions):
+        np.savez(path, config=np.array(json.dumps({"extras": True})), **w)
+        os.utime(path, ns=(10**18 + i, 10**18 + i))  # a new version, even on a coarse clock
+        got = make_bot(f"net:{path}", 0).net.w
+        np.testing.assert_array_equal(got["conv1.weight"], w["conv1.weight"])
+    assert make_bot(f"net:{path}", 1).net is make_bot(f"net:{path}", 2).net  # one file version: loaded once
 
 
 def test_shipped_weights_are_small_and_play(monkeypatch):

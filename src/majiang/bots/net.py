@@ -21,8 +21,18 @@ from majiang.rl.features import OBS_SHAPE, encode
 from majiang.rl.net import SHIPPED, PolicyNet
 
 
-@lru_cache(maxsize=8)
 def _net(path: str) -> PolicyNet:
+    """The weights at ``path``, loaded once per version of the file: a file rewritten in place (a
+    training run's checkpoint) is read again, not served from the cache."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return PolicyNet.load(path)  # its error says how to make weights
+    return _load(str(Path(path).resolve()), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=8)
+def _load(path: str, mtime_ns: int, size: int) -> PolicyNet:
     return PolicyNet.load(path)
 
 
