@@ -208,6 +208,19 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
     assert ended > 5
 
 
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+def test_a_hand_over_before_seat_0_is_asked_is_dealt_again():
+    """Hand 26047's opponents finish it before seat 0 has a decision (a win on the dealer's first
+    discard): reset and step must return a decision of seat 0's, not an ended hand that the next step
+    refuses (it did, after ≈ 50,000 hands of pg_finetune)."""
+    env = vector_env(1, opponents="eff")
+    obs, masks, seats = env.reset(seed=26047)
+    assert seats[0] == 0 and masks[0].any()
+    for _ in range(200):  # and it steps on
+        obs, masks, seats, rewards, dones = env.step(np.array([int(np.flatnonzero(masks[0])[0])]))
+        assert seats[0] == 0 and masks[0].any()
+
+
 def test_the_vector_env_plays_the_hands_the_aec_env_plays():
     """Hand i of a vector env seeded s is the AEC env's hand seeded s + i, step for step."""
     vec = vector_env(2)

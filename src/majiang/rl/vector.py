@@ -83,8 +83,7 @@ class MahjongVectorEnv:
             for i in range(self.num_envs):
                 if seed is not None:
                     self._rngs[i] = np.random.default_rng(seed + i)
-                self._deal(i)
-            self._batch.fill(range(self.num_envs), self.observations, self.action_masks, self.seats)
+            self._deal_and_fill(range(self.num_envs))
         else:
             for i, t in enumerate(self.tables):
                 t.deal(None if seed is None else seed + i, options)
@@ -111,11 +110,9 @@ class MahjongVectorEnv:
                 self.illegal_mode == "penalty",
                 self.illegal_reward,
             )
-            for i in ended:
-                self._deal(i)
             if ended:
                 self.hands_done += len(ended)
-                self._batch.fill(ended, self.observations, self.action_masks, self.seats)
+                self._deal_and_fill(ended)
             return self.observations, self.action_masks, self.seats, rewards, dones
         for i, t in enumerate(self.tables):
             seat = int(self.seats[i])
@@ -131,6 +128,17 @@ class MahjongVectorEnv:
                 t.deal(None, self._options)
             self._settle(i)
         return self.observations, self.action_masks, self.seats, rewards, dones
+
+    def _deal_and_fill(self, hands: Sequence[int]) -> None:
+        """Deal ``hands`` again and write their first decisions.  With the core's opponents a hand can
+        end before the environment's seat is asked anything (another seat wins the dealer's first
+        discard); such a hand has no decision to return, so it is dealt again from the same generator."""
+        assert self._batch is not None
+        while hands:
+            for i in hands:
+                self._deal(i)
+            self._batch.fill(hands, self.observations, self.action_masks, self.seats)
+            hands = [i for i in hands if self.seats[i] < 0]
 
     def _deal(self, i: int) -> None:
         """Hand *i* dealt again on the core, from its own generator (as a :class:`Table` deals)."""
