@@ -214,10 +214,10 @@ def test_a_hand_over_before_seat_0_is_asked_is_dealt_again():
     discard): reset and step must return a decision of seat 0's, not an ended hand that the next step
     refuses (it did, after ≈ 50,000 hands of pg_finetune)."""
     env = vector_env(1, opponents="eff")
-    obs, masks, seats = env.reset(seed=26047)
+    _, masks, seats = env.reset(seed=26047)
     assert seats[0] == 0 and masks[0].any()
     for _ in range(200):  # and it steps on
-        obs, masks, seats, rewards, dones = env.step(np.array([int(np.flatnonzero(masks[0])[0])]))
+        _, masks, seats, _, _ = env.step(np.array([int(np.flatnonzero(masks[0])[0])]))
         assert seats[0] == 0 and masks[0].any()
 
 
