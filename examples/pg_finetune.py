@@ -72,11 +72,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--curve", help="write the learning curve here (JSON)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--keep",
+        action="store_true",
+        help="also keep each checkpoint as OUT-HANDS.npz (the file -o names is overwritten)",
+    )
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     model, config = load(args.init)
     ref, _ = load(args.init)
+    before = int(config.get("finetuned_hands", 0))
     ref.eval()
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     out = Path(args.out)
@@ -84,7 +90,10 @@ def main() -> None:
     points: list[dict[str, object]] = []
 
     def checkpoint(hands: int) -> None:
-        export(model, out, {**config, "finetuned_hands": hands})
+        meta = {**config, "finetuned_hands": before + hands}  # across runs that continue one another
+        export(model, out, meta)
+        if args.keep:
+            export(model, out.with_name(f"{out.stem}-{hands}.npz"), meta)
         me = evaluate_greedy(out, args.eval_hands, args.eval_seed)
         me.update(hands=hands, seconds=time.process_time() - t0)
         points.append(me)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from majiang.bots import make_bot
 from majiang.rl import selfplay
+from majiang.rl.net import PolicyNet
 from majiang.sim import simulate
 
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "bc_train.py"
@@ -26,6 +27,8 @@ def test_bc_train_exports_weights_numpy_plays(tmp_path):
             "8",
             "--hidden",
             "16",
+            "--blocks",
+            "3",
             "--held-out",
             "0.25",
             "-o",
@@ -40,6 +43,7 @@ def test_bc_train_exports_weights_numpy_plays(tmp_path):
     for kind in ("discard", "claim", "kong", "win", "all"):
         assert f"  {kind}" in run.stdout
     assert "numpy forward agrees with torch on 100.0%" in run.stdout
+    assert PolicyNet.load(out).blocks == 3
     res = simulate(4, 1, [make_bot(f"net:{out}", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
     assert res.illegal_actions == 0
 
@@ -61,7 +65,7 @@ def test_pg_finetune_runs_and_exports(tmp_path):
     writes weights numpy loads, and a curve plot_curve.py reads."""
     import json
 
-    from majiang.rl.net import SHIPPED, PolicyNet
+    from majiang.rl.net import SHIPPED
 
     out, curve = tmp_path / "pg.npz", tmp_path / "pg.json"
     subprocess.run(
@@ -86,6 +90,7 @@ def test_pg_finetune_runs_and_exports(tmp_path):
             str(out),
             "--curve",
             str(curve),
+            "--keep",
         ],
         cwd=SCRIPT.parent,
         capture_output=True,
@@ -93,5 +98,7 @@ def test_pg_finetune_runs_and_exports(tmp_path):
         check=True,
     )
     assert PolicyNet.load(out).config["finetuned_hands"] >= 8
+    kept = sorted(p.name for p in tmp_path.glob("pg-*.npz"))  # --keep: each checkpoint under its hands
+    assert kept[0] == "pg-0.npz" and len(kept) == 2
     points = json.loads(curve.read_text())["points"]
     assert points[0]["hands"] == 0 and len(points) == 2
