@@ -1,5 +1,6 @@
-"""The learned bot (``net``): a small convolutional policy cloned from the ``best`` bot's self-play
-(docs/rl.md, "Behaviour cloning and the net bot"), run by numpy alone — no torch at play time.
+"""The learned bot (``net``): a small convolutional policy cloned from the ``fan`` bot's self-play and
+fine-tuned by self-play against the efficiency bots (docs/rl.md, "Behaviour cloning and the net
+bot"), run by numpy alone — no torch at play time.
 
 It reads the seat's observation planes (on the compiled core, the core's own; on the Python engine,
 :func:`majiang.rl.encode` of the view), masks the illegal codes and plays the most likely legal

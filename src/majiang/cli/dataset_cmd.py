@@ -85,7 +85,7 @@ def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
     """Self-play with a progress bar on a terminal (the bots' hands can take minutes)."""
     from majiang.rl.selfplay import build
 
-    def run(progress: Any = None) -> dict[str, Any]:
+    def play(progress: Any = None) -> dict[str, Any]:
         return build(
             [b.strip() for b in args.selfplay.split(",")],
             args.hands,
@@ -99,7 +99,7 @@ def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
         )
 
     if not sys.stderr.isatty():
-        return run()
+        return play()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(
@@ -110,4 +110,4 @@ def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
         transient=True,
     ) as prog:
         task = prog.add_task("hands", total=args.hands)
-        return run(lambda n: prog.update(task, completed=n))
+        return play(lambda n: prog.update(task, completed=n))

@@ -138,7 +138,7 @@ class ShardWriter:
         name = f"part-{len(self.shards):05d}.npz"
         tmp = self.dir / f".{name}"
         np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
-        (self.dir / f".{name}").replace(self.dir / name)  # never a half-written shard under its name
+        tmp.replace(self.dir / name)  # never a half-written shard under its name
         self.shards.append(name)
         for v in p.values():
             v.clear()
