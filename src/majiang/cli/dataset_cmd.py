@@ -83,9 +83,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
     """Self-play with a progress bar on a terminal (the bots' hands can take minutes)."""
+    from majiang.cli.progress import hands_bar
     from majiang.rl.selfplay import build
 
-    def play(progress: Any = None) -> dict[str, Any]:
+    with hands_bar(args.hands) as update:
         return build(
             [b.strip() for b in args.selfplay.split(",")],
             args.hands,
@@ -95,19 +96,5 @@ def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
             seats=[int(s) for s in args.seats.split(",")],
             shard_size=args.shard_size or 4096,
             teacher=args.teacher,
-            progress=progress,
+            progress=update,
         )
-
-    if not sys.stderr.isatty():
-        return play()
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    ) as prog:
-        task = prog.add_task("hands", total=args.hands)
-        return play(lambda n: prog.update(task, completed=n))

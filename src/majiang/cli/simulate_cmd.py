@@ -139,19 +139,10 @@ def _simulate(args: argparse.Namespace, bots: list[str]) -> SimResult:
         workers=args.workers,
         ray_address=args.ray,
     )
-    if args.no_progress or not sys.stderr.isatty():
-        return simulate(args.hands, args.seed, bots, **kwargs)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from majiang.cli.progress import hands_bar
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    ) as prog:
-        task = prog.add_task("hands", total=args.hands)
-        return simulate(args.hands, args.seed, bots, **kwargs, progress=lambda n: prog.update(task, completed=n))
+    with hands_bar(args.hands, show=not args.no_progress) as update:
+        return simulate(args.hands, args.seed, bots, **kwargs, progress=update)
 
 
 def _print_table(args: argparse.Namespace, d: dict[str, Any]) -> None:
