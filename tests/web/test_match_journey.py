@@ -67,7 +67,15 @@ def test_a_phone_player_plays_an_east_round_with_a_friend_and_shares_a_hand(
     pond.tap()
     detail = me.locator("#seat-detail")
     expect(detail).to_be_visible()
-    widths = [b["width"] for b in (t.bounding_box() for t in detail.locator("#seat-detail-pond .tile").all())]
+    # the widths in one snapshot: the pond re-renders as the hand plays on, so tiles read one by one
+    # can be replaced (detached) between the listing and the measuring
+    widths = me.wait_for_function(
+        """() => {
+            const tiles = [...document.querySelectorAll('#seat-detail-pond .tile')];
+            return tiles.length ? tiles.map(t => t.getBoundingClientRect().width) : null;
+        }""",
+        timeout=MATCH_MS,
+    ).json_value()
     assert widths and min(widths) >= 24, widths
     check(me, "en", "a seat's pond and melds", allowed)
     me.tap("#seat-detail-close")

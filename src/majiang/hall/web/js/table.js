@@ -733,7 +733,7 @@ function matchBox(r, names) {
   const rows = [0, 1, 2, 3].map((s) => h(`tr${s === session.seat ? ".me" : ""}`, { dataset: { seat: s } },
     h("td", { dataset: { langFree: "" } }, names[s]), h("td.num", signed(m.totals[s])),
     end ? h("td.num", `${end.places[s]}`) : null,
-    end ? h("td.num", end.ranks[s] ? `${signed(end.points[s])} → ${end.ranks[s].after.zh}` : "—") : null));
+    end ? h("td.num", end.ranks[s] ? [`${signed(end.points[s])} → `, bi(end.ranks[s].after.zh, end.ranks[s].after.en)] : "—") : null));
   return h("div.match#match-box",
     h("h3", end ? L("match.over", { kind }) : L("match.hand", { kind, hand: m.hand, of: m.of })),
     h("table.match-totals",
