@@ -87,6 +87,9 @@ def test_a_phone_player_plays_an_east_round_with_a_friend_and_shares_a_hand(
     places = sorted(int(x) for x in me.locator("#match-box tbody td:nth-child(3)").all_inner_texts())
     assert places == [1, 2, 3, 4]
     expect(me.locator("#match-box tr.me td:nth-child(4)")).to_contain_text("→")
+    # the 段位 reached, as the English page shows it: its English name, no Chinese
+    shown = me.locator("#match-box tr.me td:nth-child(4)").inner_text()
+    assert not re.search("[\u3400-\u9fff]", shown) and re.search(r"Novice|dan", shown), shown
     rows = me.locator("#match-box tbody tr")
     for who in (name, pal):  # a public table: both friends are ranked
         expect(rows.filter(has_text=who).locator("td:nth-child(4)")).to_contain_text("→")
