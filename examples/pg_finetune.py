@@ -11,7 +11,12 @@ RL on top"; torch on CPU).
 hands (sampled from the masked softmax), and a hand's result (seat 0's score change) is the return
 of each of its decisions.  Every ``--update`` finished hands the policy takes one REINFORCE step
 along (return − running mean) / running std, plus a small entropy bonus, and a KL penalty towards
-the cloned policy keeps it near what imitation learned.  Evaluation is greedy, in duplicate
+the cloned policy keeps it near what imitation learned.  ``--critic`` subtracts a learned value of
+each decision instead of the running mean; ``--epochs K`` (K > 1) takes K passes over each batch
+with PPO's clipped ratio; ``--episode session --reward rank`` plays 16-hand sessions whose every
+decision is credited with the session's place (4/2/1/0); ``--opponents eff,league,league`` seats
+past policies (``--league`` files, then each checkpoint of the run) beside the core's bots, each
+league policy choosing for all its seats in one batched pass; see docs/rl.md.  Evaluation is greedy, in duplicate
 (``majiang.sim.evaluate``), before, at checkpoints and after; ``--curve`` writes them as JSON for
 ``examples/plot_curve.py``.
 """
@@ -19,6 +24,7 @@ the cloned policy keeps it near what imitation learned.  Evaluation is greedy, i
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import time
 from pathlib import Path
@@ -29,6 +35,9 @@ from bc_train import Policy, export, masked  # type: ignore[import-not-found]
 
 from majiang.rl import extras, vector_env
 from majiang.rl.net import PolicyNet
+
+#: one decision of the learner: observation, mask, action, its log-probability when sampled
+Step = tuple[np.ndarray, np.ndarray, int, float]
 
 
 def load(path: str) -> tuple[Policy, dict[str, object]]:
@@ -42,6 +51,24 @@ def load(path: str) -> tuple[Policy, dict[str, object]]:
         )
         model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if k != "config"})
     return model, config
+
+
+class Critic(torch.nn.Module):
+    """The value of a decision's observation (the return expected from it, in units of ``SCALE``
+    points or places): a small convolutional net beside the policy, used only in training (never exported)."""
+
+    def __init__(self, cin: int, scale: float, channels: int = 32, hidden: int = 64) -> None:
+        super().__init__()
+        self.scale = scale  # the returns' usual size: the net predicts return / scale
+        self.conv1 = torch.nn.Conv1d(cin, channels, 3, padding=1)
+        self.conv2 = torch.nn.Conv1d(channels, channels, 3, padding=1)
+        self.fc1 = torch.nn.Linear(channels * 34, hidden)
+        self.fc2 = torch.nn.Linear(hidden, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = torch.relu(self.conv1(x))
+        h = torch.relu(self.conv2(h)) + h
+        return self.fc2(torch.relu(self.fc1(h.flatten(1))))[:, 0]
 
 
 def inputs(obs: np.ndarray) -> torch.Tensor:
@@ -73,11 +100,46 @@ def main() -> None:
     ap.add_argument("--curve", help="write the learning curve here (JSON)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument(
+        "--critic",
+        action="store_true",
+        help="advantage = return − a learned value of each decision (default: return − running mean)",
+    )
+    ap.add_argument("--critic-warmup", type=int, default=20, help="updates that train only the critic (default 20)")
+    ap.add_argument("--epochs", type=int, default=1, help="passes over each batch; above 1, PPO's clipped ratio")
+    ap.add_argument("--clip", type=float, default=0.2, help="PPO's ratio clip (with --epochs above 1)")
+    ap.add_argument(
+        "--episode",
+        choices=["hand", "session"],
+        default="hand",
+        help="an episode is one hand, or a 16-hand session whose hands share its return (default hand)",
+    )
+    ap.add_argument(
+        "--reward",
+        choices=["score", "rank"],
+        default="score",
+        help="the return: points, or (sessions) the session's place, 4/2/1/0 (default score)",
+    )
+    ap.add_argument(
+        "--opponents",
+        default="eff,eff,eff",
+        help="seats 1-3: eff, rand (the core's bots) or league (a past policy, greedy); default eff,eff,eff",
+    )
+    ap.add_argument(
+        "--league",
+        nargs="*",
+        default=[],
+        help="weights for the league seats (default: --init); every checkpoint of the run joins them",
+    )
+    ap.add_argument(
         "--keep",
         action="store_true",
         help="also keep each checkpoint as OUT-HANDS.npz (the file -o names is overwritten)",
     )
     args = ap.parse_args()
+    seats_spec = args.opponents.split(",")
+    if len(seats_spec) != 3 or not set(seats_spec) <= {"eff", "rand", "league"}:
+        ap.error(f"--opponents: three of eff, rand, league, comma-separated; got {args.opponents!r}")
+    league_seats = [s for s, spec in enumerate(seats_spec, 1) if spec == "league"]
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     model, config = load(args.init)
@@ -85,6 +147,9 @@ def main() -> None:
     before = int(config.get("finetuned_hands", 0))
     ref.eval()
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    critic = Critic(int(model.conv1.in_channels), 30.0 if args.reward == "score" else 2.0) if args.critic else None
+    critic_opt = torch.optim.Adam(critic.parameters(), lr=1e-3) if critic is not None else None
+    updates = 0
     out = Path(args.out)
     t0 = time.process_time()
     points: list[dict[str, object]] = []
@@ -94,61 +159,120 @@ def main() -> None:
         export(model, out, meta)
         if args.keep:
             export(model, out.with_name(f"{out.stem}-{hands}.npz"), meta)
+        if league_seats and hands:  # a past self joins the league
+            league.append(copy.deepcopy(model).eval())
         me = evaluate_greedy(out, args.eval_hands, args.eval_seed)
         me.update(hands=hands, seconds=time.process_time() - t0)
         points.append(me)
         print(f"hands {hands:5d}  {me['avg_score']:+.2f} {me['avg_score_ci95']}  win {me['win_rate']:.1%}", flush=True)
 
+    league = [load(f)[0].eval() for f in (args.league or [args.init])] if league_seats else []
+    pick = np.random.default_rng(args.seed)
+    member = np.full((args.envs, 4), -1)  # which league policy plays each league seat of each hand
+    for s in league_seats:
+        member[:, s] = pick.integers(len(league), size=args.envs)
     checkpoint(0)
-    env = vector_env(args.envs, opponents="eff")
-    obs, masks, _ = env.reset(seed=args.seed)
-    traj: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(args.envs)]
-    done_eps: list[tuple[list[tuple[np.ndarray, np.ndarray, int]], float]] = []
-    mean, var, finished = 0.0, 400.0, 0
+    env = vector_env(
+        args.envs,
+        opponents=[None if spec == "league" else spec for spec in seats_spec],
+        episode=args.episode,
+        reward=args.reward,
+    )
+    obs, masks, seats = env.reset(seed=args.seed)
+    ret_so_far, hands_in = np.zeros(args.envs), np.zeros(args.envs, dtype=int)  # per episode in play
+    traj: list[list[Step]] = [[] for _ in range(args.envs)]
+    done_eps: list[tuple[list[Step], float]] = []
+    mean, var, finished, pending = 0.0, 400.0, 0, 0
+    if args.episode == "session":
+        var = 0.0  # set from the first batch of sessions
     every = max(1, args.hands // max(args.checkpoints, 1))
     while finished < args.hands:
+        mine = np.flatnonzero(seats == 0)
+        acts = np.zeros(args.envs, dtype=np.int64)
+        old = np.zeros(len(mine), dtype=np.float32)
         with torch.no_grad():
-            logits = masked(model(inputs(obs)), masks)
-            acts = torch.distributions.Categorical(logits=logits).sample().numpy()
-        for i in range(args.envs):
-            traj[i].append((obs[i].copy(), masks[i].copy(), int(acts[i])))
-        obs, masks, _, rewards, dones = env.step(acts)
-        for i in np.flatnonzero(dones):
-            done_eps.append((traj[i], float(rewards[i, 0])))
-            traj[i] = []
+            if len(mine):
+                logits = masked(model(inputs(obs[mine])), masks[mine])
+                dist = torch.distributions.Categorical(logits=logits)
+                sampled = dist.sample()
+                old = dist.log_prob(sampled).numpy()
+                acts[mine] = sampled.numpy()
+            theirs = member[np.arange(args.envs), seats]
+            for m in np.unique(theirs[theirs >= 0]):  # each league policy: one batch, greedy
+                rows = np.flatnonzero(theirs == m)
+                acts[rows] = masked(league[m](inputs(obs[rows])), masks[rows]).argmax(1).numpy()
+        for k, i in enumerate(mine):
+            traj[i].append((obs[i].copy(), masks[i].copy(), int(acts[i]), float(old[k])))
+        obs, masks, seats, rewards, dones = env.step(acts)
+        ret_so_far += rewards[:, 0]
+        hands_in += env.hand_over
+        for _ in range(int(env.hand_over.sum())):
             finished += 1
             if finished % every == 0 and finished < args.hands:
                 checkpoint(finished)
-        if len(done_eps) >= args.update:
+        for i in np.flatnonzero(dones):
+            done_eps.append((traj[i], float(ret_so_far[i])))
+            pending += int(hands_in[i])
+            traj[i], ret_so_far[i], hands_in[i] = [], 0.0, 0
+            for s in league_seats:  # the next episode's opponents
+                member[i, s] = pick.integers(len(league))
+        if pending >= args.update:  # hands in finished episodes
+            pending = 0
             rets = np.array([r for _, r in done_eps])
+            if var == 0.0:
+                mean, var = float(rets.mean()), float(rets.var()) + 1e-6
             for r in rets:  # running statistics of the return
                 mean += 0.01 * (r - mean)
                 var += 0.01 * ((r - mean) ** 2 - var)
             steps = [s for ep, _ in done_eps for s in ep]
-            adv = np.concatenate([np.full(len(ep), (r - mean) / np.sqrt(var + 1e-6)) for ep, r in done_eps])
             x = inputs(np.stack([s[0] for s in steps]))
             m = np.stack([s[1] for s in steps])
             a = torch.from_numpy(np.array([s[2] for s in steps]))
-            logp = torch.log_softmax(masked(model(x), m), dim=1)
-            with torch.no_grad():
-                ref_logp = torch.log_softmax(masked(ref(x), m), dim=1)
-            p = logp.exp()
-            chosen = logp.gather(1, a[:, None])[:, 0]
-            legal = torch.from_numpy(m > 0)
-            entropy = -(p * logp).masked_fill(~legal, 0).sum(1)
-            kl = (p * (logp - ref_logp)).masked_fill(~legal, 0).sum(1)
-            loss = -(torch.from_numpy(np.clip(adv, -5, 5)).float() * chosen).mean()
-            loss = loss - args.entropy * entropy.mean() + args.kl * kl.mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            old_logp = torch.tensor([s[3] for s in steps])
+            ret = np.concatenate([np.full(len(ep), r) for ep, r in done_eps])
+            if critic is not None and critic_opt is not None:
+                target = torch.from_numpy((ret / critic.scale).astype(np.float32))
+                with torch.no_grad():
+                    value = critic(x).numpy() * critic.scale
+                for _ in range(max(args.epochs, 1)):
+                    critic_loss = torch.nn.functional.smooth_l1_loss(critic(x), target)
+                    critic_opt.zero_grad()
+                    critic_loss.backward()
+                    critic_opt.step()
+                adv = (ret - value) / np.sqrt(var + 1e-6)
+            else:
+                adv = (ret - mean) / np.sqrt(var + 1e-6)
+            updates += 1
+            if critic is None or updates > args.critic_warmup:
+                advantage = torch.from_numpy(np.clip(adv, -5, 5)).float()
+                with torch.no_grad():
+                    ref_logp = torch.log_softmax(masked(ref(x), m), dim=1)
+                legal = torch.from_numpy(m > 0)
+                for _ in range(max(args.epochs, 1)):
+                    logp = torch.log_softmax(masked(model(x), m), dim=1)
+                    p = logp.exp()
+                    chosen = logp.gather(1, a[:, None])[:, 0]
+                    if args.epochs > 1:  # PPO: the ratio to the sampling policy, clipped
+                        ratio = torch.exp(chosen - old_logp)
+                        clipped = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
+                        gain = torch.min(ratio * advantage, clipped * advantage)
+                    else:
+                        gain = advantage * chosen
+                    entropy = -(p * logp).masked_fill(~legal, 0).sum(1)
+                    kl = (p * (logp - ref_logp)).masked_fill(~legal, 0).sum(1)
+                    loss = -gain.mean() - args.entropy * entropy.mean() + args.kl * kl.mean()
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
             done_eps = []
     checkpoint(finished)
     print(f"{finished} hands in {time.process_time() - t0:.0f} s CPU (evaluations included) → {out}")
     PolicyNet.load(out)  # the export loads for numpy
+    algorithm = f"{'PPO' if args.epochs > 1 else 'REINFORCE'}{' with a critic' if critic else ''} fine-tuning of net"
+    algorithm += f", {args.episode} episodes, {args.reward} reward"
     if args.curve:
         Path(args.curve).write_text(
-            json.dumps({"algorithm": "REINFORCE fine-tuning of net", "opponents": "eff", "points": points}, indent=1)
+            json.dumps({"algorithm": algorithm, "opponents": args.opponents, "points": points}, indent=1)
         )
 
 

@@ -102,3 +102,30 @@ def test_pg_finetune_runs_and_exports(tmp_path):
     assert kept[0] == "pg-0.npz" and len(kept) == 2
     points = json.loads(curve.read_text())["points"]
     assert points[0]["hands"] == 0 and len(points) == 2
+
+
+def test_pg_finetune_with_a_critic_ppo_a_league_and_session_places(tmp_path):
+    """The options of pg_finetune.py together: PPO epochs with a critic, past policies at two seats,
+    16-hand sessions paid by place; the weights move and the curve names what ran."""
+    import json
+
+    import numpy as np
+
+    from majiang.rl.net import SHIPPED
+
+    out, curve = tmp_path / "pg.npz", tmp_path / "pg.json"
+    args = "--hands 96 --envs 2 --update 16 --eval-hands 24 --checkpoints 2 --threads 1 --critic"
+    args += " --critic-warmup 0 --epochs 2 --opponents eff,league,league --episode session --reward rank"
+    paths = ["--init", str(SHIPPED), "-o", str(out), "--curve", str(curve)]
+    subprocess.run(
+        [sys.executable, "pg_finetune.py", *args.split(), *paths],
+        cwd=SCRIPT.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    with np.load(SHIPPED) as before, np.load(out) as after:
+        assert any(not np.array_equal(before[k], after[k]) for k in before.files if k != "config")
+    got = json.loads(curve.read_text())
+    assert got["opponents"] == "eff,league,league" and "PPO with a critic" in got["algorithm"]
+    assert "session episodes, rank reward" in got["algorithm"] and got["points"][-1]["hands"] >= 96

@@ -141,10 +141,10 @@ def test_the_core_vector_env_equals_the_reference(monkeypatch):
 
 
 @pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
-@pytest.mark.parametrize("opponents", ["rand", "eff", ["eff", "rand", "eff"]])
+@pytest.mark.parametrize("opponents", ["rand", "eff", ["eff", "rand", "eff"], ["eff", None, "rand"]])
 def test_the_vector_env_against_the_core_s_bots(opponents):
-    """Seat 0 plays; the three opponents decide inside the core, as a Python play of the same hand with
-    the same bots (rand: random.Random(rng_seed + seat)) does."""
+    """Seat 0 (and a seat given None) plays; the other opponents decide inside the core, as a Python
+    play of the same hand with the same bots (rand: random.Random(rng_seed + seat)) does."""
     from majiang.bots.base import RandomBot
     from majiang.bots.efficiency import EfficiencyBot
     from majiang.engine.hand import Hand
@@ -152,6 +152,7 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
     from majiang.rulesets import make_ruleset
 
     specs = [opponents] * 3 if isinstance(opponents, str) else opponents
+    ours = {0} | {s for s, spec in enumerate(specs, 1) if spec is None}  # the seats the caller plays
     n = 3
     env = vector_env(n, opponents=opponents)
     obs, masks, seats = env.reset(seed=5)
@@ -162,12 +163,13 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
         args = deal_args(gens[i], None)
         rng_seed = int(gens[i].integers(2**62)) if "rand" in specs else 0  # drawn where a rand bot plays
         bots = [None] + [
-            RandomBot(rng_seed + s) if spec == "rand" else EfficiencyBot() for s, spec in enumerate(specs, 1)
+            RandomBot(rng_seed + s) if spec == "rand" else EfficiencyBot() if spec else None
+            for s, spec in enumerate(specs, 1)
         ]
         hand = Hand(ruleset, args.pop("seed"), **args)
         return {"hand": hand, "bots": bots, "loop": [], "last": [0, 0, 0, 0]}
 
-    def advance(t):  # majiang.sim.play_hand's order, stopping at seat 0's decisions
+    def advance(t):  # majiang.sim.play_hand's order, stopping at the decisions of the caller's seats
         hand = t["hand"]
         while not hand.over:
             if not t["loop"]:
@@ -176,7 +178,7 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
             if not hand.legal(s):
                 t["loop"].pop(0)
                 continue
-            if s == 0:
+            if s in ours:
                 return
             view = SeatView(hand, s)
             hand.act(s, t["bots"][s].choose(view, view.legal))
@@ -187,16 +189,19 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
         advance(t)
     rng = np.random.default_rng(0)
     ended = 0
+    asked = set()
     for _ in range(400):
-        assert (seats == 0).all()
         for i, t in enumerate(tables):
-            assert np.array_equal(obs[i], encode(SeatView(t["hand"], 0), DiscardLog().feed(t["hand"].events)))
+            seat = t["loop"][0]
+            assert seats[i] == seat
+            asked.add(seat)
+            assert np.array_equal(obs[i], encode(SeatView(t["hand"], seat), DiscardLog().feed(t["hand"].events)))
         actions = np.argmax(masks * rng.random(masks.shape), axis=1)
         obs, masks, seats, rewards, dones = env.step(actions)
         for i, t in enumerate(tables):
             hand = t["hand"]
-            hand.act(0, decode_action(int(actions[i]), hand.legal(0)))
-            t["loop"].pop(0)
+            seat = t["loop"].pop(0)
+            hand.act(seat, decode_action(int(actions[i]), hand.legal(seat)))
             advance(t)
             assert list(rewards[i]) == [d - b for d, b in zip(hand.deltas, t["last"], strict=True)]
             t["last"] = list(hand.deltas)
@@ -205,7 +210,7 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
                 ended += 1
                 tables[i] = deal(i)
                 advance(tables[i])
-    assert ended > 5
+    assert ended > 5 and asked == ours
 
 
 @pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
@@ -253,3 +258,79 @@ def test_the_vector_env_checks_its_input():
     seats = seats.copy()  # the env's buffer: the step overwrites it with the next deciding seats
     _, _, _, rewards, _ = env.step(bad)
     assert env.illegal.all() and all(rewards[i, seats[i]] <= -2.0 for i in range(2))
+
+
+def _session_row(obs, seat_block, col):
+    from majiang.rl.features import B_INFO, BLOCK_ROWS, GLOBAL_ROWS
+
+    return obs[GLOBAL_ROWS + seat_block * BLOCK_ROWS + B_INFO, col]
+
+
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+@pytest.mark.parametrize("hands", [4, 16])
+def test_a_session_episode_deals_its_hands_in_turn_and_pays_the_places(hands):
+    """episode="session": hand k of a session is dealt by seat k % 4 in round k // 4 with the scores
+    the session has reached; the episode ends after its last hand; reward="rank" pays the places of
+    the session's total (what the same play scored in points) and nothing before."""
+    from majiang.rl.features import INFO_DEALER, INFO_SCORE, PREVALENT, SCALARS
+    from majiang.rl.vector import place_points
+
+    n = 3
+    kw = {"opponents": "eff", "episode": "session", "session_hands": hands, "illegal": "raise"}
+    points, places = vector_env(n, **kw), vector_env(n, reward="rank", **kw)
+    obs, masks, _ = points.reset(seed=11)
+    _, masks2, _ = places.reset(seed=11)
+    rng = np.random.default_rng(0)
+    total, k, sessions = np.zeros((n, 4)), np.zeros(n, dtype=int), 0
+    while sessions < 5:
+        for i in range(n):  # the hand in play, as seat 0 sees it
+            assert round(float(obs[i, SCALARS, 1]) * 15) == k[i]
+            assert obs[i, PREVALENT, 27 + k[i] // 4] == 1
+            assert [_session_row(obs[i], s, INFO_DEALER) for s in range(4)] == [float(s == k[i] % 4) for s in range(4)]
+            want = (np.clip(total[i] / 100, -1, 1) + 1) / 2
+            assert np.allclose([_session_row(obs[i], s, INFO_SCORE) for s in range(4)], want)
+        assert np.array_equal(masks, masks2)
+        actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+        obs, masks, _, rewards, dones = points.step(actions)
+        _, masks2, _, rewards2, dones2 = places.step(actions)
+        assert np.array_equal(dones, dones2) and np.array_equal(points.hand_over, places.hand_over)
+        total += rewards
+        k += points.hand_over
+        for i in range(n):
+            if dones[i]:
+                assert k[i] == hands
+                assert np.array_equal(rewards2[i], place_points(total[i])) and rewards2[i].sum() == 7
+                total[i], k[i] = 0, 0
+                sessions += 1
+            else:
+                assert not rewards2[i].any()
+                assert np.array_equal(points.session_scores[i], total[i]) and points.session_hand[i] == k[i]
+    assert place_points([10, -10, 0, 0]).tolist() == [4, 0, 1.5, 1.5]
+
+
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+def test_a_session_counts_a_hand_its_seat_never_saw():
+    """The wall of hand 26047 (see above: dealt by seat 1 in the South round) ends before seat 0 is asked:
+    as hand 5 of a session (dealer 1, South) it was still played, so its points go to the session and
+    to the step's rewards, and the session goes on to hand 6."""
+    env = vector_env(1, opponents="eff", episode="session")
+    env.reset(seed=0)
+    env.session_hand[0], env.session_scores[0] = 5, [10, -10, 0, 0]
+    env.rewards.fill(0)
+    env._rngs[0] = np.random.default_rng(26047)  # as the environment draws that wall
+    env._deal_and_fill([0])
+    played = env.session_scores[0] - [10, -10, 0, 0]
+    assert env.session_hand[0] == 6 and env.seats[0] == 0
+    assert played.any() and played.sum() == 0 and np.array_equal(env.rewards[0], played)
+
+
+def test_session_episodes_check_their_arguments():
+    with pytest.raises(ValueError, match="with episode='session'"):
+        vector_env(1, reward="rank")
+    with pytest.raises(ValueError, match="episode"):
+        vector_env(1, episode="game")
+    if vector_env(1)._batch:
+        with pytest.raises(ValueError, match="options apply"):
+            vector_env(1, episode="session").reset(seed=0, options={"dealer": 1})
+    with pytest.raises(ValueError, match="compiled core"):
+        vector_env(1, "nanchang", episode="session")

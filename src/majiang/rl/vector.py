@@ -9,14 +9,24 @@ deciding seat::
     obs, masks, seats, rewards, dones = env.step(actions)   # rewards (n, 4): every seat's change
 
 A hand that ends is dealt again at once (auto-reset): ``dones[i]`` says so, ``rewards[i]`` holds
-the settlement, and ``obs[i]`` is already the new hand's first decision.  The arrays returned are
+the settlement, and ``obs[i]`` is already the new hand's first decision.
+
+``episode="session"`` (where the core plays) makes an episode a session of ``session_hands``
+hands (16 by default: four rounds, the deal passing every hand and the prevalent wind every four,
+as in the 1998 rules; players keep their seats, the seat changes between rounds left out): each
+hand is dealt with the scores the session has reached, ``hand_over[i]`` marks the end of each hand
+and ``dones[i]`` only the end of the session.  ``reward="rank"`` then pays the session's places
+instead of points: 4 / 2 / 1 / 0 at its last hand (tied seats share the average of their places),
+0 on every other step (an illegal action's ``illegal_reward`` still applies).  The arrays returned are
 the environment's own buffers, overwritten by the next step (copy what you keep).  Illegal codes
 follow ``illegal`` as in the other environments.
 
 Where the compiled hand core plays the ruleset (MCR, Botzone) every step is one C call for all the
 hands — the actions applied, the hands played on, the planes and masks written — and ``opponents``
 may seat the core's own bots: ``vector_env(64, opponents="eff")`` plays seat 0 of every hand against
-three efficiency bots, which decide inside the core, so every decision returned is seat 0's.
+three efficiency bots, which decide inside the core, so every decision returned is seat 0's;
+``opponents=("eff", None, None)`` returns seats 0, 2 and 3's decisions (``seats`` says whose), for a
+league of policies the caller runs beside the core's bots.
 Elsewhere (Nanchang) each hand is a :class:`~majiang.rl.table.Table` stepped in Python.
 """
 
@@ -35,6 +45,17 @@ from majiang.rulesets import make_ruleset
 
 #: the opponents the core plays itself
 CORE_BOTS = {"rand": BOT_RAND, "eff": BOT_EFF}
+EPISODES = ("hand", "session")
+REWARDS = ("score", "rank")
+#: a session's places: 4 / 2 / 1 / 0 (the table points of club and EMA practice)
+PLACE_POINTS = (4.0, 2.0, 1.0, 0.0)
+
+
+def place_points(scores: Sequence[int]) -> np.ndarray:
+    """The four seats' place points for a session's ``scores``: tied seats share the average of the
+    places they occupy, so the four always sum to 7."""
+    sc = np.asarray(scores)
+    return np.array([np.mean([PLACE_POINTS[k] for k in range(int((sc > x).sum()), int((sc >= x).sum()))]) for x in sc])
 
 
 class MahjongVectorEnv:
@@ -44,10 +65,19 @@ class MahjongVectorEnv:
         rules: str = "gb",
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
-        opponents: str | Sequence[str] | None = None,
+        opponents: str | Sequence[str | None] | None = None,
+        episode: str = "hand",
+        reward: str = "score",
+        session_hands: int = 16,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if episode not in EPISODES or reward not in REWARDS:
+            raise ValueError(f"episode: one of {EPISODES}, reward: one of {REWARDS}; got {episode!r}, {reward!r}")
+        if reward == "rank" and episode != "session":
+            raise ValueError("reward='rank' pays a session's places: use it with episode='session'")
+        if session_hands < 1:
+            raise ValueError(f"session_hands must be at least 1, got {session_hands}")
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
         self.num_envs = num_envs
@@ -61,6 +91,11 @@ class MahjongVectorEnv:
         self.dones = np.zeros(num_envs, dtype=bool)
         self.illegal = np.zeros(num_envs, dtype=bool)  # the last step's action was illegal (replaced)
         self.hands_done = 0
+        self.hand_over = np.zeros(num_envs, dtype=bool)  # the step ended a hand (in a session, not always the episode)
+        self.episode, self.reward, self.session_hands = episode, reward, session_hands
+        #: per hand of the batch: the session's hands played and its scores so far (episode="session")
+        self.session_hand = np.zeros(num_envs, dtype=np.int64)
+        self.session_scores = np.zeros((num_envs, 4), dtype=np.int64)
         self._options: dict[str, Any] | None = None
         kinds = _kinds(opponents)
         ruleset = make_ruleset(rules)
@@ -68,6 +103,8 @@ class MahjongVectorEnv:
         self._rand = BOT_RAND in kinds  # the core's rand opponents draw from a generator seeded per hand
         if self._batch is None and kinds != (BOT_PYTHON,) * 4:
             raise ValueError(f"opponents inside the environment need the compiled core, which does not play {rules}")
+        if self._batch is None and episode == "session":
+            raise ValueError(f"session episodes need the compiled core (MCR, Botzone), which does not play {rules}")
         self._rngs = [np.random.default_rng() for _ in range(num_envs)]
         self.tables = (
             [] if self._batch is not None else [Table(rules, illegal, illegal_reward) for _ in range(num_envs)]
@@ -78,7 +115,11 @@ class MahjongVectorEnv:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Deal every hand (hand *i* seeded with ``seed + i`` when a seed is given; later hands go
         on from that generator)."""
+        if options and self.episode == "session":
+            raise ValueError("a session deals its own hands: options apply to episode='hand' only")
         self._options = options
+        self.session_hand.fill(0)
+        self.session_scores.fill(0)
         if self._batch is not None:
             for i in range(self.num_envs):
                 if seed is not None:
@@ -86,10 +127,11 @@ class MahjongVectorEnv:
             self._deal_and_fill(range(self.num_envs))
         else:
             for i, t in enumerate(self.tables):
-                t.deal(None if seed is None else seed + i, options)
+                t.deal(None if seed is None else seed + i, self._deal_options(i))
                 self._settle(i)
         self.rewards.fill(0)
         self.dones.fill(False)
+        self.hand_over.fill(False)
         return self.observations, self.action_masks, self.seats
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -97,6 +139,7 @@ class MahjongVectorEnv:
         if acts.shape != (self.num_envs,):
             raise ValueError(f"give one action per hand: shape ({self.num_envs},), got {acts.shape}")
         rewards, dones = self.rewards, self.dones
+        acting = self.seats.copy()
         if self._batch is not None:
             codes = acts.astype(np.int64) if acts.dtype != np.int64 else np.ascontiguousarray(acts)
             ended = self._batch.step(
@@ -110,9 +153,13 @@ class MahjongVectorEnv:
                 self.illegal_mode == "penalty",
                 self.illegal_reward,
             )
+            self.hand_over[:] = dones
+            for i in ended:
+                self._hand_ended(i, self._batch.deltas(i))
             if ended:
                 self.hands_done += len(ended)
                 self._deal_and_fill(ended)
+            self._session_rewards(acting)
             return self.observations, self.action_masks, self.seats, rewards, dones
         for i, t in enumerate(self.tables):
             seat = int(self.seats[i])
@@ -122,28 +169,64 @@ class MahjongVectorEnv:
             rewards[i] = t.score_changes()
             if illegal:
                 rewards[i, seat] += t.illegal_reward
-            dones[i] = t.over
+            dones[i] = self.hand_over[i] = t.over
             if t.over:
                 self.hands_done += 1
-                t.deal(None, self._options)
+                t.deal(None, self._deal_options(i))
             self._settle(i)
+        self._session_rewards(acting)
         return self.observations, self.action_masks, self.seats, rewards, dones
+
+    def _deal_options(self, i: int) -> dict[str, Any] | None:
+        """The options of hand *i*'s next deal: the caller's, or the session's hand and scores."""
+        if self.episode != "session":
+            return self._options
+        k = int(self.session_hand[i])
+        return {"dealer": k % 4, "prevalent": k // 4 % 4, "hand_no": k, "scores": self.session_scores[i].tolist()}
+
+    def _hand_ended(self, i: int, deltas: Sequence[int]) -> None:
+        """Hand *i*'s result into its session (before it is dealt again); ``dones[i]`` stays only where
+        the episode ends."""
+        if self.episode != "session":
+            return
+        self.session_scores[i] += np.asarray(deltas, dtype=np.int64)
+        self.session_hand[i] += 1
+        self.dones[i] = self.session_hand[i] == self.session_hands
+        if self.dones[i]:
+            if self.reward == "rank":
+                self.rewards[i] = place_points(self.session_scores[i])
+            self.session_hand[i] = 0
+            self.session_scores[i] = 0
+
+    def _session_rewards(self, acting: np.ndarray) -> None:
+        """reward="rank": nothing but the places at a session's end, and an illegal action's penalty."""
+        if self.reward != "rank":
+            return
+        self.rewards[~self.dones] = 0
+        for i in np.flatnonzero(self.illegal):
+            self.rewards[i, acting[i]] += self.illegal_reward
 
     def _deal_and_fill(self, hands: Sequence[int]) -> None:
         """Deal ``hands`` again and write their first decisions.  With the core's opponents a hand can
         end before the environment's seat is asked anything (another seat wins the dealer's first
-        discard); such a hand has no decision to return, so it is dealt again from the same generator."""
+        discard); such a hand has no decision to return, so it is dealt again from the same generator
+        (in a session it counts: its points go to the step's rewards and its scores to the session)."""
         assert self._batch is not None
         while hands:
             for i in hands:
                 self._deal(i)
             self._batch.fill(hands, self.observations, self.action_masks, self.seats)
             hands = [i for i in hands if self.seats[i] < 0]
+            for i in hands if self.episode == "session" else ():  # it was played: it counts in the session
+                deltas = self._batch.deltas(i)
+                if self.reward == "score":
+                    self.rewards[i] += deltas
+                self._hand_ended(i, deltas)
 
     def _deal(self, i: int) -> None:
         """Hand *i* dealt again on the core, from its own generator (as a :class:`Table` deals)."""
         assert self._batch is not None
-        args = deal_args(self._rngs[i], self._options)
+        args = deal_args(self._rngs[i], self._deal_options(i))
         scores = args["scores"] or [0, 0, 0, 0]
         rng_seed = int(self._rngs[i].integers(2**62)) if self._rand else 0
         self._batch.deal(i, args["seed"], args["dealer"], args["prevalent"], args["hand_no"], tuple(scores), rng_seed)
@@ -161,17 +244,20 @@ class MahjongVectorEnv:
         pass
 
 
-def _kinds(opponents: str | Sequence[str] | None) -> tuple[int, int, int, int]:
+def _kinds(opponents: str | Sequence[str | None] | None) -> tuple[int, int, int, int]:
     """Seat 0 plays through the environment; ``opponents`` (one kind for all three, or three, of
-    :data:`CORE_BOTS`) sit at seats 1–3.  None: the environment decides for every seat."""
+    :data:`CORE_BOTS`, or None for a seat the caller plays too) sit at seats 1–3.  None: the
+    environment decides for every seat."""
     if opponents is None:
         return (BOT_PYTHON,) * 4
     specs = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
-    if len(specs) != 3 or any(s not in CORE_BOTS for s in specs):
+    if len(specs) != 3 or any(s is not None and s not in CORE_BOTS for s in specs):
         raise ValueError(
-            f"opponents: one of {sorted(CORE_BOTS)} for all three seats, or three of them; got {opponents!r}"
+            f"opponents: one of {sorted(CORE_BOTS)} for all three seats, or three of them (None: a seat you"
+            f" play); got {opponents!r}"
         )
-    return (BOT_PYTHON, CORE_BOTS[specs[0]], CORE_BOTS[specs[1]], CORE_BOTS[specs[2]])
+    kinds = [BOT_PYTHON if s is None else CORE_BOTS[s] for s in specs]
+    return (BOT_PYTHON, kinds[0], kinds[1], kinds[2])
 
 
 def vector_env(num_envs: int, rules: str = "gb", **kwargs: Any) -> MahjongVectorEnv:
