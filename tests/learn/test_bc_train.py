@@ -116,6 +116,7 @@ def test_pg_finetune_with_a_critic_ppo_a_league_and_session_places(tmp_path):
     out, curve = tmp_path / "pg.npz", tmp_path / "pg.json"
     args = "--hands 96 --envs 2 --update 16 --eval-hands 24 --checkpoints 2 --threads 1 --critic"
     args += " --critic-warmup 0 --epochs 2 --opponents eff,league,league --episode session --reward rank"
+    args += " --eval-sessions 2"
     paths = ["--init", str(SHIPPED), "-o", str(out), "--curve", str(curve)]
     subprocess.run(
         [sys.executable, "pg_finetune.py", *args.split(), *paths],
@@ -129,3 +130,4 @@ def test_pg_finetune_with_a_critic_ppo_a_league_and_session_places(tmp_path):
     got = json.loads(curve.read_text())
     assert got["opponents"] == "eff,league,league" and "PPO with a critic" in got["algorithm"]
     assert "session episodes, rank reward" in got["algorithm"] and got["points"][-1]["hands"] >= 96
+    assert all(p["sessions"] == 2 and 0 <= p["places"] <= 4 for p in got["points"])
