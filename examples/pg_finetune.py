@@ -11,14 +11,16 @@ RL on top"; torch on CPU).
 hands (sampled from the masked softmax), and a hand's result (seat 0's score change) is the return
 of each of its decisions.  Every ``--update`` finished hands the policy takes one REINFORCE step
 along (return − running mean) / running std, plus a small entropy bonus, and a KL penalty towards
-the cloned policy keeps it near what imitation learned.  ``--critic`` subtracts a learned value of
-each decision instead of the running mean; ``--epochs K`` (K > 1) takes K passes over each batch
-with PPO's clipped ratio; ``--episode session --reward rank`` plays 16-hand sessions whose every
-decision is credited with the session's place (4/2/1/0); ``--opponents eff,league,league`` seats
-past policies (``--league`` files, then each checkpoint of the run) beside the core's bots, each
-league policy choosing for all its seats in one batched pass; see docs/rl.md.  Evaluation is greedy, in duplicate
+the cloned policy keeps it near what imitation learned.  Evaluation is greedy, in duplicate
 (``majiang.sim.evaluate``), before, at checkpoints and after; ``--curve`` writes them as JSON for
 ``examples/plot_curve.py``.
+
+``--critic`` subtracts a learned value of each decision instead of the running mean; ``--epochs K``
+(K > 1) takes K passes over each batch with PPO's clipped ratio; ``--episode session --reward rank``
+plays 16-hand sessions whose every decision is credited with the session's place (4/2/1/0);
+``--opponents eff,league,league`` seats past policies (``--league`` files, then each checkpoint of
+the run) beside the core's bots, each league policy choosing for all its seats in one batched pass.
+docs/rl.md has the runs.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def evaluate_places(model: Policy, sessions: int, seed: int) -> dict[str, float]
     return {"places": mean, "places_ci95": [mean - half, mean + half], "sessions": len(got)}
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--init", required=True, help="the cloned weights to start from (.npz)")
     ap.add_argument("-o", "--out", default="net-pg.npz")
@@ -164,20 +166,110 @@ def main() -> None:
         help="also keep each checkpoint as OUT-HANDS.npz (the file -o names is overwritten)",
     )
     args = ap.parse_args()
-    seats_spec = args.opponents.split(",")
-    if len(seats_spec) != 3 or not set(seats_spec) <= {"eff", "rand", "league"}:
+    args.seats = args.opponents.split(",")
+    if len(args.seats) != 3 or not set(args.seats) <= {"eff", "rand", "league"}:
         ap.error(f"--opponents: three of eff, rand, league, comma-separated; got {args.opponents!r}")
+    return args
+
+
+class Learner:
+    """The policy, the policy it started from (the KL anchor), the optional critic and the running
+    statistics of the return: one policy-gradient step per batch of finished episodes."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.model, self.config = load(args.init)
+        self.ref, _ = load(args.init)
+        self.ref.eval()
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=args.lr)
+        cin = int(self.model.conv1.in_channels)
+        self.critic = Critic(cin, 30.0 if args.reward == "score" else 2.0) if args.critic else None
+        self.critic_opt = torch.optim.Adam(self.critic.parameters(), lr=1e-3) if self.critic else None
+        self.mean, self.var = 0.0, 0.0 if args.episode == "session" else 400.0  # sessions: from the first batch
+        self.updates = 0
+
+    def update(self, episodes: list[tuple[list[Step], float]]) -> None:
+        args = self.args
+        rets = np.array([r for _, r in episodes])
+        if self.var == 0.0:
+            self.mean, self.var = float(rets.mean()), float(rets.var()) + 1e-6
+        for r in rets:  # running statistics of the return
+            self.mean += 0.01 * (r - self.mean)
+            self.var += 0.01 * ((r - self.mean) ** 2 - self.var)
+        steps = [s for ep, _ in episodes for s in ep]
+        x = inputs(np.stack([s[0] for s in steps]))
+        m = np.stack([s[1] for s in steps])
+        ret = np.concatenate([np.full(len(ep), r) for ep, r in episodes])
+        baseline = self.mean if self.critic is None else self.fit_critic(x, ret)
+        self.updates += 1
+        if self.critic is not None and self.updates <= args.critic_warmup:
+            return
+        advantage = torch.from_numpy(np.clip((ret - baseline) / np.sqrt(self.var + 1e-6), -5, 5)).float()
+        a = torch.from_numpy(np.array([s[2] for s in steps]))
+        old_logp = torch.tensor([s[3] for s in steps])
+        with torch.no_grad():
+            ref_logp = torch.log_softmax(masked(self.ref(x), m), dim=1)
+        legal = torch.from_numpy(m > 0)
+        for _ in range(max(args.epochs, 1)):
+            logp = torch.log_softmax(masked(self.model(x), m), dim=1)
+            p = logp.exp()
+            chosen = logp.gather(1, a[:, None])[:, 0]
+            if args.epochs > 1:  # PPO: the ratio to the sampling policy, clipped
+                ratio = torch.exp(chosen - old_logp)
+                clipped = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
+                gain = torch.min(ratio * advantage, clipped * advantage)
+            else:
+                gain = advantage * chosen
+            entropy = -(p * logp).masked_fill(~legal, 0).sum(1)
+            kl = (p * (logp - ref_logp)).masked_fill(~legal, 0).sum(1)
+            loss = -gain.mean() - args.entropy * entropy.mean() + args.kl * kl.mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+
+    def fit_critic(self, x: torch.Tensor, ret: np.ndarray) -> np.ndarray:
+        """The critic's values of the decisions (before this fit, in points), then one fit per epoch."""
+        assert self.critic is not None and self.critic_opt is not None
+        target = torch.from_numpy((ret / self.critic.scale).astype(np.float32))
+        with torch.no_grad():
+            value: np.ndarray = self.critic(x).numpy() * self.critic.scale
+        for _ in range(max(self.args.epochs, 1)):
+            loss = torch.nn.functional.smooth_l1_loss(self.critic(x), target)
+            self.critic_opt.zero_grad()
+            loss.backward()
+            self.critic_opt.step()
+        return value
+
+
+def act(
+    model: Policy, league: list[Policy], theirs: np.ndarray, obs: np.ndarray, masks: np.ndarray, seats: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every hand's action: the learner's sampled where seat 0 decides (returned: those hands and the
+    log-probabilities of their actions), league policy ``theirs[i]``'s greedy choice elsewhere."""
+    mine = np.flatnonzero(seats == 0)
+    acts = np.zeros(len(seats), dtype=np.int64)
+    old = np.zeros(len(mine), dtype=np.float32)
+    with torch.no_grad():
+        if len(mine):
+            dist = torch.distributions.Categorical(logits=masked(model(inputs(obs[mine])), masks[mine]))
+            sampled = dist.sample()
+            old = dist.log_prob(sampled).numpy()
+            acts[mine] = sampled.numpy()
+        for m in np.unique(theirs[theirs >= 0]):  # each league policy: one batch, greedy
+            rows = np.flatnonzero(theirs == m)
+            acts[rows] = masked(league[m](inputs(obs[rows])), masks[rows]).argmax(1).numpy()
+    return mine, acts, old
+
+
+def main() -> None:
+    args = parse_args()
+    seats_spec = args.seats
     league_seats = [s for s, spec in enumerate(seats_spec, 1) if spec == "league"]
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    model, config = load(args.init)
-    ref, _ = load(args.init)
+    learner = Learner(args)
+    model, config = learner.model, learner.config
     before = int(config.get("finetuned_hands", 0))
-    ref.eval()
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    critic = Critic(int(model.conv1.in_channels), 30.0 if args.reward == "score" else 2.0) if args.critic else None
-    critic_opt = torch.optim.Adam(critic.parameters(), lr=1e-3) if critic is not None else None
-    updates = 0
     out = Path(args.out)
     t0 = time.process_time()
     points: list[dict[str, object]] = []
@@ -215,25 +307,10 @@ def main() -> None:
     ret_so_far, hands_in = np.zeros(args.envs), np.zeros(args.envs, dtype=int)  # per episode in play
     traj: list[list[Step]] = [[] for _ in range(args.envs)]
     done_eps: list[tuple[list[Step], float]] = []
-    mean, var, finished, pending = 0.0, 400.0, 0, 0
-    if args.episode == "session":
-        var = 0.0  # set from the first batch of sessions
+    finished, pending = 0, 0
     every = max(1, args.hands // max(args.checkpoints, 1))
     while finished < args.hands:
-        mine = np.flatnonzero(seats == 0)
-        acts = np.zeros(args.envs, dtype=np.int64)
-        old = np.zeros(len(mine), dtype=np.float32)
-        with torch.no_grad():
-            if len(mine):
-                logits = masked(model(inputs(obs[mine])), masks[mine])
-                dist = torch.distributions.Categorical(logits=logits)
-                sampled = dist.sample()
-                old = dist.log_prob(sampled).numpy()
-                acts[mine] = sampled.numpy()
-            theirs = member[np.arange(args.envs), seats]
-            for m in np.unique(theirs[theirs >= 0]):  # each league policy: one batch, greedy
-                rows = np.flatnonzero(theirs == m)
-                acts[rows] = masked(league[m](inputs(obs[rows])), masks[rows]).argmax(1).numpy()
+        mine, acts, old = act(model, league, member[np.arange(args.envs), seats], obs, masks, seats)
         for k, i in enumerate(mine):
             traj[i].append((obs[i].copy(), masks[i].copy(), int(acts[i]), float(old[k])))
         obs, masks, seats, rewards, dones = env.step(acts)
@@ -250,58 +327,14 @@ def main() -> None:
             for s in league_seats:  # the next episode's opponents
                 member[i, s] = pick.integers(len(league))
         if pending >= args.update:  # hands in finished episodes
+            learner.update(done_eps)
             pending = 0
-            rets = np.array([r for _, r in done_eps])
-            if var == 0.0:
-                mean, var = float(rets.mean()), float(rets.var()) + 1e-6
-            for r in rets:  # running statistics of the return
-                mean += 0.01 * (r - mean)
-                var += 0.01 * ((r - mean) ** 2 - var)
-            steps = [s for ep, _ in done_eps for s in ep]
-            x = inputs(np.stack([s[0] for s in steps]))
-            m = np.stack([s[1] for s in steps])
-            a = torch.from_numpy(np.array([s[2] for s in steps]))
-            old_logp = torch.tensor([s[3] for s in steps])
-            ret = np.concatenate([np.full(len(ep), r) for ep, r in done_eps])
-            if critic is not None and critic_opt is not None:
-                target = torch.from_numpy((ret / critic.scale).astype(np.float32))
-                with torch.no_grad():
-                    value = critic(x).numpy() * critic.scale
-                for _ in range(max(args.epochs, 1)):
-                    critic_loss = torch.nn.functional.smooth_l1_loss(critic(x), target)
-                    critic_opt.zero_grad()
-                    critic_loss.backward()
-                    critic_opt.step()
-                adv = (ret - value) / np.sqrt(var + 1e-6)
-            else:
-                adv = (ret - mean) / np.sqrt(var + 1e-6)
-            updates += 1
-            if critic is None or updates > args.critic_warmup:
-                advantage = torch.from_numpy(np.clip(adv, -5, 5)).float()
-                with torch.no_grad():
-                    ref_logp = torch.log_softmax(masked(ref(x), m), dim=1)
-                legal = torch.from_numpy(m > 0)
-                for _ in range(max(args.epochs, 1)):
-                    logp = torch.log_softmax(masked(model(x), m), dim=1)
-                    p = logp.exp()
-                    chosen = logp.gather(1, a[:, None])[:, 0]
-                    if args.epochs > 1:  # PPO: the ratio to the sampling policy, clipped
-                        ratio = torch.exp(chosen - old_logp)
-                        clipped = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
-                        gain = torch.min(ratio * advantage, clipped * advantage)
-                    else:
-                        gain = advantage * chosen
-                    entropy = -(p * logp).masked_fill(~legal, 0).sum(1)
-                    kl = (p * (logp - ref_logp)).masked_fill(~legal, 0).sum(1)
-                    loss = -gain.mean() - args.entropy * entropy.mean() + args.kl * kl.mean()
-                    opt.zero_grad()
-                    loss.backward()
-                    opt.step()
             done_eps = []
     checkpoint(finished)
     print(f"{finished} hands in {time.process_time() - t0:.0f} s CPU (evaluations included) → {out}")
     PolicyNet.load(out)  # the export loads for numpy
-    algorithm = f"{'PPO' if args.epochs > 1 else 'REINFORCE'}{' with a critic' if critic else ''} fine-tuning of net"
+    critic = " with a critic" if args.critic else ""
+    algorithm = f"{'PPO' if args.epochs > 1 else 'REINFORCE'}{critic} fine-tuning of net"
     algorithm += f", {args.episode} episodes, {args.reward} reward"
     if args.curve:
         Path(args.curve).write_text(
