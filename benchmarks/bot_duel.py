@@ -12,6 +12,11 @@ Decision times are CPU seconds (``time.process_time``) of every ``choose`` of th
 ``--seed`` one is drawn with ``secrets.randbelow`` and printed.
 
     .venv/bin/python benchmarks/bot_duel.py --hands 960 --bots best,fan,fan,fan
+    .venv/bin/python benchmarks/bot_duel.py --hands 12000 --bots net:new.npz,eff,eff,eff --against net
+
+``--against BOT`` plays the same walls again with BOT in the first bot's chairs and gives the
+difference of the two margins with a CI over the per-wall differences: the luck of a wall, which
+both share, cancels, so two versions of a bot are told apart in far fewer hands.
 """
 
 from __future__ import annotations
@@ -48,6 +53,23 @@ class Timed:
         a = self.bot.choose(view, legal)
         self.times.append(time.process_time() - t)
         return a
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its 95 % confidence interval."""
+    k = len(xs)
+    mean = sum(xs) / k
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(k - 1, 1))
+    return mean, 1.96 * sd / math.sqrt(k)
+
+
+def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float]:
+    """How much more ``a``'s first bot gained over its opponents than ``b``'s on the same walls: the
+    mean of the per-wall differences of the two duels' margins and its CI half-width (the walls' luck,
+    shared by both, cancels)."""
+    if a["seed"] != b["seed"] or a["walls"] != b["walls"]:
+        raise ValueError("a paired comparison needs two duels on the same walls (seed and hands)")
+    return mean_ci([x - y for x, y in zip(a["wall_margins"], b["wall_margins"], strict=True)])
 
 
 def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: bool = True) -> dict[str, Any]:
@@ -92,9 +114,7 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
         wall_no += 1
     margins = [w[0] - sum(w[1:]) / 3 for w in per_wall]
     k = len(margins)
-    mean = sum(margins) / k
-    sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(k - 1, 1))
-    half = 1.96 * sd / math.sqrt(k)
+    mean, half = mean_ci(margins)
     times = sorted(players[0].times)
 
     def q(f: float) -> float:
@@ -112,6 +132,7 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
         "deal_in_rate": [d / done for d in deal_ins],
         "margin": mean,
         "margin_ci95": [mean - half, mean + half],
+        "wall_margins": margins,
         "decision_s": {"n": len(times), "median": q(0.5), "p99": q(0.99), "max": times[-1]},
     }
 
@@ -123,6 +144,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=None, help="master seed (default: drawn and printed)")
     ap.add_argument("--rules", default="gb")
     ap.add_argument("--no-dedupe", action="store_true", help="play all 24 seatings even where they repeat a game")
+    ap.add_argument(
+        "--against",
+        metavar="BOT",
+        help="also play the same walls with BOT in the first bot's chairs and give the difference of the two"
+        " margins with its CI (paired over walls: far narrower than comparing the two intervals)",
+    )
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     specs = args.bots.split(",")
@@ -148,6 +175,13 @@ def main() -> None:
         f"{specs[0]} decision time (CPU): median {d['median'] * 1e3:.2f} ms, p99 {d['p99'] * 1e3:.1f} ms, "
         f"max {d['max'] * 1e3:.1f} ms over {d['n']} decisions"
     )
+    if args.against:
+        other = duel(args.hands, seed, [args.against, *specs[1:]], args.rules, dedupe=not args.no_dedupe)
+        diff, half = paired(r, other)
+        print(
+            f"margin of {args.against} on the same walls: {other['margin']:+.2f}; {specs[0]} − {args.against}: "
+            f"{diff:+.2f} a hand, 95 % CI [{diff - half:+.2f}, {diff + half:+.2f}] (paired over walls)"
+        )
 
 
 if __name__ == "__main__":
