@@ -334,3 +334,26 @@ def test_session_episodes_check_their_arguments():
             vector_env(1, episode="session").reset(seed=0, options={"dealer": 1})
     with pytest.raises(ValueError, match="compiled core"):
         vector_env(1, "nanchang", episode="session")
+
+
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+def test_places_keep_the_penalty_of_an_illegal_action():
+    """reward="rank" pays nothing before a session's end, except an illegal action's penalty to the
+    seat that made it — at the end too, beside the places."""
+    env = vector_env(2, opponents="eff", episode="session", session_hands=1, reward="rank", illegal_reward=-2.0)
+    _, masks, seats = env.reset(seed=3)
+    penalised = ended = 0
+    for step in range(400):
+        illegal = step % 3 == 0
+        acts = np.array([int(np.flatnonzero(m == 0 if illegal else m)[0]) for m in masks])
+        acting = seats.copy()
+        _, masks, seats, rewards, dones = env.step(acts)
+        for i in range(2):
+            penalty = np.eye(4)[acting[i]] * -2.0 if illegal else np.zeros(4)
+            if dones[i]:
+                ended += 1
+                assert (rewards[i] - penalty).sum() == 7  # the places, beside the penalty
+            else:
+                assert np.array_equal(rewards[i], penalty)
+                penalised += illegal
+    assert penalised > 10 and ended > 5
