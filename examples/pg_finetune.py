@@ -263,8 +263,7 @@ def act(
 
 def main() -> None:
     args = parse_args()
-    seats_spec = args.seats
-    league_seats = [s for s, spec in enumerate(seats_spec, 1) if spec == "league"]
+    league_seats = [s for s, spec in enumerate(args.seats, 1) if spec == "league"]
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     learner = Learner(args)
@@ -299,7 +298,7 @@ def main() -> None:
     checkpoint(0)
     env = vector_env(
         args.envs,
-        opponents=[None if spec == "league" else spec for spec in seats_spec],
+        opponents=[None if spec == "league" else spec for spec in args.seats],
         episode=args.episode,
         reward=args.reward,
     )

@@ -139,8 +139,8 @@ class MahjongVectorEnv:
         if acts.shape != (self.num_envs,):
             raise ValueError(f"give one action per hand: shape ({self.num_envs},), got {acts.shape}")
         rewards, dones = self.rewards, self.dones
-        acting = self.seats.copy()
         if self._batch is not None:
+            acting = self.seats.copy() if self.reward == "rank" else None  # the buffer is overwritten
             codes = acts.astype(np.int64) if acts.dtype != np.int64 else np.ascontiguousarray(acts)
             ended = self._batch.step(
                 codes,
@@ -154,12 +154,13 @@ class MahjongVectorEnv:
                 self.illegal_reward,
             )
             self.hand_over[:] = dones
-            for i in ended:
+            for i in ended if self.episode == "session" else ():
                 self._hand_ended(i, self._batch.deltas(i))
             if ended:
                 self.hands_done += len(ended)
                 self._deal_and_fill(ended)
-            self._session_rewards(acting)
+            if acting is not None:
+                self._rank_rewards(acting)
             return self.observations, self.action_masks, self.seats, rewards, dones
         for i, t in enumerate(self.tables):
             seat = int(self.seats[i])
@@ -174,7 +175,6 @@ class MahjongVectorEnv:
                 self.hands_done += 1
                 t.deal(None, self._deal_options(i))
             self._settle(i)
-        self._session_rewards(acting)
         return self.observations, self.action_masks, self.seats, rewards, dones
 
     def _deal_options(self, i: int) -> dict[str, Any] | None:
@@ -187,8 +187,6 @@ class MahjongVectorEnv:
     def _hand_ended(self, i: int, deltas: Sequence[int]) -> None:
         """Hand *i*'s result into its session (before it is dealt again); ``dones[i]`` stays only where
         the episode ends."""
-        if self.episode != "session":
-            return
         self.session_scores[i] += np.asarray(deltas, dtype=np.int64)
         self.session_hand[i] += 1
         self.dones[i] = self.session_hand[i] == self.session_hands
@@ -198,10 +196,9 @@ class MahjongVectorEnv:
             self.session_hand[i] = 0
             self.session_scores[i] = 0
 
-    def _session_rewards(self, acting: np.ndarray) -> None:
-        """reward="rank": nothing but the places at a session's end, and an illegal action's penalty."""
-        if self.reward != "rank":
-            return
+    def _rank_rewards(self, acting: np.ndarray) -> None:
+        """reward="rank": nothing but the places at a session's end, and an illegal action's penalty
+        to the seat that acted (``acting``)."""
         self.rewards[~self.dones] = 0
         for i in np.flatnonzero(self.illegal):
             self.rewards[i, acting[i]] += self.illegal_reward
