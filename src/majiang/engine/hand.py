@@ -118,6 +118,9 @@ class Hand:
         self.pending: tuple[int, Tile] | None = None  # (seat, tile) discarded or added to a kong
         self.options: dict[int, list[Action]] = {}
         self.responses: dict[int, Action] = {}
+        # a copy that shows the hand as players saw it (majiang.engine.log.replay_shown): a discard's claim
+        # window stays open even when nobody may claim, instead of the next seat drawing at once
+        self.hold_claims = False
         self.win: Win | None = None
         self.settlement: Settlement | None = None
         self.ruleset_state: dict[str, Any] = {}
@@ -450,7 +453,7 @@ class Hand:
                 mine.append(PASS_ACTION)
                 opts[s] = mine
         self.pending = (discarder, tile)
-        if opts:
+        if opts or self.hold_claims:
             self.phase = CLAIM
             self.options = opts
             self.responses = {}

@@ -170,6 +170,19 @@ def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], 
     return hand
 
 
+def replay_shown(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> Hand:
+    """The hand as its players were shown it at the log's last event: after a discard, its claim window
+    still open even when nobody may claim (the hall sends what follows a discard when the window ends,
+    whoever could claim), where :func:`replay` gives the hand the engine went on to (the next draw)."""
+    hand = hand_at_start(events, make_rules)
+    for _ in walk(hand, events[:-1]):
+        pass
+    hand.hold_claims = events[-1].get("type") == "discard"
+    for _ in walk(hand, events):
+        pass
+    return hand
+
+
 def verify(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> tuple[bool, str]:
     """Replay and compare every event; returns (ok, message)."""
     try:

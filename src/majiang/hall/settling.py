@@ -211,10 +211,7 @@ class Settling(TableCore):
         for a in self.people():
             self.send_snapshot(a)
         if self.state == TableState.PLAYING and self.hand is not None:
-            if self.hand.over:
-                await self.end_hand()
-            else:
-                await self.prompt_all()
+            await self.flush()  # what follows the last written event, then the hand's end or whoever must act
         elif self.state == TableState.BETWEEN:
             self.between.after_hand()
             self.broadcast_table()

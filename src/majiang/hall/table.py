@@ -195,7 +195,7 @@ class TableRunner(Seating, Spectating, TurnLoop, Settling):
         if t.state == TableState.PLAYING:
             if events:
                 t.hand = replay(events, from_header)
-                t.sent = t.shown = len(t.hand.events)
+                t.shown = len(events)  # what the replay went on to by itself (a draw) is written on resume
             else:
                 t.state = TableState.BETWEEN  # the hand never got its first event written: deal again
         return t

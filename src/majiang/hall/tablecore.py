@@ -153,21 +153,31 @@ class Msg:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def spectator_view(hand: Hand, shown: int) -> tuple[int, dict[str, Any] | None]:
-    """The hand as spectators have been shown it (its first ``shown`` events): the hand replayed to
-    that point, and how many events that replay holds (what follows a decision by itself — the next
-    draw — comes with it), with its public view; ``(shown, None)`` before the first event or when the
-    replay fails (the events alone still draw the table)."""
+def hand_as_shown(hand: Hand, shown: int) -> Hand | None:
+    """The hand as the table has shown it (its first ``shown`` events), replayed: after a discard its claim
+    window is open even when nobody may claim (what the engine did next waits for the window's end, and a
+    snapshot must not show it early: that would tell whether anyone could claim).  None before the first
+    event or when the replay fails (logged)."""
     if shown <= 0:
-        return 0, None
-    from majiang.engine.log import replay
+        return None
+    from majiang.engine.log import replay_shown
     from majiang.rulesets import from_header
 
     try:
-        at = replay(hand.events[:shown], from_header)
+        return replay_shown(hand.events[:shown], from_header)
     except Exception:
-        log.exception("spectator snapshot: replaying %d events failed", shown)
-        return shown, None
+        log.exception("snapshot: replaying %d events failed", shown)
+        return None
+
+
+def spectator_view(hand: Hand, shown: int) -> tuple[int, dict[str, Any] | None]:
+    """The hand as spectators have been shown it (its first ``shown`` events): how many events the
+    replay holds (what follows a decision by itself — a flower's replacement — comes with it) and its
+    public view; ``(shown, None)`` before the first event or when the replay fails (the events alone
+    still draw the table)."""
+    at = hand_as_shown(hand, shown)
+    if at is None:
+        return max(shown, 0), None
     return min(len(at.events), len(hand.events)), public_view(at)
 
 
@@ -189,8 +199,7 @@ class TableCore:
         self.hand: Hand | None = None
         self.hand_id: int | None = None
         self.session_row: int | None = None  # the session seed's row in table_sessions (the database)
-        self.sent = 0  # events of the current hand already persisted
-        self.shown = 0  # … and sent to the seats (what follows a discard waits for its claim window)
+        self.shown = 0  # events of the current hand written and sent (what follows a discard waits for its window)
         self.release_at = 0.0  # the open claim window ends (monotonic)
         self.release_timer: asyncio.TimerHandle | None = None
         self.seq = 0
@@ -323,7 +332,9 @@ class TableCore:
             msg["leave_after"] = bool(self.seats[seat].leave_after)  # type: ignore[union-attr]
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
-            msg["view"] = SeatView(self.hand, seat).to_dict(self.sealed)
+            # as shown, never the live hand: in a claim window the engine may have gone on (the next draw)
+            at = hand_as_shown(self.hand, self.shown) or self.hand
+            msg["view"] = SeatView(at, seat).to_dict(self.sealed)
             msg["events"] = seat_events(self.hand.events[: self.shown], seat, self.sealed)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)

@@ -64,7 +64,6 @@ class TurnLoop(TableCore):
         assert hand is not None
         hand = await self.items.before_hand(hand)  # 乾坤大挪移: the same hand, dealt with the item's swaps
         self.hand = hand
-        self.sent = 0
         self.shown = 0
         self.release_at = 0.0
         self.spectator_sent = 0
@@ -101,37 +100,33 @@ class TurnLoop(TableCore):
         return ses
 
     async def flush(self) -> None:
-        """Persist the new events, send each seat its view of them, then prompt whoever must act."""
-        hand = self.hand
-        assert hand is not None and self.hand_id is not None
-        new = hand.events[self.sent :]
-        first = self.sent
-        self.sent = len(hand.events)
-        await self.host.events.write(self.hand_id, first, new)
-        await self.deliver()
-
-    async def deliver(self) -> None:
-        """Send the events not yet shown, the same way whether or not anyone could claim (a pause only
-        when someone could would tell the others that someone can): each discard ends a message and
-        opens a claim window of ``room.claim_window()`` for everyone; what follows it (a claim, the
-        next draw) is sent when the window ends, and only then is the next seat asked.  Claimers are
-        asked at once (their prompts are their own)."""
+        """Write, then send (each seat its view of them), the events not yet shown, then prompt whoever
+        must act; the same way whether or not anyone could claim (a pause only when someone could would
+        tell the others that someone can): each discard ends a message and opens a claim window of
+        ``room.claim_window()`` for everyone; what follows it (a claim, the next draw) is written and
+        sent when the window ends, and only then is the next seat asked.  Claimers are asked at once
+        (their prompts are their own).  Written at the window's end even where the engine went on at
+        once: a write begun in the window only when nobody could claim would let a slow database tell
+        the two apart."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
         if self.release_timer is not None:
             return  # a window is open: its end delivers
         loop = asyncio.get_running_loop()
+        end = len(hand.events)
         now = time.monotonic()
-        if now < self.release_at and self.shown < self.sent:
+        if now < self.release_at and self.shown < end:
             self.release_timer = loop.call_later(self.release_at - now, self.put, "release")
             return
-        first, upto = self.shown, self.sent
+        first, upto = self.shown, end
         window = False
-        for i in range(first, upto):
+        for i in range(first, end):
             if hand.events[i].get("type") == "discard":
                 upto, window = i + 1, True
                 break
         new = hand.events[first:upto]
+        await self.host.events.write(self.hand_id, first, new)
+        now = time.monotonic()
         self.shown = upto
         for seat, info in enumerate(self.seats):
             if info is None or not info.human or info.escaped:
@@ -145,12 +140,9 @@ class TurnLoop(TableCore):
         loop.call_later(self.room.spectate_delay_s, self._to_spectators, msg, upto)
         if window:
             self.release_at = now + self.room.claim_window()
-            if self.shown < self.sent:  # nobody may claim: the engine went on; what came next waits
+            if self.shown < end:  # nobody may claim: the engine went on; what came next waits
                 self.release_timer = loop.call_later(self.room.claim_window(), self.put, "release")
                 return
-        if self.shown < self.sent:
-            await self.deliver()
-            return
         if hand.over:
             await self.end_hand()
             return
@@ -161,7 +153,7 @@ class TurnLoop(TableCore):
         self.release_timer = None
         self.host.metrics.held_until_now(self.id)
         if self.hand is not None and self.state == TableState.PLAYING:
-            await self.deliver()
+            await self.flush()
 
     async def prompt_all(self) -> None:
         hand = self.hand
