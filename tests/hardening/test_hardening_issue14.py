@@ -585,3 +585,107 @@ def test_a_snapshot_in_a_claim_window_shows_the_discard_not_what_the_engine_did_
             assert n == shown, f"{what} holds {n} events"
             assert view["phase"] == "claim" and view["pending"]["tile"] == tile, (what, view["phase"], view["pending"])
     assert not errors, errors[0]
+
+
+def test_an_added_kong_nobody_can_rob_ends_its_message_and_waits_its_window(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was (docs/hardening.md, "not done"): an added kong came grouped with the kong and its replacement
+    draw exactly when nobody could rob it, alone when somebody was ready on its tile.  Four people at a
+    rigged table (the dealer holds 5p 5p, her 下家 5p, the fourth 5p is her next draw): she pungs, then
+    adds the kong, nobody can rob, and the declaration still ends its message and a spectator who comes
+    in its window sees it open (phase rob, nothing after it)."""
+    import majiang.engine.session as session_module
+    from majiang.engine.arrange import layout, swaps_for
+    from majiang.engine.hand import Hand
+    from majiang.tiles import parse_tiles
+
+    def rigged(rules: Any, seed: bytes, **kw: Any) -> Hand:
+        hands = {0: parse_tiles("55p139m28p147s1234z"), 1: parse_tiles("5p258m369p258s567z")}
+        lay = layout(hands, parse_tiles("9s9s9s9s5p"), n_tiles=len(rules.tile_set()))
+        return Hand(rules, seed, **{**kw, "arrange": swaps_for(rules.build_wall(seed).tiles, lay)})
+
+    monkeypatch.setattr(session_module, "Hand", rigged)
+    window_s = 0.5
+    rooms = [
+        Room(
+            id="i14-kong",
+            name="kong",
+            rules="gb",
+            bots="rand",
+            bot_fill_s=600,
+            timers="relaxed",
+            spectate_delay_s=0.0,
+            claim_window_s=window_s,
+        )
+    ]
+
+    def choose(seat: int, prompt: dict[str, Any]) -> dict[str, Any]:
+        legal = prompt["legal"]
+        for a in legal:  # the dealer pungs the 5p and adds the kong
+            if seat == 0 and a["type"] in ("pung", "added_kong") and a.get("tile") == "5p":
+                return dict(a)
+        if any(a["type"] == "pass" for a in legal):
+            return {"type": "pass"}
+        discards = [a for a in legal if a["type"] == "discard"]
+        drawn = prompt["view"].get("drawn")
+        wanted = "5p" if seat == 1 else drawn  # her 下家 lets the 5p go; the others discard what they drew
+        pick = next((a for a in discards if a["tile"] == wanted), None)
+        pick = pick or next(a for a in discards if a["tile"] != "5p")
+        return dict(pick)
+
+    async def body(live: Live) -> tuple[list[dict[str, Any]], dict[str, Any], float]:
+        import time
+
+        socks = []
+        for _ in range(4):
+            tok, _ = await live.guest()
+            socks.append(await live.connect(tok))
+        socks[0].send({"type": "create", "room": "i14-kong"})
+        table = (await socks[0].until(lambda m: m["type"] == "table"))["table"]["id"]
+        for ws in socks[1:]:
+            ws.send({"type": "join", "table": table})
+            await ws.until(lambda m: m["type"] == "table")
+        tok, _ = await live.guest()
+        spy = await live.connect(tok)
+        spy.send({"type": "spectate", "table": table})
+        await spy.until(lambda m: m["type"] == "table")
+        done = asyncio.Event()
+
+        async def play(seat: int) -> None:
+            while not done.is_set():
+                try:
+                    m = await socks[seat].recv(0.2)
+                except TimeoutError:
+                    continue
+                if m["type"] == "prompt":
+                    socks[seat].send({"type": "action", "seq": m["seq"], "action": choose(seat, m)})
+
+        players = [asyncio.create_task(play(s)) for s in range(4)]
+        stream: list[dict[str, Any]] = []
+        while True:
+            msg = await spy.recv(30)
+            if msg["type"] != "events":
+                continue
+            stream.append(msg)
+            if any(e["type"] == "add_kong_declared" for e in msg["events"]):
+                break
+        at = time.monotonic()
+        shown = msg["from"] + len(msg["events"])
+        tok2, _ = await live.guest()
+        late = await live.connect(tok2)
+        late.send({"type": "spectate", "table": table})
+        snap = await late.until(lambda m: m["type"] == "table")
+        after = await spy.until(lambda m: m["type"] == "events")
+        gap = time.monotonic() - at
+        done.set()
+        await asyncio.gather(*players)
+        return [*stream, after], {**snap, "shown": shown}, gap
+
+    (stream, snap, gap), errors = run_live(f"sqlite:///{tmp_path}/i14k.db", rooms, body, timeout=120)
+    declared, after = stream[-2], stream[-1]
+    assert declared["events"][-1]["type"] == "add_kong_declared", [e["type"] for e in declared["events"]]
+    assert [e["type"] for e in after["events"]][:1] == ["kong"], after["events"]  # nobody robbed: the kong
+    assert gap >= window_s * 0.9, gap  # what followed waited for the window
+    assert snap["upto"] == snap["shown"] and snap["view"]["phase"] == "rob", (snap["upto"], snap["shown"])
+    assert not errors, errors[0]

@@ -119,7 +119,8 @@ class Hand:
         self.options: dict[int, list[Action]] = {}
         self.responses: dict[int, Action] = {}
         # a copy that shows the hand as players saw it (majiang.engine.log.replay_shown): a discard's claim
-        # window stays open even when nobody may claim, instead of the next seat drawing at once
+        # window (an added kong's robbing window) stays open even when nobody may claim (rob), instead of
+        # the engine going on at once
         self.hold_claims = False
         self.win: Win | None = None
         self.settlement: Settlement | None = None
@@ -387,7 +388,7 @@ class Hand:
                 if self._try_win(s, a.tile, seat, robbing=True) is not None:
                     robbers[s] = [Action(WIN, a.tile), Action(PASS)]
             self.emit({"type": "add_kong_declared", "seat": seat, "tile": a.tile})
-            if robbers:
+            if robbers or self.hold_claims:
                 self.phase = ROB
                 self.options = robbers
                 self.responses = {}

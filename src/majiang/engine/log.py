@@ -170,14 +170,17 @@ def replay(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], 
     return hand
 
 
+WINDOW_EVENTS = ("discard", "add_kong_declared")  # each opens a window for the other seats' claims
+
+
 def replay_shown(events: list[dict[str, Any]], make_rules: Callable[[dict[str, Any]], Ruleset]) -> Hand:
-    """The hand as its players were shown it at the log's last event: after a discard, its claim window
-    still open even when nobody may claim (the hall sends what follows a discard when the window ends,
-    whoever could claim), where :func:`replay` gives the hand the engine went on to (the next draw)."""
+    """The hand as its players were shown it at the log's last event: after a discard (an added kong),
+    its claim (robbing) window still open even when nobody may claim (the hall sends what follows when
+    the window ends, whoever could claim), where :func:`replay` gives the hand the engine went on to."""
     hand = hand_at_start(events, make_rules)
     for _ in walk(hand, events[:-1]):
         pass
-    hand.hold_claims = events[-1].get("type") == "discard"
+    hand.hold_claims = events[-1].get("type") in WINDOW_EVENTS
     for _ in walk(hand, events):
         pass
     return hand

@@ -11,6 +11,7 @@ import time
 from functools import partial
 
 from majiang.engine.hand import IllegalAction
+from majiang.engine.log import WINDOW_EVENTS
 from majiang.engine.protocol import DISCARD, PASS_ACTION, WIN, Action
 from majiang.engine.session import Session
 from majiang.engine.view import SeatView, action_from_json, action_json, seat_events
@@ -102,12 +103,12 @@ class TurnLoop(TableCore):
     async def flush(self) -> None:
         """Write, then send (each seat its view of them), the events not yet shown, then prompt whoever
         must act; the same way whether or not anyone could claim (a pause only when someone could would
-        tell the others that someone can): each discard ends a message and opens a claim window of
-        ``room.claim_window()`` for everyone; what follows it (a claim, the next draw) is written and
-        sent when the window ends, and only then is the next seat asked.  Claimers are asked at once
-        (their prompts are their own).  Written at the window's end even where the engine went on at
-        once: a write begun in the window only when nobody could claim would let a slow database tell
-        the two apart."""
+        tell the others that someone can): each discard (and added kong, for the robbing win) ends a
+        message and opens a claim window of ``room.claim_window()`` for everyone; what follows it (a
+        claim, the next draw) is written and sent when the window ends, and only then is the next seat
+        asked.  Claimers are asked at once (their prompts are their own).  Written at the window's end
+        even where the engine went on at once: a write begun in the window only when nobody could claim
+        would let a slow database tell the two apart."""
         hand = self.hand
         assert hand is not None and self.hand_id is not None
         if self.release_timer is not None:
@@ -121,7 +122,7 @@ class TurnLoop(TableCore):
         first, upto = self.shown, end
         window = False
         for i in range(first, end):
-            if hand.events[i].get("type") == "discard":
+            if hand.events[i].get("type") in WINDOW_EVENTS:
                 upto, window = i + 1, True
                 break
         new = hand.events[first:upto]
