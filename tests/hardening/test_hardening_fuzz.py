@@ -334,7 +334,7 @@ class Fuzz:
             t.seq,
             t.hand_id,
             t.hands_played,
-            t.sent,
+            t.shown,
             sorted(t.spectators),
             t.code,
             [None if s is None else (s.account_id, s.auto, s.timeouts, s.escaped, s.human) for s in t.seats],

@@ -114,7 +114,7 @@ class Player:
             f"{ {k: v.seq for k, v in t.prompts.items()} }, inbox {t.inbox.qsize()}, seats "
             f"{[(s.name, s.auto, s.escaped) if s else None for s in t.seats]}, phase "
             f"{t.hand.phase if t.hand else None}, hand events {len(t.hand.events) if t.hand else None} "
-            f"sent {t.sent}, hand id {t.hand_id}; event writer {hall.events.task} queue "
+            f"shown {t.shown}, hand id {t.hand_id}; event writer {hall.events.task} queue "
             f"{hall.events.queue.qsize()}, executor queue {hall.executor._work_queue.qsize()}; "
             f"last messages {[m['type'] for m in self.seen[-8:]]}"
         )

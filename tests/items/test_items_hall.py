@@ -479,3 +479,53 @@ def test_turn_items_end_with_the_turn(client):
         assert m["type"] == "items" and m["usable"] == [] and m["inventory"]["shunfenger"] == 1
         again = receive_until(ws, is_turn)
         assert [x["item"] for x in again["items"]] == ["shunfenger"]
+
+
+def test_no_item_in_a_claim_window_even_where_nobody_could_claim(tmp_path):
+    """Was: in the claim window after the discard before his turn, a player's 顺风耳 was refused where
+    someone could claim and answered (the next wall tile) where nobody could, the engine having given
+    him his draw already: the answer told whether anyone could claim, and the item ran before his
+    draw was shown.  Now refused in every window (``item_moment``), as on anyone else's turn."""
+    rooms = [
+        Room(
+            id="w",
+            name="window",
+            rules="gb",
+            items=True,
+            spectate_delay_s=0.0,
+            claim_window_s=1.0,  # the item is asked for in it
+            bots="rand",
+            bot_fill_s=600.0,
+            next_hand_s=0.05,
+            timers="relaxed",
+        )
+    ]
+
+    def before_mine(m: dict[str, Any]) -> bool:  # the discard of the seat before mine (seat 3)
+        return m["type"] == "events" and m["events"][-1]["type"] == "discard" and m["events"][-1]["seat"] == 3
+
+    with make_client(tmp_path, rooms) as c:
+        tok = register(c, "alice")
+        assert c.post("/api/shop/buy", json={"item": "shunfenger", "count": 6}, headers=auth(tok)).status_code == 200
+        tried: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []  # (the reply, the events shown then)
+        seen: list[dict[str, Any]] = []
+        with c.websocket_connect(f"/ws?token={tok}") as ws:
+            snap = sit(ws, "w")
+            assert snap["seat"] == 0
+            table = c.app.state.hall.tables[snap["table"]["id"]]
+            ws.send_json({"type": "add_bots"})
+            while len(tried) < 5:
+                m = receive_until(ws, lambda m: is_turn(m) or before_mine(m), seen)
+                if is_turn(m):
+                    legal, drawn = m["legal"], m["view"]["drawn"]
+                    a = next((x for x in legal if x["type"] == "discard" and x.get("tile") == drawn), None)
+                    ws.send_json({"type": "action", "seq": m["seq"], "action": a or legal[-1]})
+                    continue
+                shown = m["from"] + len(m["events"])
+                reply = use(ws, seen, item="shunfenger")
+                tried.append((reply, list(table.hand.events[:shown])))
+            ws.send_json({"type": "stand"})
+    claimable = [replay(events, from_header).phase.value == "claim" for _, events in tried]
+    assert not all(claimable), "no window of a discard nobody could claim was tried"
+    for (reply, _), could in zip(tried, claimable, strict=True):
+        assert reply["type"] == "error" and reply["code"] == "item_moment", (could, reply)

@@ -303,6 +303,7 @@ class ItemTable(Protocol):
     def state(self) -> TableState: ...
     @property
     def hand(self) -> Hand | None: ...
+    def hand_shown(self) -> Hand | None: ...
     @property
     def hand_id(self) -> int | None: ...
     @property
@@ -342,7 +343,7 @@ class TableItems:
         if not self.enabled or info is None or not info.human:
             return []
         inv = self.inv.get(info.account_id, {})
-        hand = t.hand
+        hand = t.hand_shown()  # in a claim window, never the hand the engine went on to
         playing = t.state == TableState.PLAYING and hand is not None and not hand.over
         in_hand = set(engine_items.usable(hand, seat)) if playing and hand is not None else set()
         out = []
@@ -492,7 +493,10 @@ class TableItems:
             target = parse_tile(target_s) if target_s is not None else None
         except (NotationError, ValueError, TypeError) as e:
             raise ItemError("item_refused", f"not a tile: {e}") from None
-        engine_items.check(hand, seat, item, tile, target)
+        # judged on the hand as shown: in a claim window nobody is on a turn, even where nobody could
+        # claim and the engine has already given the next seat its draw
+        shown = t.hand_shown()
+        engine_items.check(shown if shown is not None else hand, seat, item, tile, target)
         index = len(hand.events)
         await self._consume(
             acc,

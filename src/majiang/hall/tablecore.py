@@ -315,6 +315,15 @@ class TableCore:
         self.broadcast({"type": "table_info", "table": self.info()})
         self.publish()
 
+    def hand_shown(self) -> Hand | None:
+        """The hand as the seats have been shown it: while a claim window is open or events wait for its
+        end, the replay to the window's discard (the engine may have gone on: the next seat's draw),
+        else the live hand.  Replayed in every window, so an answer takes as long whoever could claim."""
+        hand = self.hand
+        if hand is None or (self.shown >= len(hand.events) and time.monotonic() >= self.release_at):
+            return hand
+        return hand_as_shown(hand, self.shown) or hand
+
     def send_snapshot(self, account: int) -> None:
         """Everything a (re)connecting player needs: the table, its own view, this hand's events as
         it may see them, and the pending prompt again."""
@@ -332,9 +341,7 @@ class TableCore:
             msg["leave_after"] = bool(self.seats[seat].leave_after)  # type: ignore[union-attr]
         if self.hand is not None and seat is not None:
             msg["hand"] = self.hand_id
-            # as shown, never the live hand: in a claim window the engine may have gone on (the next draw)
-            at = hand_as_shown(self.hand, self.shown) or self.hand
-            msg["view"] = SeatView(at, seat).to_dict(self.sealed)
+            msg["view"] = SeatView(self.hand_shown() or self.hand, seat).to_dict(self.sealed)
             msg["events"] = seat_events(self.hand.events[: self.shown], seat, self.sealed)
         if seat is not None and self.items.enabled:
             msg["items"] = self.items.status(seat)
