@@ -18,6 +18,7 @@ from .pace import STEP_MS, next_step
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need the Python package playwright")
 expect = sync_api.expect
 PlaywrightError = sync_api.Error
+PlaywrightTimeout = sync_api.TimeoutError
 
 LANDSCAPE = {"width": 844, "height": 390}
 # every visible button-like thing smaller than a finger (40 px), as [label, width, height]
@@ -44,12 +45,24 @@ def fingers(page: Any, where: str) -> None:
     assert not small, f"{where}: buttons under 40 px: {small}"
 
 
+ON_SCREEN = """([sel, width]) => {
+  const e = document.querySelector(sel);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= width;
+}"""
+
+
 def on_screen(page: Any, selector: str) -> None:
-    # the header fills in as the account arrives (the balance after the room cards, sometimes)
+    """Shown, and inside the screen's width.  Waited for in the page, in one measurement: the header
+    fills in (and is drawn again) as the account arrives, so an element seen visible may be gone for
+    a moment when measured separately (a busy machine caught that between two calls)."""
     expect(page.locator(selector)).to_be_visible()
-    box = page.locator(selector).bounding_box()
-    assert box is not None, selector
-    assert box["x"] >= 0 and box["x"] + box["width"] <= screen_width(page), f"{selector} is off-screen: {box}"
+    try:
+        page.wait_for_function(ON_SCREEN, arg=[selector, screen_width(page)], timeout=10_000)
+    except PlaywrightTimeout:
+        box = page.locator(selector).bounding_box()
+        raise AssertionError(f"{selector} is not inside the screen ({screen_width(page)} px): {box}") from None
 
 
 def own_tiles(page: Any, where: str) -> None:
