@@ -495,8 +495,7 @@ class TableItems:
             raise ItemError("item_refused", f"not a tile: {e}") from None
         # judged on the hand as shown: in a claim window nobody is on a turn, even where nobody could
         # claim and the engine has already given the next seat its draw
-        shown = t.hand_shown()
-        engine_items.check(shown if shown is not None else hand, seat, item, tile, target)
+        engine_items.check(t.hand_shown() or hand, seat, item, tile, target)
         index = len(hand.events)
         await self._consume(
             acc,
