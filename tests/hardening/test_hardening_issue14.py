@@ -29,6 +29,21 @@ ROOMS = [
 ]
 
 
+def watched_room(room_id: str, claim_window_s: float) -> Room:
+    """A room for the claim-window tests: rand bots on request, relaxed timers, no spectating delay."""
+    return Room(
+        id=room_id,
+        name=room_id,
+        rules="gb",
+        bots="rand",
+        bot_fill_s=600,
+        next_hand_s=0.05,
+        timers="relaxed",
+        spectate_delay_s=0.0,
+        claim_window_s=claim_window_s,
+    )
+
+
 def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:
     return run_live(f"sqlite:///{tmp_path}/i14.db", ROOMS, body, timeout=120, **kwargs)
 
@@ -352,19 +367,8 @@ def test_an_observer_cannot_tell_claimable_discards(tmp_path: Any, slow_commit_s
     from majiang.engine.log import events_from_json, replay
     from majiang.rulesets import from_header
 
-    rooms = [
-        Room(
-            id="i14-claims",
-            name="claims",
-            rules="gb",
-            bots="rand",
-            bot_fill_s=600,
-            next_hand_s=0.05,
-            timers="relaxed",
-            spectate_delay_s=0.0,
-            claim_window_s=0.25,  # well above the bots' and the server's own time, so only the window shows
-        )
-    ]
+    # a window well above the bots' and the server's own time, so only the window shows
+    rooms = [watched_room("i14-claims", claim_window_s=0.25)]
 
     async def body(live: Live) -> tuple[list[tuple[bool, float]], list[list[dict[str, Any]]]]:
         live.hall.auto_delay_s = 0.005  # 托管 claims decided within the window
@@ -527,19 +531,7 @@ def test_a_snapshot_in_a_claim_window_shows_the_discard_not_what_the_engine_did_
     from majiang.engine.log import replay
     from majiang.rulesets import from_header
 
-    rooms = [
-        Room(
-            id="i14-snap",
-            name="snap",
-            rules="gb",
-            bots="rand",
-            bot_fill_s=600,
-            next_hand_s=0.05,
-            timers="relaxed",
-            spectate_delay_s=0.0,
-            claim_window_s=1.5,  # the snapshots are taken in it
-        )
-    ]
+    rooms = [watched_room("i14-snap", claim_window_s=1.5)]  # the snapshots are taken in it
 
     async def body(live: Live) -> tuple[list[tuple[int, str, dict[str, Any], dict[str, Any]]], list[Any]]:
         live.hall.auto_delay_s = 0.005
@@ -607,18 +599,7 @@ def test_an_added_kong_nobody_can_rob_ends_its_message_and_waits_its_window(
 
     monkeypatch.setattr(session_module, "Hand", rigged)
     window_s = 0.5
-    rooms = [
-        Room(
-            id="i14-kong",
-            name="kong",
-            rules="gb",
-            bots="rand",
-            bot_fill_s=600,
-            timers="relaxed",
-            spectate_delay_s=0.0,
-            claim_window_s=window_s,
-        )
-    ]
+    rooms = [watched_room("i14-kong", claim_window_s=window_s)]
 
     def choose(seat: int, prompt: dict[str, Any]) -> dict[str, Any]:
         legal = prompt["legal"]
