@@ -14,34 +14,16 @@ from hardening_harness import Live, WSClosed, run_live
 
 from majiang.hall.rooms import Room
 
-ROOMS = [
-    Room(
-        id="i14",
-        name="defences",
-        rules="gb",
-        bots="rand",
-        bot_fill_s=600,
-        next_hand_s=0.05,
-        timers="relaxed",
-        spectate_delay_s=0.0,
-        reconnect_grace_s=0.3,
-    )
-]
+# rand bots on request, relaxed timers, no spectating delay
+WATCHED: dict[str, Any] = dict(
+    rules="gb", bots="rand", bot_fill_s=600, next_hand_s=0.05, timers="relaxed", spectate_delay_s=0.0
+)
+ROOMS = [Room(id="i14", name="defences", reconnect_grace_s=0.3, **WATCHED)]
 
 
 def watched_room(room_id: str, claim_window_s: float) -> Room:
-    """A room for the claim-window tests: rand bots on request, relaxed timers, no spectating delay."""
-    return Room(
-        id=room_id,
-        name=room_id,
-        rules="gb",
-        bots="rand",
-        bot_fill_s=600,
-        next_hand_s=0.05,
-        timers="relaxed",
-        spectate_delay_s=0.0,
-        claim_window_s=claim_window_s,
-    )
+    """A room for the claim-window tests."""
+    return Room(id=room_id, name=room_id, claim_window_s=claim_window_s, **WATCHED)
 
 
 def live_run(tmp_path: Any, body: Any, **kwargs: Any) -> tuple[Any, list[str]]:

@@ -154,8 +154,9 @@ class MahjongVectorEnv:
                 self.illegal_reward,
             )
             self.hand_over[:] = dones
-            for i in ended if self.episode == "session" else ():
-                self._hand_ended(i, self._batch.deltas(i))
+            if self.episode == "session":
+                for i in ended:
+                    self._hand_ended(i, self._batch.deltas(i))
             if ended:
                 self.hands_done += len(ended)
                 self._deal_and_fill(ended)
