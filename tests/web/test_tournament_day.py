@@ -273,6 +273,28 @@ def test_fans_are_found_by_chinese_pinyin_initials_and_english_and_summed(
     expect(east.locator("#fan-total")).to_contain_text("错和")
 
 
+def test_a_redraw_while_typing_keeps_the_field_focused_and_what_is_typed(event: Any, new_page: Any, hall: Any) -> None:
+    """Was: a redraw of the page (here the referee's time call, seen at the next poll) dropped the focus:
+    the phone's keyboard closed and the next letters went nowhere (CI: ``qys`` typed while the fan list
+    arrived found nothing); a penalty's points typed but not yet added went back to 0."""
+    link = event["table"]
+    east = _open(new_page, link, 0)
+    east.click("button[data-pick='winner:0']")
+    east.click("button[data-pick='discarder:2']")
+    east.fill("#pen-points", "5")
+    east.select_option("#pen-code", "late")
+    east.click("#fan-search")
+    east.keyboard.type("q")
+    expect(east.locator("#fan-search")).to_have_value("q")
+    assert _with_repo(hall, lambda repo: repo.call_time(event["id"], 1)) == [1, 2, 3, 4]
+    expect(east.locator("#time-call")).to_contain_text("时间到 Time called", timeout=STEP_MS)  # redrawn
+    east.keyboard.type("ys")
+    expect(east.locator("#fan-search")).to_have_value("qys")
+    expect(east.locator("#fan-results button").first).to_have_attribute("data-fan", "清一色")
+    expect(east.locator("#pen-points")).to_have_value("5")
+    expect(east.locator("#pen-code")).to_have_value("late")
+
+
 def test_the_phones_show_the_clock_and_the_time_call(event: Any, new_page: Any, hall: Any, shots: Path) -> None:
     """Was: no clock on the phones, and a time call hid the form even for the hand in play (第六条: that
     hand is finished and entered; no new hand starts)."""

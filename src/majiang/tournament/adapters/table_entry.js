@@ -17,7 +17,7 @@
   }
   let state = null;
   const blank = () => ({ winner: null, discarder: null, points: "", flowers: 0, falseWins: [], penalties: [],
-                         fans: [], query: "" });
+                         fans: [], query: "", pen: { seat: 0, code: "warning", points: "0" } });
   let FANS = null;  // the 81 fans (GET …/fans, once): zh, pinyin, initials, en, points, flowers
   const CODES = [["warning", "警告 Warning"], ["misconduct", "违例 Misconduct"], ["late", "迟到 Late"],
                  ["empty_call", "空叫 Empty call"], ["deceptive_win", "诈和 Deceptive win"]];
@@ -140,12 +140,15 @@
       .sort((a, b) => (![a.initials, a.zh, a.pinyin].includes(q)) - (![b.initials, b.zh, b.pinyin].includes(q)) ||
         a.no - b.no);
   }
+  let fansAsked = false;  // one request however often the form is drawn before the answer comes
   async function loadFans() {
-    if (FANS) return;
+    if (FANS || fansAsked) return;
+    fansAsked = true;
     try {
       const r = await fetch(`/api/tournaments/${encodeURIComponent(eventId)}/fans`);
       if (r.ok) { FANS = (await r.json()).fans; render(); }
     } catch (e) { /* the fan total field still works */ }
+    fansAsked = false;
   }
   const fanPoints = () => form.fans.reduce((s, zh) => s + FANS.find((f) => f.zh === zh).points, 0);
   function pickFan(f) {
@@ -209,13 +212,17 @@
         form.falseWins = form.falseWins.includes(i) ? form.falseWins.filter((s) => s !== i) : [...form.falseWins, i];
         render(); } }, x)));
     parts.push(el("h2", {}, "错和 False win: pays 30 (10 to each other player)"), fw);
-    // other penalties of this hand: seat, code, points, then add
-    const pSeat = el("select", { id: "pen-seat" }, ...n.map((x, i) => el("option", { value: i }, x)));
-    const pCode = el("select", { id: "pen-code" }, ...CODES.map(([v, t]) => el("option", { value: v }, t)));
-    const pPts = el("input", { id: "pen-points", type: "number", inputmode: "numeric", min: "0", value: "0" });
+    // other penalties of this hand: seat, code, points, then add (kept in the form, like all that is typed)
+    const pen = form.pen;
+    const pSeat = el("select", { id: "pen-seat", oninput: (e) => { pen.seat = Number(e.target.value); } },
+      ...n.map((x, i) => el("option", { value: i, selected: pen.seat === i }, x)));
+    const pCode = el("select", { id: "pen-code", oninput: (e) => { pen.code = e.target.value; } },
+      ...CODES.map(([v, t]) => el("option", { value: v, selected: pen.code === v }, t)));
+    const pPts = el("input", { id: "pen-points", type: "number", inputmode: "numeric", min: "0", value: pen.points,
+      oninput: (e) => { pen.points = e.target.value; } });
     parts.push(el("h2", {}, "罚分 Penalty"), el("div", { class: "row" }, pSeat, pCode), el("div", { class: "row" }, pPts,
       el("button", { id: "pen-add", onclick: () => {
-        form.penalties.push({ seat: Number(pSeat.value), code: pCode.value, points: Number(pPts.value || 0) }); render(); } },
+        form.penalties.push({ seat: pen.seat, code: pen.code, points: Number(pen.points || 0) }); render(); } },
       "加罚分 Add")));
     form.penalties.forEach((p, k) => parts.push(el("button", { "data-pen": k, onclick: () => { form.penalties.splice(k, 1); render(); } },
       `✕ ${n[p.seat]} ${p.code}${p.points ? " −" + p.points : ""}`)));
@@ -275,7 +282,19 @@
     return t;
   }
 
+  // a redraw (another phone's entry, the referee's time call, the fans arriving) keeps the field being
+  // typed in focused, with its caret: the phone's keyboard stays open and the next letters land there
   function render() {
+    const active = app.contains(document.activeElement) && document.activeElement.id ? document.activeElement : null;
+    const caret = active && active.type === "search" ? [active.selectionStart, active.selectionEnd] : null;
+    draw();
+    const again = active && document.getElementById(active.id);
+    if (!again) return;
+    again.focus();
+    if (caret) again.setSelectionRange(...caret);
+  }
+
+  function draw() {
     app.replaceChildren();
     if (!state) { app.append(...pinView()); }
     else {
