@@ -53,7 +53,7 @@ VIEW_KEYS = {
 }
 # a spectator's public view (majiang.engine.view.public_view): no seat, so every seat's wind; the dice
 PUBLIC_VIEW_KEYS = VIEW_KEYS | {"seat_winds", "dice"}
-SEAT_KEYS = {"seat", "melds", "discards", "claimed", "flowers", "concealed_count"}
+SEAT_KEYS = {"seat", "melds", "discards", "claimed", "moqie", "flowers", "concealed_count"}
 # keys whose strings are words, not tiles (E/S/W/N as winds, people's names and chat)
 NOT_TILES = frozenset(
     {
@@ -93,6 +93,7 @@ class Replay:
         self.conc = [Counter[str]() for _ in range(4)]  # concealed tiles (the truth)
         self.flowers: list[list[str]] = [[] for _ in range(4)]
         self.discards: list[list[str]] = [[] for _ in range(4)]
+        self.moqie: list[list[bool]] = [[] for _ in range(4)]  # public: the tile just drawn thrown
         self.melds: list[list[dict[str, Any]]] = [[] for _ in range(4)]
         self.public: set[str] = set()  # tile kinds everyone has seen
         self.held: list[set[str]] = [set() for _ in range(4)]  # kinds each seat ever held itself
@@ -131,6 +132,7 @@ class Replay:
         elif t == "discard":
             self._drop(s, e["tile"])
             self.discards[s].append(e["tile"])
+            self.moqie[s].append(e["moqie"])
             self.public.add(e["tile"])
             self.pending = (s, e["tile"])
         elif t == "chow":
@@ -242,8 +244,8 @@ def check_view(view: dict[str, Any], rp: Replay, seat: int, ctx: str, msg: Any) 
         extra = set(sv) - SEAT_KEYS
         if extra:
             fail(ctx, f"seat {o} in the view has undocumented fields {sorted(extra)}", msg)
-        if sv["discards"] != rp.discards[o]:
-            fail(ctx, f"seat {o}'s discards differ from the log", msg)
+        if sv["discards"] != rp.discards[o] or sv["moqie"] != rp.moqie[o]:
+            fail(ctx, f"seat {o}'s discards (or their 摸切 flags) differ from the log", msg)
         if sorted(sv["flowers"]) != sorted(rp.flowers[o]):
             fail(ctx, f"seat {o}'s flowers differ from the log", msg)
         if sv["concealed_count"] != sum(rp.conc[o].values()):

@@ -30,7 +30,7 @@ static PyObject *ACTIONS; /* tuple of MJ_ACT_CODES: the Action of each code, or 
 
 /* interned strings */
 static PyObject *k_type, *k_seat, *k_tile, *k_from, *k_tiles, *k_kind, *k_tail, *k_replacement, *k_reason, *k_deltas,
-    *k_ends_hand, *k_points, *k_fans, *k_total, *k_self_drawn, *k_result, *k_parts, *k_seed, *k_dice, *k_break_seat,
+    *k_ends_hand, *k_moqie, *k_points, *k_fans, *k_total, *k_self_drawn, *k_result, *k_parts, *k_seed, *k_dice, *k_break_seat,
     *k_break_stack, *k_hands;
 static PyObject *EVENT_NAMES[E_HAND_END + 1];
 static PyObject *KONG_KINDS[3], *PAY_REASONS[4], *FW_KINDS[2], *RESULTS[4];
@@ -468,7 +468,7 @@ static PyObject *meld_tuple(const mj_meld_t *m) {
                          m->added ? Py_True : Py_False);
 }
 
-/* seat(s) -> (counts, melds, flowers, pond, claimed, drawn or None, barred, passed_win) */
+/* seat(s) -> (counts, melds, flowers, pond, claimed, drawn or None, barred, passed_win, moqie) */
 static PyObject *Hand_seat(HandObject *self, PyObject *arg) {
     int s;
     if (seat_arg(arg, &s) < 0) return NULL;
@@ -484,10 +484,10 @@ static PyObject *Hand_seat(HandObject *self, PyObject *arg) {
         }
         PyTuple_SET_ITEM(melds, i, m);
     }
-    return Py_BuildValue("(NNNNNOOO)", byte_list(st->counts, MJ_KINDS), melds, byte_list(st->flowers, st->nflowers),
+    return Py_BuildValue("(NNNNNOOON)", byte_list(st->counts, MJ_KINDS), melds, byte_list(st->flowers, st->nflowers),
                          byte_list(st->pond, st->npond), bool_list(st->claimed, st->npond),
                          st->drawn < 0 ? Py_None : SMALL[st->drawn], st->barred ? Py_True : Py_False,
-                         st->passed_win ? Py_True : Py_False);
+                         st->passed_win ? Py_True : Py_False, bool_list(st->moqie, st->npond));
 }
 
 /* state() -> (phase, current, pending or None, turn_drawn, after_kong, first_turn, live, remaining) */
@@ -574,6 +574,9 @@ static PyObject *event_dict(const mj_hand_t *h, const mj_ev_t *e, PyObject *fans
              put(d, k_tail, PyBool_FromLong(e->a));
         break;
     case E_DISCARD:
+        rc = put(d, k_seat, small_int(e->seat)) || put(d, k_tile, small_int(e->tile)) ||
+             put(d, k_moqie, PyBool_FromLong(e->a));
+        break;
     case E_ADD_KONG_DECLARED:
         rc = put(d, k_seat, small_int(e->seat)) || put(d, k_tile, small_int(e->tile));
         break;
@@ -713,7 +716,7 @@ static PyMethodDef Hand_methods[] = {
     {"rollouts", (PyCFunction)(void (*)(void))Hand_rollouts, METH_FASTCALL,
      "rollouts(seat, codes, samples, seed, seconds) -> (done, values): determinised play-outs (search_core.h)"},
     {"seat", (PyCFunction)Hand_seat, METH_O,
-     "seat(s) -> (counts, melds, flowers, pond, claimed, drawn, barred, passed_win)"},
+     "seat(s) -> (counts, melds, flowers, pond, claimed, drawn, barred, passed_win, moqie)"},
     {"state", (PyCFunction)Hand_state, METH_NOARGS,
      "state() -> (phase, current, pending, turn_drawn, after_kong, first_turn, live, remaining)"},
     {"left", (PyCFunction)Hand_left, METH_O, "left(seat): tiles the seat may still draw"},
@@ -1111,6 +1114,7 @@ PyMODINIT_FUNC PyInit_core(void) {
     INTERN(k_tiles, "tiles");
     INTERN(k_kind, "kind");
     INTERN(k_tail, "tail");
+    INTERN(k_moqie, "moqie");
     INTERN(k_replacement, "replacement");
     INTERN(k_reason, "reason");
     INTERN(k_deltas, "deltas");

@@ -54,7 +54,8 @@ enum { R_WIN, R_DRAW, R_FALSE_WIN, R_FAULT };                         /* hand_en
 
 /* One event: what its dict holds beyond what the hand keeps (the deal, the dice, the win).
  *   flower: seat, tile, a = replacement (-1 none)     draw: seat, tile, a = tail
- *   discard / add_kong_declared: seat, tile          chow: seat, a = from, tile, b = the low tile
+ *   discard: seat, tile, a = moqie                   chow: seat, a = from, tile, b = the low tile
+ *   add_kong_declared: seat, tile
  *   pung / robbed: seat, a = from, tile               kong: seat, tile, a = kind
  *   payment: a = reason, x = its deltas (mj_hand_t.pay[x])
  *   false_win: seat, tile, a = kind, b = ends_hand    fault: seat, x = kind (the glue's name index), b = ends_hand
@@ -99,6 +100,7 @@ typedef struct {
     int npond;
     uint8_t pond[MJ_MAX_POND];
     uint8_t claimed[MJ_MAX_POND];    /* taken by a claim */
+    uint8_t moqie[MJ_MAX_POND];      /* 摸切: the tile just drawn (mj_moqie) */
     int drawn;                       /* the tile drawn this turn, -1 none */
     int barred, passed_win;
 } mj_seat_t;
@@ -633,6 +635,21 @@ static void mj_open_claims(mj_hand_t *h, int discarder, int tile) {
     }
 }
 
+/* events.moqie: the seat's last tile move drew `tile` (a draw, or a flower's replacement) */
+static int mj_moqie(const mj_hand_t *h, int seat, int tile) {
+    for (int i = h->nev - 1; i >= 0; i--) {
+        const mj_ev_t *e = &h->ev[i];
+        if (e->seat != seat) continue;
+        switch (e->type) {
+        case E_DRAW: return e->tile == tile;
+        case E_FLOWER: return e->a == tile;
+        case E_DISCARD: case E_CHOW: case E_PUNG: case E_KONG: case E_ADD_KONG_DECLARED: return 0;
+        default: break;
+        }
+    }
+    return 0;
+}
+
 /* Hand._discard */
 static void mj_discard(mj_hand_t *h, int seat, int tile) {
     mj_seat_t *st = &h->seats[seat];
@@ -641,11 +658,12 @@ static void mj_discard(mj_hand_t *h, int seat, int tile) {
     mj_disc_t *d = &h->order[h->norder++];
     d->seat = (uint8_t)seat, d->index = (uint8_t)st->npond, d->tile = (uint8_t)tile, d->claimer = -1;
     st->claimed[st->npond] = 0;
+    st->moqie[st->npond] = (uint8_t)mj_moqie(h, seat, tile);
+    mj_emit(h, E_DISCARD, seat, tile, st->moqie[st->npond], 0, 0);
     st->pond[st->npond++] = (uint8_t)tile;
     st->drawn = -1;
     h->after_kong = 0;
     h->visible[tile]++;
-    mj_emit(h, E_DISCARD, seat, tile, 0, 0, 0);
     mj_open_claims(h, seat, tile);
 }
 

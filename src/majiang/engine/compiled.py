@@ -167,15 +167,16 @@ def new_hand(
 class CoreSeat:
     """One seat of a compiled hand, read from the arrays (what :class:`~majiang.engine.hand.Seat` holds)."""
 
-    __slots__ = ("barred", "claimed", "counts", "discards", "drawn", "flowers", "melds", "passed_win")
+    __slots__ = ("barred", "claimed", "counts", "discards", "drawn", "flowers", "melds", "moqie", "passed_win")
 
     def __init__(self, state: tuple[Any, ...]) -> None:
-        counts, melds, flowers, discards, claimed, drawn, barred, passed_win = state
+        counts, melds, flowers, discards, claimed, drawn, barred, passed_win, moqie = state
         self.counts: list[int] = counts
         self.melds: list[Meld] = [_meld(m) for m in melds]
         self.flowers: list[Tile] = flowers
         self.discards: list[Tile] = discards
         self.claimed: list[bool] = claimed
+        self.moqie: list[bool] = moqie
         self.drawn: Tile | None = drawn
         self.barred: bool = barred
         self.passed_win: bool = passed_win

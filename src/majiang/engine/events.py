@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeAlias
@@ -64,8 +64,9 @@ PUBLIC, OWNER, PER_SEAT, HIDDEN, SEALABLE = SeenBy
 
 #: the log format written now (in ``hand_start``); logs without a version are format 1, whose
 #: reader turns numbers written as tile names (Nanchang's jing deltas) back into numbers
-VERSION = 2
+VERSION = 3
 FIRST_NUMBERS = 2  # the first format that writes every number as a number
+FIRST_MOQIE = 3  # the first format whose discards say whether they were 摸切 (older ones get it on reading)
 
 
 class UnknownEvent(ValueError):
@@ -395,7 +396,8 @@ for _spec in (
     ),
     EventSpec("flower", {"seat": SEAT, "tile": _f(TILE), "replacement": _f(TILE, OWNER)}, dealing=True),
     EventSpec("draw", {"seat": SEAT, "tile": _f(TILE, OWNER), "tail": _f(FLAG)}),
-    EventSpec("discard", {"seat": SEAT, "tile": _f(TILE)}),
+    # ``moqie``: 摸切, the tile just drawn thrown straight away (see :func:`moqie`); public, as at a real table
+    EventSpec("discard", {"seat": SEAT, "tile": _f(TILE), "moqie": _f(FLAG)}),
     EventSpec("chow", {"seat": SEAT, "from": SEAT, "tile": _f(TILE), "tiles": _f(TILE)}),
     EventSpec("pung", {"seat": SEAT, "from": SEAT, "tile": _f(TILE)}),
     EventSpec("add_kong_declared", {"seat": SEAT, "tile": _f(TILE)}),
@@ -428,3 +430,26 @@ for _spec in (
     ),
 ):
     register_event(_spec)
+
+
+# ---- 摸切 -------------------------------------------------------------------------------------------
+#: the events that move a seat's own tiles; the last of them before a discard says whether it was 摸切
+TILE_MOVES = frozenset(("draw", "flower", "discard", "chow", "pung", "kong", "add_kong_declared"))
+
+
+def moqie(events: Sequence[dict[str, Any]], seat: int, tile: int) -> bool:
+    """Whether ``seat``'s discard of ``tile``, made now (after ``events``), is 摸切: the seat's last
+    tile move drew this kind (a draw, or a flower's replacement) — the hand is then what it was before
+    the draw.  After a claim, on the dealer's first turn, or when the seat kept the tile it drew: 手切.
+    Tiles are kinds, so throwing a copy from the hand of the kind just drawn counts as 摸切 (an
+    observer learns the same: the hand did not change).  The compiled core applies the same rule
+    (``mj_moqie``); a log of an older format gets it on reading."""
+    for e in reversed(events):
+        if e.get("seat") != seat or e["type"] not in TILE_MOVES:
+            continue
+        if e["type"] == "draw":
+            return bool(e["tile"] == tile)
+        if e["type"] == "flower":
+            return bool(e.get("replacement") == tile)
+        return False
+    return False

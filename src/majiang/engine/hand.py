@@ -19,7 +19,7 @@ from enum import Enum
 from itertools import compress
 from typing import Any
 
-from majiang.engine.events import VERSION
+from majiang.engine.events import VERSION, moqie
 from majiang.engine.events import check as check_event
 from majiang.engine.protocol import (
     ADDED_KONG,
@@ -72,6 +72,7 @@ class Seat:
     flowers: list[Tile] = field(default_factory=list)
     discards: list[Tile] = field(default_factory=list)  # the pond, in order
     claimed: list[bool] = field(default_factory=list)  # discards taken by a claim (shown sideways)
+    moqie: list[bool] = field(default_factory=list)  # 摸切: the discard was the tile just drawn (events.moqie)
     drawn: Tile | None = None  # the tile drawn this turn
     barred: bool = False  # a false win lost the right to win this hand
     passed_win: bool = False  # passed a winning discard since the last own draw (过手胡)
@@ -362,10 +363,12 @@ class Hand:
         st.counts[tile] -= 1
         st.discards.append(tile)
         st.claimed.append(False)
+        thrown_drawn = moqie(self.events, seat, tile)
+        st.moqie.append(thrown_drawn)
         st.drawn = None
         self.after_kong = False
         self.visible[tile] += 1
-        self.events.append({"type": "discard", "seat": seat, "tile": tile})
+        self.events.append({"type": "discard", "seat": seat, "tile": tile, "moqie": thrown_drawn})
         self._open_claims(seat, tile)
 
     def _turn_action(self, seat: int, a: Action) -> None:

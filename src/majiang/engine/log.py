@@ -52,6 +52,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.version = LOG_VERSION
+        self.hand: list[dict[str, Any]] = []  # an older format's events since its hand_start
 
     def read(self, stored: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(stored, dict) or not isinstance(stored.get("type"), str):
@@ -63,9 +64,16 @@ class _Reader:
             self.version = version
             event = _events.from_json(stored, version)
             if version < LOG_VERSION:
+                event.pop("version", None)  # an older one: read as the engine writes it now
                 event = {"type": "hand_start", "version": LOG_VERSION, **event}
+            self.hand = [event]
             return event
-        return _events.from_json(stored, self.version)
+        event = _events.from_json(stored, self.version)
+        if self.version < _events.FIRST_MOQIE:  # the discards' 摸切, by the engine's rule
+            if event["type"] == "discard" and "moqie" not in event:
+                event["moqie"] = _events.moqie(self.hand, event.get("seat", -1), event.get("tile", -1))
+            self.hand.append(event)
+        return event
 
 
 def events_from_json(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -174,6 +174,11 @@ class SeatState(Protocol):
     def claimed(self) -> Sequence[bool]: ...
 
     @property
+    def moqie(self) -> Sequence[bool]:
+        """Each discard: 摸切, the tile just drawn thrown (:func:`majiang.engine.events.moqie`)."""
+        ...
+
+    @property
     def barred(self) -> bool:
         """A false win lost the seat the right to win this hand."""
         ...

@@ -134,6 +134,11 @@ class SeatView:
         return [list(st.claimed) for st in self._hand.seats]
 
     @_lazy
+    def moqie(self) -> list[list[bool]]:
+        """Each seat's discards: 摸切, the tile just drawn thrown (public, as at a real table)."""
+        return [list(st.moqie) for st in self._hand.seats]
+
+    @_lazy
     def flowers(self) -> list[list[Tile]]:
         return [list(st.flowers) for st in self._hand.seats]
 
@@ -191,6 +196,7 @@ class SeatView:
                     "melds": [_meld_json(m, hide=s != self.seat) for m in self.melds[s]],
                     "discards": [tile_str(t) for t in self.discards[s]],
                     "claimed": self.claimed[s],
+                    "moqie": self.moqie[s],
                     "flowers": [tile_str(t) for t in self.flowers[s]],
                     "concealed_count": self.concealed_counts[s],
                 }
@@ -234,6 +240,7 @@ def public_view(hand: AnyHand) -> dict[str, Any]:
             "melds": [_meld_json(m.face_down(), hide=True) for m in hand.seats[s].melds],
             "discards": [tile_str(t) for t in v.discards[s]],
             "claimed": v.claimed[s],
+            "moqie": v.moqie[s],
             "flowers": [tile_str(t) for t in v.flowers[s]],
             "concealed_count": v.concealed_counts[s],
         }
