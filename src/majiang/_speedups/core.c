@@ -962,6 +962,19 @@ static PyObject *Batch_fill(BatchObject *self, PyObject *const *args, Py_ssize_t
     return Py_XNewRef(rc);
 }
 
+/* moqie(out): the 摸切 rows (float32, n x 4 x 34) of each hand's deciding seat (zeros where it is over) */
+static PyObject *Batch_moqie(BatchObject *self, PyObject *out) {
+    Py_buffer b;
+    if (writable(out, &b, (Py_ssize_t)self->n * 4 * MJ_KINDS, "f", "out") < 0) return NULL;
+    float *rows = b.buf;
+    for (int i = 0; i < self->n; i++, rows += 4 * MJ_KINDS) {
+        if (self->seat[i] >= 0) mj_rl_moqie(&self->h[i], self->seat[i], rows);
+        else memset(rows, 0, 4 * MJ_KINDS * sizeof *rows);
+    }
+    PyBuffer_Release(&b);
+    Py_RETURN_NONE;
+}
+
 /* step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward) -> the indices of the
  * hands that ended (their obs, masks and seats are left for the caller to deal and fill).  An action that
  * is not legal is replaced by the 托管 default and flagged (penalty), or raises ValueError (at that hand;
@@ -1049,6 +1062,7 @@ static PyMethodDef Batch_methods[] = {
     {"step", (PyCFunction)(void (*)(void))Batch_step, METH_FASTCALL,
      "step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward) -> ended hands"},
     {"deltas", (PyCFunction)Batch_deltas, METH_O, "deltas(i): hand i's score changes so far"},
+    {"moqie", (PyCFunction)Batch_moqie, METH_O, "moqie(out): the 摸切 rows (n x 4 x 34) of each hand's deciding seat"},
     {NULL, NULL, 0, NULL},
 };
 

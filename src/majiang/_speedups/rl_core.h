@@ -85,6 +85,15 @@ static void mj_rl_mask(const mj_hand_t *h, int seat, int8_t *mask) {
 }
 
 /* rows[l][t] = counts[t] >= l + 1 for the four levels */
+/* the 摸切 rows (majiang.rl.features.moqie_rows): per seat from `seat`, column i = its discard i was 摸切 */
+static void mj_rl_moqie(const mj_hand_t *h, int seat, float *rows) {
+    memset(rows, 0, 4 * MJ_KINDS * sizeof *rows);
+    for (int k = 0; k < 4; k++) {
+        const mj_seat_t *st = &h->seats[(seat + k) & 3];
+        for (int i = 0; i < st->npond && i < RL_MAX_DISCARDS; i++) rows[k * MJ_KINDS + i] = st->moqie[i];
+    }
+}
+
 static inline void rl_levels(float *rows, const int *counts) {
     for (int t = 0; t < MJ_KINDS; t++) {
         int n = counts[t];

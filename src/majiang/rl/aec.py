@@ -38,9 +38,10 @@ class MahjongEnv(FourAgents, AECEnv):
         max_cycles: int | None = None,
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
+        moqie: bool = False,
     ) -> None:
         super().__init__()
-        self._seat_table(rules, render_mode, max_cycles, illegal, illegal_reward)
+        self._seat_table(rules, render_mode, max_cycles, illegal, illegal_reward, moqie)
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}

@@ -73,6 +73,29 @@ OBS_LOW = np.zeros(OBS_SHAPE, dtype=np.float32)
 OBS_LOW.flags.writeable = False
 OBS_HIGH.flags.writeable = False
 
+#: the option ``moqie`` (摸切) appends these rows: for each seat from oneself (self, 下家, 对家, 上家) an
+#: index row, column i = 1 if the seat's discard i threw the tile just drawn (the log's ``moqie``)
+MOQIE_ROWS = 4
+
+
+def obs_shape(moqie: bool = False) -> tuple[int, int]:
+    """The observation's shape: :data:`OBS_SHAPE`, or with the 摸切 rows."""
+    return (ROWS + MOQIE_ROWS, NUM_KINDS) if moqie else OBS_SHAPE
+
+
+def moqie_rows(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    """The :data:`MOQIE_ROWS` rows of ``view``'s seat (into ``out`` when given): public, like the
+    discards they mark."""
+    if out is None:
+        out = np.zeros((MOQIE_ROWS, NUM_KINDS), dtype=np.float32)
+    else:
+        out.fill(0)
+    flags = view.moqie
+    for k in range(4):
+        f = flags[(view.seat + k) % 4][:MAX_DISCARDS]
+        out[k, : len(f)] = f
+    return out
+
 
 @dataclass(frozen=True, slots=True)
 class Discard:

@@ -39,6 +39,7 @@ class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        moqie: bool = False,
     ) -> None:
         check_render_mode(render_mode)
         if seat is not None and seat not in (0, 1, 2, 3):
@@ -49,13 +50,13 @@ class MahjongGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         for spec in specs:
             if isinstance(spec, str):
                 make_bot(spec, 0, rules)  # an unknown kind fails here, not at the first reset
-        self.table = Table(rules, illegal, illegal_reward)
+        self.table = Table(rules, illegal, illegal_reward, moqie)
         self.rules = rules
         self.specs = specs
         self.fixed_seat = seat
         self.seat = seat if seat is not None else 0
         self.render_mode = render_mode
-        self.observation_space = observation_space()
+        self.observation_space = observation_space(moqie)
         self.action_space = spaces.Discrete(ACTION_SIZE)
         self._players: dict[int, Any] = {}
 

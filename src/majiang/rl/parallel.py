@@ -32,8 +32,9 @@ class MahjongParallelEnv(FourAgents, ParallelEnv):
         max_cycles: int | None = None,
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
+        moqie: bool = False,
     ) -> None:
-        self._seat_table(rules, render_mode, max_cycles, illegal, illegal_reward)
+        self._seat_table(rules, render_mode, max_cycles, illegal, illegal_reward, moqie)
         self._steps = 0
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:

@@ -13,7 +13,7 @@ from majiang.engine.hand import Hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
-from majiang.rl.features import OBS_HIGH, OBS_LOW, OBS_SHAPE
+from majiang.rl.features import ROWS, moqie_rows, obs_shape
 from majiang.rl.incremental import HandEncoder
 from majiang.rulesets import lookup, make_ruleset
 from majiang.tiles import format_tiles, tile_str
@@ -34,18 +34,19 @@ def env_name(rules: str) -> str:
     return f"majiang_{entry.environment if entry is not None else 'mcr_v0'}"
 
 
-def observation_space() -> spaces.Dict:
+def observation_space(moqie: bool = False) -> spaces.Dict:
+    """``moqie``: with the 摸切 rows (:data:`majiang.rl.features.MOQIE_ROWS`)."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(OBS_LOW, OBS_HIGH, dtype=np.float32),
+            "observation": spaces.Box(0.0, 1.0, obs_shape(moqie), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
         }
     )
 
 
-def state_space() -> spaces.Box:
+def state_space(moqie: bool = False) -> spaces.Box:
     """The full-information state: the four seats' observations, seat 0 first."""
-    return spaces.Box(np.stack([OBS_LOW] * 4), np.stack([OBS_HIGH] * 4), dtype=np.float32)
+    return spaces.Box(0.0, 1.0, (4, *obs_shape(moqie)), dtype=np.float32)
 
 
 def deal_args(rng: np.random.Generator, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -72,15 +73,17 @@ class Table:
 
     ``illegal``: ``"penalty"`` replaces an illegal action (or one outside the action space) by the
     engine's default (托管: discard the drawn tile, pass a claim) and adds ``illegal_reward`` to the
-    seat's reward; ``"raise"`` raises ValueError and changes nothing."""
+    seat's reward; ``"raise"`` raises ValueError and changes nothing.  ``moqie``: the observations
+    end with the 摸切 rows."""
 
-    def __init__(self, rules: str, illegal: str, illegal_reward: float) -> None:
+    def __init__(self, rules: str, illegal: str, illegal_reward: float, moqie: bool = False) -> None:
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, got {illegal!r}")
         self.rules = rules
         self.ruleset = make_ruleset(rules)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
+        self.moqie = moqie
         self.np_random = np.random.default_rng()
         self.hand: Hand | CompiledHand | None = None
         self.encoder: HandEncoder | None = None  # the planes kept in step with the hand (encode's fast path)
@@ -117,13 +120,17 @@ class Table:
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         obs = self._cache.get(seat)
         if obs is None:
+            planes = np.empty(obs_shape(self.moqie), dtype=np.float32)
             if self._core is not None:
-                planes, mask = np.empty(OBS_SHAPE, dtype=np.float32), np.empty(ACTION_SIZE, dtype=np.int8)
-                self._core.observe(seat, planes, mask)
-                obs = {"observation": planes, "action_mask": mask}
+                mask = np.empty(ACTION_SIZE, dtype=np.int8)
+                self._core.observe(seat, planes[:ROWS], mask)
             else:
                 assert self.hand is not None and self.encoder is not None
-                obs = {"observation": self.encoder.encode(seat), "action_mask": action_mask(self.hand.legal(seat))}
+                self.encoder.encode(seat, out=planes[:ROWS])
+                mask = action_mask(self.hand.legal(seat))
+            if self.moqie:
+                moqie_rows(self.view(seat), out=planes[ROWS:])
+            obs = {"observation": planes, "action_mask": mask}
             self._cache[seat] = obs
         return obs
 
@@ -223,17 +230,23 @@ class FourAgents:
     metadata: dict[str, Any]
 
     def _seat_table(
-        self, rules: str, render_mode: str | None, max_cycles: int | None, illegal: str, illegal_reward: float
+        self,
+        rules: str,
+        render_mode: str | None,
+        max_cycles: int | None,
+        illegal: str,
+        illegal_reward: float,
+        moqie: bool,
     ) -> None:
         check_render_mode(render_mode)
         self.metadata = {**type(self).metadata, "name": env_name(rules)}
-        self.table = Table(rules, illegal, illegal_reward)
+        self.table = Table(rules, illegal, illegal_reward, moqie)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        self.state_space = state_space()
-        self._observation_spaces = {a: observation_space() for a in AGENTS}
+        self.state_space = state_space(moqie)
+        self._observation_spaces = {a: observation_space(moqie) for a in AGENTS}
         self._action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
 
     @property

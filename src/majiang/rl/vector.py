@@ -28,6 +28,7 @@ three efficiency bots, which decide inside the core, so every decision returned 
 ``opponents=("eff", None, None)`` returns seats 0, 2 and 3's decisions (``seats`` says whose), for a
 league of policies the caller runs beside the core's bots.
 Elsewhere (Nanchang) each hand is a :class:`~majiang.rl.table.Table` stepped in Python.
+``moqie=True`` appends the 摸切 rows to every observation (``(n, 208, 34)``; docs/rl.md).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import numpy as np
 
 from majiang.engine.compiled import BOT_EFF, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
 from majiang.rl.actions import ACTION_SIZE, action_mask
-from majiang.rl.features import OBS_SHAPE
+from majiang.rl.features import MOQIE_ROWS, OBS_SHAPE, ROWS, moqie_rows, obs_shape
 from majiang.rl.table import ILLEGAL_MODES, Table, deal_args
 from majiang.rulesets import make_ruleset
 
@@ -69,6 +70,7 @@ class MahjongVectorEnv:
         episode: str = "hand",
         reward: str = "score",
         session_hands: int = 16,
+        moqie: bool = False,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -84,7 +86,11 @@ class MahjongVectorEnv:
         self.rules = rules
         self.illegal_mode = illegal
         self.illegal_reward = float(illegal_reward)
-        self.observations = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
+        self.moqie = moqie
+        self.observations = np.zeros((num_envs, *obs_shape(moqie)), dtype=np.float32)
+        # what the core writes: the observations themselves, or the 204 rows the 摸切 rows are added to
+        self._planes = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32) if moqie else self.observations
+        self._moqie = np.zeros((num_envs, MOQIE_ROWS, OBS_SHAPE[1]), dtype=np.float32)
         self.action_masks = np.zeros((num_envs, ACTION_SIZE), dtype=np.int8)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.rewards = np.zeros((num_envs, 4), dtype=np.float32)
@@ -125,6 +131,7 @@ class MahjongVectorEnv:
                 if seed is not None:
                     self._rngs[i] = np.random.default_rng(seed + i)
             self._deal_and_fill(range(self.num_envs))
+            self._add_moqie()
         else:
             for i, t in enumerate(self.tables):
                 t.deal(None if seed is None else seed + i, self._deal_options(i))
@@ -144,7 +151,7 @@ class MahjongVectorEnv:
             codes = acts.astype(np.int64) if acts.dtype != np.int64 else np.ascontiguousarray(acts)
             ended = self._batch.step(
                 codes,
-                self.observations,
+                self._planes,
                 self.action_masks,
                 self.seats,
                 rewards,
@@ -162,6 +169,7 @@ class MahjongVectorEnv:
                 self._deal_and_fill(ended)
             if acting is not None:
                 self._rank_rewards(acting)
+            self._add_moqie()
             return self.observations, self.action_masks, self.seats, rewards, dones
         for i, t in enumerate(self.tables):
             seat = int(self.seats[i])
@@ -213,7 +221,7 @@ class MahjongVectorEnv:
         while hands:
             for i in hands:
                 self._deal(i)
-            self._batch.fill(hands, self.observations, self.action_masks, self.seats)
+            self._batch.fill(hands, self._planes, self.action_masks, self.seats)
             hands = [i for i in hands if self.seats[i] < 0]
             for i in hands if self.episode == "session" else ():  # it was played: it counts in the session
                 deltas = self._batch.deltas(i)
@@ -229,13 +237,23 @@ class MahjongVectorEnv:
         rng_seed = int(self._rngs[i].integers(2**62)) if self._rand else 0
         self._batch.deal(i, args["seed"], args["dealer"], args["prevalent"], args["hand_no"], tuple(scores), rng_seed)
 
+    def _add_moqie(self) -> None:
+        """With ``moqie``: the core's planes and the deciding seats' 摸切 rows into the observations."""
+        if self.moqie:
+            assert self._batch is not None
+            self._batch.moqie(self._moqie)
+            self.observations[:, :ROWS] = self._planes
+            self.observations[:, ROWS:] = self._moqie
+
     def _settle(self, i: int) -> None:
         """Hand *i*'s next deciding seat, its observation and mask into the buffers."""
         t = self.tables[i]
         assert t.hand is not None and t.encoder is not None
         seat = t.prompted()[0]
         self.seats[i] = seat
-        t.encoder.encode(seat, out=self.observations[i])
+        t.encoder.encode(seat, out=self.observations[i, :ROWS])
+        if self.moqie:
+            moqie_rows(t.view(seat), out=self.observations[i, ROWS:])
         action_mask(t.hand.legal(seat), out=self.action_masks[i])
 
     def close(self) -> None:
