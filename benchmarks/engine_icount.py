@@ -62,18 +62,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--probe", nargs=3, metavar=("ENGINE", "LINE", "HANDS"), help="(inside valgrind) one run")
     ap.add_argument("--lines", default="rand,eff,fan", help="which lines (rand, eff, fan)")
+    ap.add_argument("--core-only", action="store_true", help="the core's counts only (to compare two trees)")
     args = ap.parse_args()
     if args.probe:
         probe(args.probe[0], args.probe[1], int(args.probe[2]))
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is needed: apt-get install valgrind")
-    print("| bots | core: instructions/hand | Python: instructions/hand | Python ÷ core |\n|---|---:|---:|---:|")
+    if args.core_only:
+        print("| bots | core: instructions/hand |\n|---|---:|")
+    else:
+        print("| bots | core: instructions/hand | Python: instructions/hand | Python ÷ core |\n|---|---:|---:|---:|")
     for line in args.lines.split(","):
         per = {}
-        for engine in ("core", "python"):
+        for engine in ("core",) if args.core_only else ("core", "python"):
             h = HANDS[(engine, line)]
             per[engine] = (count(engine, line, 2 * h) - count(engine, line, h)) / h
+        if args.core_only:
+            print(f"| {','.join(BOTS[line])} | {per['core']:,.0f} |", flush=True)
+            continue
         ratio = per["python"] / per["core"]
         print(f"| {','.join(BOTS[line])} | {per['core']:,.0f} | {per['python']:,.0f} | {ratio:.1f} |", flush=True)
 
