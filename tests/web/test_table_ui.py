@@ -53,6 +53,7 @@ def view(phase: str, current: int, pending: Any = None, drawn: Any = None) -> di
                 "melds": [{"kind": "kong", "tiles": ["9m"] * 4, "concealed": True}],
                 "discards": ["N", "S", "1p", "9p", "F", "2s", "7m", "E"],
                 "claimed": [False] * 8,
+                "moqie": [False, False, True, False, False, False, False, False],
                 "flowers": ["f1", "f6"],
                 "concealed_count": len(hand),
             },
@@ -155,6 +156,10 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     right = [page.locator(".pond.pos1 img.tile").nth(i).bounding_box() for i in range(3)]
     assert right[1]["y"] < right[0]["y"]  # 下家's row runs from their left (bottom) to their right (top)
     expect(page.locator(".pond.pos1 img.tile").nth(1)).to_have_class("tile sm taken")
+    # 摸切 (the tile just drawn, thrown) a shade darker, and said in the title
+    expect(pond.nth(2)).to_have_class("tile sm moqie")
+    expect(pond.nth(2)).to_have_attribute("title", re.compile("摸切"))
+    expect(page.locator(".pond img.tile.moqie")).to_have_count(1)
     # wall, winds, dealer, scores, flowers
     expect(page.locator(".wallcount .num")).to_have_text("57")
     expect(page.locator(".plate.pos1 .dealer .zh")).to_have_text("庄")  # 中/EN shows both: 庄 D
@@ -220,3 +225,7 @@ def test_table_manners_and_legal_actions(page: Any, shots: Path) -> None:
     assert page.evaluate("window.__sent")[-1] == {"type": "auto", "on": True}
     emit(page, "auto", {"on": True})
     expect(page.locator("#auto-toggle")).to_have_attribute("aria-pressed", "true")
+    # a discard event's 摸切 reaches the pond too
+    emit(page, "events", {"hand": 7, "events": [{"type": "discard", "seat": 0, "tile": "W", "moqie": True}]})
+    expect(page.locator(".pond.pos0 img.tile")).to_have_count(9)
+    expect(page.locator(".pond.pos0 img.tile").last).to_have_class(re.compile(r"\bmoqie\b"))

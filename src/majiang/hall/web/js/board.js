@@ -154,16 +154,25 @@ function strip(model, seat, r, opts) {
   return h(`div.strip.pos${r}${cls}`, { dataset: { seat } }, ...handTiles(model, seat, r, opts), melds);
 }
 
+/** A pond tile's classes: taken by a claim, 摸切 (the tile just drawn, thrown: a shade darker), the last discard. */
+function pondClass(st, i, last, pending = false) {
+  return [st.claimed[i] && "taken", st.moqie[i] && "moqie", last && "last", pending && "pending"].filter(Boolean).join(" ");
+}
+
+/** What a pond tile's title adds: claimed, 摸切. */
+function pondNote(st, i) {
+  return (st.claimed[i] ? " · 被吃碰杠 claimed" : "") + (st.moqie[i] ? " · 摸切 thrown as drawn" : "");
+}
+
 function pond(model, seat, r, opts) {
   const st = model.seats[seat];
   const golden = !!(opts.names && opts.names[seat] && opts.names[seat].golden_finger); // 金手指 (an item)
   const el = h(`div.pond.pos${r}`, { dataset: { seat } });
   st.discards.forEach((t, i) => {
-    let cls = st.claimed[i] ? "taken" : "";
     const last = model.lastDiscard && model.lastDiscard.seat === seat && model.lastDiscard.index === i;
-    if (last) cls += " last";
-    if (last && model.pending && model.pending.seat === seat && model.phase !== "turn") cls += " pending";
-    const tile = tileEl(t, { size: "sm", cls, title: tileName(t) + (st.claimed[i] ? " · 被吃碰杠 claimed" : "") });
+    const pending = last && model.pending && model.pending.seat === seat && model.phase !== "turn";
+    const cls = pondClass(st, i, last, pending);
+    const tile = tileEl(t, { size: "sm", cls, title: tileName(t) + pondNote(st, i) });
     const marker = golden ? h("span.marker.golden", { title: "金手指 golden finger" }, "☟") : h("span.marker", "▼");
     el.append(last ? h("span.lastwrap", tile, marker) : tile);
   });
@@ -272,8 +281,8 @@ export function seatDetail(model, seat, names, onClose) {
   const wind = model.started ? model.seatWind(seat) : "ESWN"[seat];
   const discards = h("div.detail-tiles#seat-detail-pond", st.discards.map((t, i) => {
     const last = model.lastDiscard && model.lastDiscard.seat === seat && model.lastDiscard.index === i;
-    return tileEl(t, { size: "sm", cls: `${st.claimed[i] ? "taken" : ""}${last ? " last" : ""}`,
-      title: tileName(t) + (st.claimed[i] ? " · 被吃碰杠 claimed" : "") + (last ? " · 最后打出 last discard" : "") });
+    return tileEl(t, { size: "sm", cls: pondClass(st, i, last),
+      title: tileName(t) + pondNote(st, i) + (last ? " · 最后打出 last discard" : "") });
   }));
   return h("div.seat-detail#seat-detail", { dataset: { seat }, role: "dialog", "aria-label": "seat detail" },
     h("div.detail-head",

@@ -29,7 +29,7 @@ export function wallAtStart(rules, ruleset) {
 }
 
 function emptySeat() {
-  return { hand: null, count: 0, drawn: null, melds: [], discards: [], claimed: [], flowers: [] };
+  return { hand: null, count: 0, drawn: null, melds: [], discards: [], claimed: [], moqie: [], flowers: [] };
 }
 
 export class HandModel {
@@ -165,6 +165,7 @@ export class HandModel {
       case "discard":
         st.discards.push(e.tile);
         st.claimed.push(false);
+        st.moqie.push(!!e.moqie); // 摸切: the tile just drawn, thrown (public, as at a real table)
         if (st.hand) {
           removeOne(st.hand, e.tile);
           st.hand = sortTiles(st.hand);
@@ -294,6 +295,7 @@ export class HandModel {
       st.melds = sv.melds.map((m) => ({ ...m, tiles: m.tiles.slice() }));
       st.discards = sv.discards.slice();
       st.claimed = sv.claimed.slice();
+      st.moqie = (sv.moqie || []).slice();
       st.flowers = sv.flowers.slice();
       st.count = sv.concealed_count;
       if (i === v.seat) {
