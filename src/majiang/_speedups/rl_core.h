@@ -84,7 +84,6 @@ static void mj_rl_mask(const mj_hand_t *h, int seat, int8_t *mask) {
     for (int i = 0; i < n; i++) mask[mj_rl_code(legal[i])] = 1;
 }
 
-/* rows[l][t] = counts[t] >= l + 1 for the four levels */
 /* the 摸切 rows (majiang.rl.features.moqie_rows): per seat from `seat`, column i = its discard i was 摸切 */
 static void mj_rl_moqie(const mj_hand_t *h, int seat, float *rows) {
     memset(rows, 0, 4 * MJ_KINDS * sizeof *rows);
@@ -94,6 +93,7 @@ static void mj_rl_moqie(const mj_hand_t *h, int seat, float *rows) {
     }
 }
 
+/* rows[l][t] = counts[t] >= l + 1 for the four levels */
 static inline void rl_levels(float *rows, const int *counts) {
     for (int t = 0; t < MJ_KINDS; t++) {
         int n = counts[t];
