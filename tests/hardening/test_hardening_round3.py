@@ -7,8 +7,12 @@ Each test states the correct behaviour; its docstring says what the server did b
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hardening_harness import Live, run_live
 
 from majiang.hall.rooms import Room
@@ -183,6 +187,55 @@ def test_heavy_work_runs_in_another_process_cached_rated_and_capped() -> None:
             heavy.close()
 
     asyncio.run(body())
+
+
+# a hall's heavy pool, in a process of its own that the test kills outright; prints the worker's pid
+_HALL = """
+import asyncio, os
+from majiang.hall.heavy import HeavyWork
+
+async def main():
+    heavy = HeavyWork()
+    print(await heavy.compute("probe", 1, os.getpid), flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie (an exited orphan some container init never reaps)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_heavy_worker_ends_when_its_hall_is_killed() -> None:
+    """Was: a hall killed outright (SIGKILL, the OOM killer) left its review worker waiting on its
+    queue for ever, 45 MB each (the failover tests left one per killed node)."""
+    import signal
+    import subprocess
+    import sys
+
+    hall = subprocess.Popen([sys.executable, "-c", _HALL], stdout=subprocess.PIPE, text=True)
+    try:
+        assert hall.stdout is not None
+        worker = int(hall.stdout.readline())
+        assert worker != hall.pid and _running(worker)
+    finally:
+        hall.send_signal(signal.SIGKILL)
+        hall.wait()
+    # the worker's own check comes every PARENT_CHECK_S; a minute bounds a failure, not a measure
+    for _ in range(600):
+        if not _running(worker):
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(worker, signal.SIGKILL)
+        raise AssertionError(f"the worker {worker} outlived its killed hall")
 
 
 def test_shanten_queries_are_rated_per_network(tmp_path: Any) -> None:

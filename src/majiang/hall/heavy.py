@@ -10,7 +10,9 @@ stopped them.  Here each runs in a small pool of worker *processes*, behind thre
   minute (bursts of 3), shanten searches 120 (bursts of 30); 429 beyond;
 - a global cap: ``workers`` running and ``queue`` waiting; more gets 503 at once instead of a queue
   that grows with the attackers;
-- the workers run at a lower priority (nice 10): when the machine is busy the tables come first.
+- the workers run at a lower priority (nice 10): when the machine is busy the tables come first;
+- a worker ends with its hall: a hall killed outright (SIGKILL, the OOM killer) cannot shut its pool
+  down, and the worker would wait on its queue for ever.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import contextlib
 import math
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
@@ -70,7 +74,7 @@ class HeavyWork:
     def _pool_now(self) -> ProcessPoolExecutor:
         if self._pool is None:  # spawn: a fork of a process with threads and an event loop is unsafe
             self._pool = ProcessPoolExecutor(
-                self.limits.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                self.limits.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
             )
         return self._pool
 
@@ -141,11 +145,21 @@ class HeavyWork:
 
 # ---- the jobs (module-level: a worker process finds them by name) --------------------------------------
 WORKER_NICE = 10  # a worker yields the CPU to the tables' process when both want it
+PARENT_CHECK_S = 1.0  # how often a worker looks whether its hall is still there
 
 
-def _lower_priority() -> None:
+def _worker_start() -> None:
+    """A worker runs at a lower priority, and watches its hall."""
     with contextlib.suppress(OSError, AttributeError):  # not on every platform
         os.nice(WORKER_NICE)
+    threading.Thread(target=_end_with, args=(os.getppid(),), name="heavy-parent", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    """Once the hall process is gone (the worker is handed to another parent), end the worker."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def review_job(
