@@ -23,7 +23,7 @@ BOTS = ("rand", "eff", "fan")  # random play claims, kongs and draws flowers oft
 OWN_MOVES = ("draw", "discard", "chow", "pung", "kong")  # a flower replaced in the deal is none
 
 
-def _played(rules: str, n: int) -> tuple[Hand, list[tuple[int, bool]]]:
+def _played(rules: str, n: int) -> tuple[Hand, list[tuple[int, bool | None]]]:
     """Hand ``n`` played by bots; for each discard (its index in the log), whether the tile thrown
     was the seat's drawn tile as the engine held it (``SeatState.drawn``) — None for the dealer's
     opening discard, whose 14th tile was dealt, not drawn."""
