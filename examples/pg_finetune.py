@@ -37,6 +37,7 @@ from bc_train import Policy, export, masked  # type: ignore[import-not-found]
 
 from majiang.rl import extras, vector_env
 from majiang.rl.net import PolicyNet
+from majiang.rl.vector import CORE_BOTS
 
 #: one decision of the learner: observation, mask, action, its log-probability when sampled
 Step = tuple[np.ndarray, np.ndarray, int, float]
@@ -152,7 +153,7 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument(
         "--opponents",
         default="eff,eff,eff",
-        help="seats 1-3: eff, rand (the core's bots) or league (a past policy, greedy); default eff,eff,eff",
+        help="seats 1-3: eff, fan, rand (the core's bots) or league (a past policy, greedy); default eff,eff,eff",
     )
     ap.add_argument(
         "--league",
@@ -167,8 +168,9 @@ def parse_args() -> argparse.Namespace:
     )
     args = ap.parse_args()
     args.seats = args.opponents.split(",")
-    if len(args.seats) != 3 or not set(args.seats) <= {"eff", "rand", "league"}:
-        ap.error(f"--opponents: three of eff, rand, league, comma-separated; got {args.opponents!r}")
+    if len(args.seats) != 3 or not set(args.seats) <= {*CORE_BOTS, "league"}:
+        kinds = ", ".join(sorted(CORE_BOTS))
+        ap.error(f"--opponents: three of {kinds}, league, comma-separated; got {args.opponents!r}")
     return args
 
 

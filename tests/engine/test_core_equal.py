@@ -67,6 +67,7 @@ class ChaosBot:
 MIXES = [
     (["rand"] * 4, 480),
     (["eff"] * 4, 240),
+    (["fan"] * 4, 240),
     (["eff", "rand", "eff", "rand"], 240),
     (["fan", "eff", "rand", "rand"], 48),
     (["ev", "rand", "eff", "fan"], 24),
@@ -119,6 +120,27 @@ def test_rand_bots_go_on_with_the_same_stream():
             play_hand(hand, bots)
         states[engine] = [b.rng.getstate() for b in bots]
     assert states["core"] == states["python"]
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_the_core_plays_the_fan_bot_itself_as_python_does(rules):
+    """BOT_FAN: the fan bot decides inside the core (no seat is asked in Python) and every hand's log
+    equals the Python engine's with majiang.bots.fan.FanBot at the four seats."""
+    from majiang.bots.incore import core_kind
+    from majiang.sim import play_hand
+
+    assert core_kind(make_bot("fan", 1, rules="gb")) == compiled.BOT_FAN
+    ruleset = RULESETS[rules]()
+
+    def asked(seat: int) -> None:
+        raise AssertionError(f"seat {seat} was asked in Python")
+
+    for n in range(40):
+        ref = Hand(ruleset, _seed("fan", rules, n))
+        play_hand(ref, [make_bot("fan", s, rules="gb") for s in range(4)])
+        hand = CompiledHand(ruleset, _seed("fan", rules, n))
+        hand.play([compiled.BOT_FAN] * 4, [None] * 4, asked)
+        assert _log(hand) == _log(ref), n
 
 
 # ---- hands driven step by step: every question answered alike --------------------------------------------

@@ -141,12 +141,13 @@ def test_the_core_vector_env_equals_the_reference(monkeypatch):
 
 
 @pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
-@pytest.mark.parametrize("opponents", ["rand", "eff", ["eff", "rand", "eff"], ["eff", None, "rand"]])
+@pytest.mark.parametrize("opponents", ["rand", "eff", "fan", ["eff", "rand", "eff"], ["fan", None, "rand"]])
 def test_the_vector_env_against_the_core_s_bots(opponents):
     """Seat 0 (and a seat given None) plays; the other opponents decide inside the core, as a Python
     play of the same hand with the same bots (rand: random.Random(rng_seed + seat)) does."""
     from majiang.bots.base import RandomBot
     from majiang.bots.efficiency import EfficiencyBot
+    from majiang.bots.fan import FanBot
     from majiang.engine.hand import Hand
     from majiang.rl.table import deal_args
     from majiang.rulesets import make_ruleset
@@ -162,10 +163,8 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
     def deal(i):
         args = deal_args(gens[i], None)
         rng_seed = int(gens[i].integers(2**62)) if "rand" in specs else 0  # drawn where a rand bot plays
-        bots = [None] + [
-            RandomBot(rng_seed + s) if spec == "rand" else EfficiencyBot() if spec else None
-            for s, spec in enumerate(specs, 1)
-        ]
+        made = {"rand": lambda s: RandomBot(rng_seed + s), "eff": lambda s: EfficiencyBot(), "fan": lambda s: FanBot()}
+        bots = [None] + [made[spec](s) if spec else None for s, spec in enumerate(specs, 1)]
         hand = Hand(ruleset, args.pop("seed"), **args)
         return {"hand": hand, "bots": bots, "loop": [], "last": [0, 0, 0, 0]}
 

@@ -319,7 +319,7 @@ static PyObject *Hand_default_action(HandObject *self, PyObject *arg) {
 }
 
 /* play(kinds, rngs, callback): play the hand to its end as majiang.sim.play_hand does — the seats asked
- * in turn, each deciding by its kind (BOT_RAND with rngs[s], BOT_EFF, or BOT_PYTHON: callback(seat),
+ * in turn, each deciding by its kind (BOT_RAND with rngs[s], BOT_EFF, BOT_FAN, or BOT_PYTHON: callback(seat),
  * which must decide and act for the seat itself) */
 static PyObject *Hand_play(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) return PyErr_Format(PyExc_TypeError, "play(kinds, rngs, callback)");
@@ -331,7 +331,7 @@ static PyObject *Hand_play(HandObject *self, PyObject *const *args, Py_ssize_t n
     for (int s = 0; s < 4; s++) {
         long k = PyLong_AsLong(PyTuple_GET_ITEM(kseq, s));
         if (k == -1 && PyErr_Occurred()) return NULL;
-        if (k < BOT_PYTHON || k > BOT_EFF) return PyErr_Format(PyExc_ValueError, "unknown bot kind %ld", k);
+        if (k < BOT_PYTHON || k > BOT_FAN) return PyErr_Format(PyExc_ValueError, "unknown bot kind %ld", k);
         kinds[s] = (int)k;
         PyObject *r = PyTuple_GET_ITEM(rseq, s);
         if (k == BOT_RAND) {
@@ -380,19 +380,21 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* rollouts(seat, codes, samples, seed, seconds) -> (done, values): for each of up to `samples`
+/* rollouts(seat, codes, samples, seed, seconds[, policy]) -> (done, values): for each of up to `samples`
  * determinisations of what `seat` cannot see (the same ones for every candidate), each candidate
- * action in `codes` applied and the hand played out by the efficiency bot at every seat; values[k]
+ * action in `codes` applied and the hand played out by the core's bot `policy` (BOT_EFF, the default,
+ * or BOT_FAN) at every seat; values[k]
  * lists seat's score change from now for code k, sample by sample.  Stops early (after one sample at
  * least) once `seconds` of wall time have passed.  The hand itself is not changed. */
 static PyObject *Hand_rollouts(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "rollouts(seat, codes, samples, seed, seconds)");
-    long seat = PyLong_AsLong(args[0]), samples = PyLong_AsLong(args[2]);
+    if (nargs != 5 && nargs != 6) return PyErr_Format(PyExc_TypeError, "rollouts(seat, codes, samples, seed, seconds[, policy])");
+    long seat = PyLong_AsLong(args[0]), samples = PyLong_AsLong(args[2]), policy = nargs == 6 ? PyLong_AsLong(args[5]) : BOT_EFF;
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(args[3]);
     double seconds = PyFloat_AsDouble(args[4]);
     if (PyErr_Occurred()) return NULL;
     mj_hand_t *h = &self->h;
     if (seat < 0 || seat > 3 || h->phase == PH_OVER) return PyErr_Format(PyExc_ValueError, "no decision of seat %ld", seat);
+    if (policy != BOT_EFF && policy != BOT_FAN) return PyErr_Format(PyExc_ValueError, "play-out policy: BOT_EFF or BOT_FAN, not %ld", policy);
     PyObject *seq = PySequence_Fast(args[1], "codes: a sequence of action codes");
     if (!seq) return NULL;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
@@ -430,10 +432,12 @@ static PyObject *Hand_rollouts(HandObject *self, PyObject *const *args, Py_ssize
         if (done > 0 && now_s() > deadline) break;
         mj_copy(world, h, &scratch);
         mj_determinise(world, (int)seat, &rng);
+        if (world->phase == PH_CLAIM) /* the other seats' options and answers were their old tiles' */
+            mj_open_claims(world, world->pend_seat, world->pend_tile);
         for (Py_ssize_t i = 0; i < k && !failed; i++) {
             mj_copy(play, world, &scratch);
             int c = codes[i];
-            if (mj_act(play, (int)seat, c, MJ_ACT_TYPE(c), MJ_ACT_TILE(c)) != MJ_OK || mj_playout(play) < 0) failed = 1;
+            if (mj_act(play, (int)seat, c, MJ_ACT_TYPE(c), MJ_ACT_TILE(c)) != MJ_OK || mj_playout(play, (int)policy) < 0) failed = 1;
             values[done * k + i] = play->deltas[seat] - h->deltas[seat];
             mj_release(play, &scratch);
         }
@@ -750,7 +754,7 @@ static PyTypeObject HandType = {
 
 /* ---- Batch: many hands stepped in one call (the vector environment's core) ------------------------ */
 /* Each hand waits at the decision of a seat its caller plays (kind BOT_PYTHON); the seats of kind
- * BOT_RAND / BOT_EFF play inside the core until such a decision comes (as Hand.play does, in the
+ * BOT_RAND / BOT_EFF / BOT_FAN play inside the core until such a decision comes (as Hand.play does, in the
  * order the engine asks).  step() applies one RL action code per hand, plays on, and writes each
  * hand's next decision (seat, planes, mask), its score changes and whether it ended. */
 typedef struct {
@@ -797,7 +801,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     }
     int python = 0;
     for (int s = 0; s < 4; s++) {
-        if (k[s] < BOT_PYTHON || k[s] > BOT_EFF) {
+        if (k[s] < BOT_PYTHON || k[s] > BOT_FAN) {
             PyErr_Format(PyExc_ValueError, "unknown bot kind %d", k[s]);
             return -1;
         }
@@ -1172,6 +1176,7 @@ PyMODINIT_FUNC PyInit_core(void) {
         PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0 ||
         PyModule_AddIntConstant(m, "CODES", MJ_ACT_CODES) < 0 || PyModule_AddIntConstant(m, "BOT_PYTHON", BOT_PYTHON) < 0 ||
         PyModule_AddIntConstant(m, "BOT_RAND", BOT_RAND) < 0 || PyModule_AddIntConstant(m, "BOT_EFF", BOT_EFF) < 0 ||
+        PyModule_AddIntConstant(m, "BOT_FAN", BOT_FAN) < 0 ||
         PyModule_AddObject(m, "RL_LAYOUT", Py_BuildValue("(iiiiiiiiiiiiiiiiiiiiiiiii)", RL_OWN, RL_DRAWN, RL_OFFER,
                                                          RL_UNSEEN, RL_PREVALENT, RL_SEAT_WIND, RL_SCALARS, RL_JING,
                                                          RL_GLOBAL_ROWS, RL_B_MELDS, RL_B_POND, RL_B_INFO, RL_B_ORDER,

@@ -1056,13 +1056,250 @@ static int mj_eff_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, in
     return n - 1;
 }
 
+/* ---- majiang.bots.fan.FanBot ------------------------------------------------------------------ */
+/* Its distances are in quarters of a step (PLAIN_PENALTY 0.25 = 1, FLUSH_PENALTY = PUNGS_PENALTY 0.5 = 2),
+ * so the comparisons are exact; its dangers are doubles computed as Python computes them. */
+#define FAN_Q 4
+#define FAN_PLAIN 1
+#define FAN_FLUSH 2
+#define FAN_PUNGS 2
+#define FAN_DEFENCE_WALL 20
+#define FAN_DEFENCE_STEPS (2 * FAN_Q)
+
+typedef struct { /* the declared melds of a hand as measured, maybe with one supposed */
+    int n;
+    uint8_t kind[4], tile[4], conc[4];
+} mj_fmelds_t;
+
+static const uint8_t FAN_FILLERS[3][6] = {{9, 12, 15, 18, 21, 24}, {0, 3, 6, 18, 21, 24}, {0, 3, 6, 9, 12, 15}};
+
+static void mj_fmelds_of(const mj_seat_t *st, mj_fmelds_t *m) {
+    m->n = st->nmelds;
+    for (int i = 0; i < st->nmelds; i++)
+        m->kind[i] = st->melds[i].kind, m->tile[i] = st->melds[i].tile, m->conc[i] = st->melds[i].concealed;
+}
+
+static void mj_fmelds_plus(const mj_fmelds_t *m, int kind, int tile, int conc, mj_fmelds_t *out) {
+    *out = *m;
+    out->kind[out->n] = (uint8_t)kind, out->tile[out->n] = (uint8_t)tile, out->conc[out->n] = (uint8_t)conc;
+    out->n++;
+}
+
+/* SeatView.unseen: copies of `tile` the seat cannot see */
+static int mj_unseen_one(const mj_hand_t *h, int seat, int tile) {
+    const mj_seat_t *st = &h->seats[seat];
+    int own = st->counts[tile];
+    for (int i = 0; i < st->nmelds; i++)
+        if (st->melds[i].concealed && st->melds[i].tile == tile) own += 4;
+    int u = 4 - own - h->visible[tile];
+    return u > 0 ? u : 0;
+}
+
+/* FanBot._ready_worth_eight: a wait not all seen wins 8 fan, by discard or self-drawn */
+static int mj_fan_ready_worth_eight(const mj_hand_t *h, int seat, unsigned char *c, const mj_fmelds_t *m) {
+    if (overall(c, m->n) != 0) return 0;
+    unsigned long long waits = useful_mask_at(c, m->n, 0);
+    hand_t w;
+    fantab_t fans;
+    for (int t = 0; t < MJ_KINDS; t++) {
+        if (!(waits >> t & 1) || mj_unseen_one(h, seat, t) <= 0) continue;
+        for (int self_drawn = 0; self_drawn < 2; self_drawn++) { /* WinningHand's defaults otherwise */
+            memset(&w, 0, sizeof w);
+            w.nmelds = m->n;
+            for (int i = 0; i < m->n; i++) w.mkind[i] = m->kind[i], w.mtile[i] = m->tile[i], w.mconc[i] = m->conc[i];
+            for (int u = 0; u < MJ_KINDS; u++)
+                for (int k = 0; k < c[u] && w.nhand < 14; k++) w.hand[w.nhand++] = (uint8_t)u;
+            w.win = t;
+            w.self_drawn = self_drawn;
+            w.seat = (seat - h->dealer) & 3;
+            w.prevalent = h->prevalent;
+            w.r = h->r->fan;
+            if (h->r->compute(&w, &fans) && h->r->fan_points(&fans) >= h->r->fan.min_fan) return 1;
+        }
+    }
+    return 0;
+}
+
+/* FanBot._flush: shanten of the hand kept to one suit and honours (off-suit tiles as isolated
+ * stand-ins), or NA */
+static int mj_fan_flush(const unsigned char *c, const mj_fmelds_t *m, int suit) {
+    for (int i = 0; i < m->n; i++)
+        if (m->tile[i] < 27 && m->tile[i] / 9 != suit) return NA;
+    int lo = 9 * suit, off = 0;
+    for (int t = 0; t < 27; t++)
+        if (t < lo || t >= lo + 9) off += c[t];
+    if (off > 6) return NA;
+    unsigned char f[MJ_KINDS] = {0};
+    memcpy(f + lo, c + lo, 9);
+    memcpy(f + 27, c + 27, 7);
+    for (int i = 0; i < off; i++) f[FAN_FILLERS[suit][i]] = 1;
+    return overall(f, m->n);
+}
+
+/* FanBot._distance of a 13-tile hand (3n + 1), in quarters */
+static int mj_fan_distance(const mj_hand_t *h, int seat, unsigned char *c, const mj_fmelds_t *m) {
+    int n = m->n, d = NA * FAN_Q, v;
+    for (int f = 0; f < 5; f++) {
+        if ((v = form_value(c, n, f)) == NA) continue;
+        v = v * FAN_Q + (f == 0 ? FAN_PLAIN : 0);
+        if (v < d) d = v;
+    }
+    int honours = 0;
+    for (int t = 27; t < MJ_KINDS; t++) honours |= c[t] > 0;
+    for (int i = 0; i < n; i++) honours |= m->tile[i] >= 27;
+    for (int suit = 0; suit < 3; suit++)
+        if ((v = mj_fan_flush(c, m, suit)) != NA && (v = v * FAN_Q + (honours ? FAN_FLUSH : 0)) < d) d = v;
+    int chow = 0, pungs = n, pairs = 0;
+    for (int i = 0; i < n; i++) chow |= m->kind[i] == MELD_CHOW;
+    if (!chow) { /* _pungs_shanten: 碰碰和 */
+        for (int t = 0; t < MJ_KINDS; t++) pungs += c[t] >= 3, pairs += c[t] == 2;
+        if (pungs > 4) pungs = 4;
+        v = (8 - 2 * pungs - (pairs < 5 - pungs ? pairs : 5 - pungs)) * FAN_Q + FAN_PUNGS;
+        if (v < d) d = v;
+    }
+    if (d < FAN_Q && !mj_fan_ready_worth_eight(h, seat, c, m)) d += FAN_Q; /* ready, no wait worth 8 */
+    return d;
+}
+
+/* _distance(drawn=True): the nearest after one discard */
+static int mj_fan_distance_drawn(const mj_hand_t *h, int seat, unsigned char *c, const mj_fmelds_t *m) {
+    int best = NA * FAN_Q;
+    for (int t = 0; t < MJ_KINDS; t++) {
+        if (!c[t]) continue;
+        c[t]--;
+        int d = mj_fan_distance(h, seat, c, m);
+        c[t]++;
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+/* FanBot._danger */
+static double mj_fan_danger(const mj_hand_t *h, int seat, int tile) {
+    for (int s = 0; s < 4; s++) {
+        if (s == seat) continue;
+        const mj_seat_t *o = &h->seats[s];
+        for (int i = 0; i < o->npond; i++)
+            if (o->pond[i] == tile) return 0.0;
+    }
+    double u = (double)mj_unseen_one(h, seat, tile);
+    if (tile >= 27) return 0.3 * u;
+    int r = tile % 9;
+    return u * (r == 0 || r == 8 ? 0.6 : r == 1 || r == 7 ? 0.8 : 1.0);
+}
+
+static int mj_index_of(const mj_act_t *legal, int n, mj_act_t a) {
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a) return i;
+    return n - 1; /* not reached: the bot chooses among the legal actions */
+}
+
+/* FanBot.turn */
+static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+    const mj_seat_t *st = &h->seats[seat];
+    unsigned char c[MJ_KINDS];
+    memcpy(c, st->counts, MJ_KINDS);
+    mj_fmelds_t m, mk;
+    mj_fmelds_of(st, &m);
+    int now = -1; /* the distance with the drawn tile, computed where a concealed kong needs it */
+    for (int i = 0; i < n; i++) {
+        int type = MJ_ACT_TYPE(legal[i]), t = MJ_ACT_TILE(legal[i]);
+        if (type == A_ADDED_KONG) return i;
+        if (type != A_CONCEALED_KONG) continue;
+        if (now < 0) now = mj_fan_distance_drawn(h, seat, c, &m);
+        mj_fmelds_plus(&m, MELD_KONG, t, 1, &mk);
+        c[t] -= 4;
+        int after = mj_fan_distance(h, seat, c, &mk);
+        c[t] += 4;
+        if (after <= now) return i;
+    }
+    long unseen[MJ_KINDS];
+    for (int t = 0; t < MJ_KINDS; t++) unseen[t] = 4 - c[t] - h->visible[t];
+    for (int i = 0; i < st->nmelds; i++) /* seen_counts: own concealed kongs */
+        if (st->melds[i].concealed) unseen[st->melds[i].tile] -= 4;
+    int tiles[MJ_KINDS], dist[MJ_KINDS], nc = 0, low = NA * FAN_Q;
+    long extra[MJ_KINDS];
+    for (int t = 0; t < MJ_KINDS; t++) {
+        if (!c[t]) continue;
+        c[t]--;
+        tiles[nc] = t, dist[nc] = mj_fan_distance(h, seat, c, &m), extra[nc] = 0;
+        c[t]++;
+        if (dist[nc] < low) low = dist[nc];
+        nc++;
+    }
+    for (int i = 0; i < nc; i++) { /* among the nearest, the most unseen useful tiles */
+        if (dist[i] != low) continue;
+        int t = tiles[i];
+        c[t]--;
+        unsigned long long mask = useful_mask(c, m.n, -1);
+        c[t]++;
+        for (int u = 0; u < MJ_KINDS; u++)
+            if (mask >> u & 1) extra[i] -= unseen[u];
+    }
+    int order[MJ_KINDS]; /* sorted by (distance, extra, tile): an insertion sort, tiles already in order */
+    for (int i = 0; i < nc; i++) {
+        int j = i;
+        while (j > 0 && (dist[order[j - 1]] > dist[i] || (dist[order[j - 1]] == dist[i] && extra[order[j - 1]] > extra[i])))
+            order[j] = order[j - 1], j--;
+        order[j] = i;
+    }
+    int pick = order[0];
+    if (h->wall.live < FAN_DEFENCE_WALL && dist[pick] >= FAN_DEFENCE_STEPS) { /* late and far: the safest */
+        double best = 0;
+        for (int k = 0; k < nc; k++) {
+            int i = order[k];
+            double dg = mj_fan_danger(h, seat, tiles[i]);
+            if (k == 0 || dg < best || (dg == best && dist[i] < dist[pick])) best = dg, pick = i;
+        }
+    }
+    return mj_index_of(legal, n, MJ_ACT(A_DISCARD, tiles[pick], 0));
+}
+
+/* FanBot.claim: the claim that brings the hand nearest, if at least a step nearer; else pass */
+static int mj_fan_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+    const mj_seat_t *st = &h->seats[seat];
+    unsigned char c[MJ_KINDS];
+    mj_fmelds_t m, after_m;
+    mj_fmelds_of(st, &m);
+    int now = -1, best = -1, best_after = 0;
+    for (int i = 0; i < n; i++) {
+        int type = MJ_ACT_TYPE(legal[i]), t = MJ_ACT_TILE(legal[i]), after;
+        if (type != A_PUNG && type != A_CHOW && type != A_KONG) continue;
+        memcpy(c, st->counts, MJ_KINDS);
+        if (now < 0) now = mj_fan_distance(h, seat, c, &m);
+        if (type == A_CHOW) {
+            int lo = t - MJ_ACT_POS(legal[i]);
+            for (int u = lo; u < lo + 3; u++)
+                if (u != t) c[u]--;
+            mj_fmelds_plus(&m, MELD_CHOW, lo, 0, &after_m);
+        } else {
+            c[t] -= type == A_PUNG ? 2 : 3;
+            mj_fmelds_plus(&m, type == A_PUNG ? MELD_PUNG : MELD_KONG, t, 0, &after_m);
+        }
+        after = type == A_KONG ? mj_fan_distance(h, seat, c, &after_m) : mj_fan_distance_drawn(h, seat, c, &after_m);
+        if (after <= now - FAN_Q && (best < 0 || after < best_after)) best = i, best_after = after;
+    }
+    if (best >= 0) return best;
+    for (int i = 0; i < n; i++)
+        if (MJ_ACT_TYPE(legal[i]) == A_PASS) return i;
+    return n - 1;
+}
+
+/* FanBot.choose (TurnOrClaim): the index of its choice in `legal` */
+static int mj_fan_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+    for (int i = 0; i < n; i++)
+        if (MJ_ACT_TYPE(legal[i]) == A_WIN) return i;
+    return h->phase == PH_TURN ? mj_fan_turn(h, seat, legal, n) : mj_fan_claim(h, seat, legal, n);
+}
+
 /* the bots the core plays itself */
-enum { BOT_PYTHON = 0, BOT_RAND = 1, BOT_EFF = 2 };
+enum { BOT_PYTHON = 0, BOT_RAND = 1, BOT_EFF = 2, BOT_FAN = 3 };
 
 /* One seat's decision by a core bot: the index of its choice in `legal` (rand: RandomBot.choose,
  * random.Random.choice on the seat's generator) */
 static int mj_bot_choose(const mj_hand_t *h, int seat, int kind, mt_t *rng, const mj_act_t *legal, int n) {
     if (kind == BOT_RAND) return (int)mt_randbelow(rng, (uint32_t)n);
+    if (kind == BOT_FAN) return mj_fan_choose(h, seat, legal, n);
     return mj_eff_choose(h, seat, legal, n);
 }
 

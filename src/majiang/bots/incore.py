@@ -2,8 +2,9 @@
 
 :meth:`CompiledHand.play <majiang.engine.compiled.CompiledHand.play>` decides for a seat in C when its
 bot is a plain :class:`~majiang.bots.base.RandomBot` (``rand``: the same draws from the same
-``random.Random`` stream) or :class:`~majiang.bots.efficiency.EfficiencyBot` (``eff``: the same
-shanten tables and tie-breaks); any other bot or policy is asked in Python at its own seat's
+``random.Random`` stream), :class:`~majiang.bots.efficiency.EfficiencyBot` (``eff``: the same
+shanten tables and tie-breaks) or :class:`~majiang.bots.fan.FanBot` (``fan``: the same distances,
+scored by the same fan calculator); any other bot or policy is asked in Python at its own seat's
 decisions only, through a :class:`~majiang.engine.view.SeatView`.  The choices are the same either
 way, which the equality tests check hand log by hand log.
 """
@@ -15,16 +16,19 @@ from typing import Any
 
 from majiang.bots.base import Bot, RandomBot, seat_decides
 from majiang.bots.efficiency import EfficiencyBot
-from majiang.engine.compiled import BOT_EFF, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
+from majiang.bots.fan import FanBot
+from majiang.engine.compiled import BOT_EFF, BOT_FAN, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
 
 
 def core_kind(bot: object) -> int:
-    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF`` or ``BOT_PYTHON`` (asked in Python).  Only
+    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF``, ``BOT_FAN`` or ``BOT_PYTHON`` (asked in Python).  Only
     the classes themselves, not subclasses, which may decide otherwise."""
     if type(bot) is RandomBot:
         return BOT_RAND
     if type(bot) is EfficiencyBot:
         return BOT_EFF
+    if type(bot) is FanBot:
+        return BOT_FAN
     return BOT_PYTHON
 
 

@@ -450,16 +450,18 @@ class CompiledHand:
 
     # ---- look-ahead (search_core.h) -------------------------------------------------------------------
     def rollouts(
-        self, seat: int, actions: Sequence[Action], samples: int, seed: int, seconds: float
+        self, seat: int, actions: Sequence[Action], samples: int, seed: int, seconds: float, policy: str = "eff"
     ) -> tuple[int, list[list[int]]]:
         """Determinised play-outs for ``seat``'s decision: in each of up to ``samples`` worlds (what the
         seat cannot see dealt again from the hidden tiles alone, the same worlds for every action), each
-        of ``actions`` applied and the hand played out by the ``eff`` bot at every seat.  Returns
-        (worlds played, per action the seat's score change world by world); stops after ``seconds`` of
-        wall time (one world at least).  This hand is not changed.  Raises ValueError for an action
-        that is not a legal choice of the seat."""
+        of ``actions`` applied and the hand played out by the core's ``policy`` bot (``"eff"`` or
+        ``"fan"``) at every seat.  Returns (worlds played, per action the seat's score change world by
+        world); stops after ``seconds`` of wall time (one world at least).  This hand is not changed.
+        Raises ValueError for an action that is not a legal choice of the seat, or another policy."""
+        if policy not in PLAYOUT_POLICIES:
+            raise ValueError(f"play-out policy: one of {', '.join(PLAYOUT_POLICIES)}, not {policy!r}")
         codes = [_CODES.get(a, -1) for a in actions]
-        done, values = self._c.rollouts(seat, codes, samples, seed, seconds)
+        done, values = self._c.rollouts(seat, codes, samples, seed, seconds, PLAYOUT_POLICIES[policy])
         return int(done), values
 
     def intervene(self, seat: int, event: dict[str, Any], exchange: tuple[Tile, int] | None = None) -> None:
@@ -468,7 +470,7 @@ class CompiledHand:
     def play(self, kinds: Sequence[int], rngs: Sequence[Any], decide: Callable[[int], None]) -> None:
         """Play the hand to its end as :func:`majiang.sim.play_hand` does: the seats asked in turn,
         ``kinds[s]`` saying who decides — the core's ``rand`` bot (``BOT_RAND``, on the
-        generator ``rngs[s]``, a ``Random``), its ``eff`` bot (``BOT_EFF``) or Python
+        generator ``rngs[s]``, a ``Random``), its ``eff`` bot (``BOT_EFF``), its ``fan`` bot (``BOT_FAN``) or Python
         (``BOT_PYTHON``: ``decide(seat)`` decides and acts for the seat through :meth:`act`)."""
         self._seats = None
         try:
@@ -489,13 +491,15 @@ def _tile_text(t: Any) -> str:
     return tile_str(t) if isinstance(t, int) and 0 <= t < NUM_KINDS else ""
 
 
-#: the core's bot kinds (``majiang._speedups.core``): Python, ``rand``, ``eff``
-BOT_PYTHON, BOT_RAND, BOT_EFF = 0, 1, 2
+#: the core's bot kinds (``majiang._speedups.core``): Python, ``rand``, ``eff``, ``fan``
+BOT_PYTHON, BOT_RAND, BOT_EFF, BOT_FAN = 0, 1, 2, 3
+#: the bots :meth:`CompiledHand.rollouts` plays out with
+PLAYOUT_POLICIES = {"eff": BOT_EFF, "fan": BOT_FAN}
 
 
 def core_batch(rules: Ruleset, n: int, kinds: tuple[int, int, int, int] = (BOT_PYTHON,) * 4) -> Any:
     """``n`` hands of ``rules`` stepped together in C (``majiang._speedups.core.Batch``: the vector
-    environment's core), the seats of kind ``BOT_RAND`` / ``BOT_EFF`` played by the core's bots, or
+    environment's core), the seats of kind ``BOT_RAND`` / ``BOT_EFF`` / ``BOT_FAN`` played by the core's bots, or
     None where the core does not play ``rules``."""
     made = core_rules(rules)
     return None if made is None else _core.Batch(made, n, kinds)
