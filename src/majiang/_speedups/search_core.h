@@ -2,7 +2,7 @@
  *
  * What the search bot (majiang/bots/search.py) asks of the core: a copy of the hand in which
  * everything one seat cannot see is dealt again at random (mj_determinise), and a copy played to its
- * end by the core's efficiency bot at every seat (mj_playout).  The hand being played is never
+ * end by one of the core's bots (efficiency or fan) at every seat (mj_playout).  The hand being played is never
  * changed: both work on copies, with a scratch log of their own (mj_scratch_t).
  */
 #ifndef MAJIANG_SEARCH_CORE_H
@@ -100,9 +100,9 @@ static void mj_scratch_free(mj_scratch_t *s) {
     s->evcap = s->paycap = 0;
 }
 
-/* Play the hand to its end with the core's efficiency bot at every seat; 0, or -1 when it stalls
- * (no seat can act: not reached by a consistent hand) or runs out of memory. */
-static int mj_playout(mj_hand_t *h) {
+/* Play the hand to its end with one of the core's bots at every seat (`policy`: BOT_EFF or BOT_FAN);
+ * 0, or -1 when it stalls (no seat can act: not reached by a consistent hand) or runs out of memory. */
+static int mj_playout(mj_hand_t *h, int policy) {
     int guard = 0;
     while (h->phase != PH_OVER) {
         int p[4], np = mj_prompted(h, p), acted = 0;
@@ -110,7 +110,7 @@ static int mj_playout(mj_hand_t *h) {
             int s = p[i], n;
             const mj_act_t *legal = mj_legal(h, s, &n);
             if (!n) continue;
-            mj_act_t a = legal[mj_eff_choose(h, s, legal, n)];
+            mj_act_t a = legal[policy == BOT_FAN ? mj_fan_choose(h, s, legal, n) : mj_eff_choose(h, s, legal, n)];
             if (mj_act(h, s, a, MJ_ACT_TYPE(a), MJ_ACT_TILE(a)) != MJ_OK) return -1;
             acted = 1;
             if (h->phase == PH_OVER) break;

@@ -116,8 +116,8 @@ BOT_HELP = {
     "eff": "tile efficiency",
     "fan": "MCR fan-aware",
     "ev": "expected value over the unseen tiles, docs/bots.md",
-    "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES[/Z]] sets its "
-    "budget a decision, default 0.5 s, 256 worlds, z 2",
+    "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES[/Z[/PLAYOUT]]] "
+    "sets its budget a decision, default 0.5 s, 256 worlds, z 2, played out by eff (or fan)",
     "best": "the strongest",
     "net": "the learned policy, numpy only (net:WEIGHTS.npz for other weights), docs/rl.md",
 }
@@ -161,19 +161,22 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
     if spec.startswith("search@"):
         search = importlib.import_module(SEARCH_BOT)  # by name: the search bot builds on the ev bot
         seconds, _, rest = spec[7:].partition("/")
-        samples, _, z = rest.partition("/")
+        samples, _, rest = rest.partition("/")
+        z, _, playout = rest.partition("/")
         try:
             searcher: Bot = search.SearchBot(
                 seed,
                 budget_s=float(seconds),
                 samples=int(samples) if samples else search.SAMPLES,
                 z=float(z) if z else search.Z,
+                playout=playout or search.PLAYOUT,
             )
             return searcher
         except ValueError:
             raise ValueError(
-                f"{spec!r}: search@SECONDS[/SAMPLES[/Z]] takes the wall-time budget of a decision, the most "
-                "sampled worlds and the standard errors a change must clear, e.g. search@0.2 or search@1/64/1.5"
+                f"{spec!r}: search@SECONDS[/SAMPLES[/Z[/PLAYOUT]]] takes the wall-time budget of a decision, the "
+                "most sampled worlds, the standard errors a change must clear and the bot that plays the worlds "
+                "out (eff or fan), e.g. search@0.2, search@1/64/1.5 or search@1/64/2/fan"
             ) from None
     if spec.startswith("ext:"):
         from majiang.bots.external import ExternalBot
