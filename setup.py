@@ -26,7 +26,7 @@ class OptionalBuildExt(build_ext):
 SPEEDUPS = Path("src/majiang/_speedups")
 HEADERS = [str(h) for h in sorted(SPEEDUPS.glob("*.h"))]
 exts = [
-    Extension(f"majiang._speedups.{p.stem}", [str(p)], depends=HEADERS, extra_compile_args=["-O2"])
+    Extension(f"majiang._speedups.{p.stem}", [str(p)], depends=HEADERS, extra_compile_args=["-O2"], libraries=["m"])
     for p in sorted(SPEEDUPS.glob("*.c"))
 ]
 setup(ext_modules=exts, cmdclass={"build_ext": OptionalBuildExt})

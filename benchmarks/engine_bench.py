@@ -1,10 +1,11 @@
 """Hands per CPU second on one core, the compiled hand core against the Python engine (its reference)
-in the same run: four random bots, four efficiency bots, four fan bots (all three kinds played inside
-the core), and one Python bot (``ev``) with three random ones; the scaling of ``simulate`` from 1 to 2
-workers; and, optionally, the duplicate strength tables (fan vs eff vs rand, and best — the ``ev`` bot
-— vs fan vs eff vs rand).
+in the same run: four random bots, four efficiency bots, four fan bots, four ``ev`` bots (all four
+kinds played inside the core), and one Python bot (``net``, asked through a seat view) with three
+random ones; the scaling of ``simulate`` from 1 to 2 workers; and, optionally, the duplicate strength
+tables (fan vs eff vs rand, and best — the ``ev`` bot — vs fan vs eff vs rand).
 
-    .venv/bin/python benchmarks/engine_bench.py --hands 20000 --eff-hands 3000 --fan-hands 2000 --python-bot-hands 400
+    .venv/bin/python benchmarks/engine_bench.py --hands 20000 --eff-hands 3000 --fan-hands 2000 \
+        --ev-hands 400 --python-bot-hands 2000
     .venv/bin/python benchmarks/engine_bench.py --strength 960 --best-strength 960   # the strength tables too
 
 Rates are hands per CPU second of this process (``time.process_time``: a busy machine slows the wall
@@ -70,7 +71,8 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=20000, help="hands with four random bots on the core")
     ap.add_argument("--eff-hands", type=int, default=3000, help="hands with four efficiency bots on the core")
     ap.add_argument("--fan-hands", type=int, default=2000, help="hands with four fan bots on the core")
-    ap.add_argument("--python-bot-hands", type=int, default=400, help="hands of ev,rand,rand,rand on the core")
+    ap.add_argument("--ev-hands", type=int, default=400, help="hands with four ev (best) bots on the core")
+    ap.add_argument("--python-bot-hands", type=int, default=2000, help="hands of net,rand,rand,rand on the core")
     ap.add_argument("--python-share", type=int, default=10, help="the Python engine plays 1/N of each line's hands")
     ap.add_argument("--workers-hands", type=int, default=40000, help="hands for the 1 → 2 workers line (0 = skip)")
     ap.add_argument("--strength", type=int, default=0, help="duplicate hands fan,eff,rand,rand (0 = skip)")
@@ -89,7 +91,8 @@ def main() -> None:
         (["rand"] * 4, args.hands),
         (["eff"] * 4, args.eff_hands),
         (["fan"] * 4, args.fan_hands),
-        (["ev", "rand", "rand", "rand"], args.python_bot_hands),
+        (["ev"] * 4, args.ev_hands),
+        (["net", "rand", "rand", "rand"], args.python_bot_hands),
     )
     for bots, n in lines:
         if not n:

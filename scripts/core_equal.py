@@ -8,7 +8,9 @@ Hand ``i`` takes its ruleset and bot mix in turn from ``--rules`` and ``--mixes`
 and wind from ``i`` (so any mismatch is reproduced by its number: ``--start I --hands 1``).  The mixes:
 ``rand`` (four random bots, which the core plays in C), ``eff`` (four efficiency bots, in C), ``mixed``
 (eff, rand, eff, rand), ``chaos`` (random Python bots that now and then declare a false win or answer
-with an illegal move, against rand and eff), ``fan`` (the Python fan bot with three random ones).
+with an illegal move, against rand and eff), ``fan`` (the fan bot with three random ones), and, not
+in the default list as the reference plays it slowly, ``ev`` (ev, fan, eff, rand: all four bots the
+core plays itself; the reference's ev without its CPU-time deadline, as the core's).
 It prints what the hands covered (claims, kongs, robbed kongs, flowers, false wins, faults, draws) so
 a run shows it met the rare paths, and exits 1 on the first mismatches (their hand numbers and first
 differing events).  tests/engine/test_core_equal.py runs the same comparison on a few thousand hands.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import math
 import multiprocessing
 import random
 import sys
@@ -26,6 +29,7 @@ from collections import Counter
 from typing import Any
 
 from majiang.bots.base import Bot, RandomBot, make_bot
+from majiang.bots.ev import EVBot
 from majiang.bots.incore import CoreSeats
 from majiang.engine.compiled import CompiledHand, core_rules
 from majiang.engine.hand import Hand
@@ -37,7 +41,8 @@ from majiang.rulesets.mcr import MCR
 from majiang.sim import play_hand
 
 RULES = ("gb", "botzone", "pymahjonggb")
-MIXES = ("rand", "eff", "mixed", "chaos", "fan")
+MIXES = ("rand", "eff", "mixed", "chaos", "fan", "ev")
+DEFAULT_MIXES = MIXES[:-1]
 COVERED = ("chow", "pung", "kong", "robbed", "flower", "false_win", "fault", "win", "exhausted")
 
 
@@ -68,7 +73,12 @@ def bots(mix: str, seed: int, rules: str) -> list[Bot]:
         return [Chaos(seed), RandomBot(seed + 1), Chaos(seed + 2), make_bot("eff", seed + 3, rules=kind)]
     specs = {"rand": ["rand"] * 4, "eff": ["eff"] * 4, "mixed": ["eff", "rand", "eff", "rand"]}
     specs["fan"] = ["fan", "rand", "rand", "rand"]
-    return [make_bot(spec, seed + k, rules=kind) for k, spec in enumerate(specs[mix])]
+    specs["ev"] = ["ev", "fan", "eff", "rand"]
+    players = [make_bot(spec, seed + k, rules=kind) for k, spec in enumerate(specs[mix])]
+    for p in players:
+        if isinstance(p, EVBot):
+            p.budget_s = math.inf
+    return players
 
 
 def play(i: int, rules: tuple[str, ...], mixes: tuple[str, ...]) -> tuple[list[str], list[str], str]:
@@ -78,9 +88,9 @@ def play(i: int, rules: tuple[str, ...], mixes: tuple[str, ...]) -> tuple[list[s
     kw: dict[str, Any] = {"dealer": i % 4, "prevalent": i // 4 % 4, "hand_no": i % 16}
     rs = ruleset(name)
     ref = Hand(rs, seed, **kw)
-    play_hand(ref, bots(mix, i, name), lambda s: None)
+    play_hand(ref, bots(mix, i, name), lambda s, kind: None)
     core = CompiledHand(rs, seed, **kw)
-    CoreSeats(bots(mix, i, name)).play(core, on_illegal=lambda s: None)
+    CoreSeats(bots(mix, i, name)).play(core, on_fault=lambda s, kind: None)
     return [dumps_event(e) for e in ref.events], [dumps_event(e) for e in core.events], f"{name}/{mix}"
 
 
@@ -109,7 +119,11 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=0, help="the first hand's number")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--rules", default=",".join(RULES), help=f"rulesets in turn (default {','.join(RULES)})")
-    ap.add_argument("--mixes", default=",".join(MIXES), help=f"bot mixes in turn (default {','.join(MIXES)})")
+    ap.add_argument(
+        "--mixes",
+        default=",".join(DEFAULT_MIXES),
+        help=f"bot mixes in turn (default {','.join(DEFAULT_MIXES)}; also ev)",
+    )
     ap.add_argument("--chunk", type=int, default=500, help="hands per unit of work")
     args = ap.parse_args()
     rules, mixes = tuple(args.rules.split(",")), tuple(args.mixes.split(","))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from majiang.bots.base import RandomBot, make_bot
+from majiang.bots.ev import EVBot
 from majiang.engine import compiled
 from majiang.engine.compiled import CompiledHand, new_hand
 from majiang.engine.hand import Hand, IllegalAction, Phase
@@ -122,25 +124,82 @@ def test_rand_bots_go_on_with_the_same_stream():
     assert states["core"] == states["python"]
 
 
+CORE_PLAYED = [("fan", "BOT_FAN", 40), ("ev", "BOT_EV", 16)]
+
+
 @pytest.mark.parametrize("rules", sorted(RULESETS))
-def test_the_core_plays_the_fan_bot_itself_as_python_does(rules):
-    """BOT_FAN: the fan bot decides inside the core (no seat is asked in Python) and every hand's log
-    equals the Python engine's with majiang.bots.fan.FanBot at the four seats."""
+@pytest.mark.parametrize(("bot", "kind", "hands"), CORE_PLAYED, ids=[b for b, _, _ in CORE_PLAYED])
+def test_the_core_plays_its_bots_itself_as_python_does(rules, bot, kind, hands):
+    """BOT_FAN, BOT_EV: the fan bot (majiang.bots.fan.FanBot) and the ev bot (majiang.bots.ev.EVBot,
+    ``best``) decide inside the core (no seat is asked in Python) and every hand's log equals the Python
+    engine's with that bot at the four seats."""
     from majiang.bots.incore import core_kind
     from majiang.sim import play_hand
 
-    assert core_kind(make_bot("fan", 1, rules="gb")) == compiled.BOT_FAN
+    assert core_kind(make_bot(bot, 1, rules="gb")) == getattr(compiled, kind)
     ruleset = RULESETS[rules]()
 
     def asked(seat: int) -> None:
         raise AssertionError(f"seat {seat} was asked in Python")
 
-    for n in range(40):
-        ref = Hand(ruleset, _seed("fan", rules, n))
-        play_hand(ref, [make_bot("fan", s, rules="gb") for s in range(4)])
-        hand = CompiledHand(ruleset, _seed("fan", rules, n))
-        hand.play([compiled.BOT_FAN] * 4, [None] * 4, asked)
+    def reference(seat: int) -> Any:
+        player = make_bot(bot, seat, rules="gb")
+        if isinstance(player, EVBot):
+            player.budget_s = math.inf  # the core's ev is bounded by its node count alone
+        return player
+
+    for n in range(hands):
+        ref = Hand(ruleset, _seed(bot, rules, n))
+        play_hand(ref, [reference(s) for s in range(4)])
+        hand = CompiledHand(ruleset, _seed(bot, rules, n))
+        hand.play([getattr(compiled, kind)] * 4, [None] * 4, asked)
         assert _log(hand) == _log(ref), n
+
+
+def test_the_core_plays_only_the_ev_bot_it_has():
+    """An ev bot configured otherwise than the core's (depth, defence, node bound) is asked in Python."""
+    from majiang.bots.incore import core_kind
+
+    assert core_kind(EVBot(1)) == compiled.BOT_EV
+    assert core_kind(make_bot("best", 1, rules="gb")) == compiled.BOT_EV
+    for other in (EVBot(1, depth=1), EVBot(1, defence=False), EVBot(1, max_nodes=5000)):
+        assert core_kind(other) == compiled.BOT_PYTHON
+
+
+def test_the_core_s_bots_choose_as_python_does_at_every_decision():
+    """CompiledHand.bot_choice (what the search bot and dataset self-play ask) equals the Python bot's
+    choice at every decision of hands played by a mix, turns and claims alike."""
+    from majiang.bots.incore import core_choice
+    from majiang.sim import play_hand
+
+    ruleset = make_ruleset("gb")
+    twins = {compiled.BOT_EFF: "eff", compiled.BOT_FAN: "fan", compiled.BOT_EV: "ev"}
+    reference = {kind: make_bot(name, 1, rules="gb") for kind, name in twins.items()}
+    reference[compiled.BOT_EV].budget_s = math.inf
+    asked = 0
+
+    class Checking:
+        name = "checking"
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, view: SeatView, legal: list[Action]) -> Action:
+            nonlocal asked
+            hand = view._hand
+            for kind, bot in reference.items():
+                assert hand.bot_choice(view.seat, kind) == bot.choose(view, legal), (twins[kind], view.phase)
+            asked += 1
+            return core_choice(self.bot, view, legal)
+
+    for n in range(6):
+        hand = CompiledHand(ruleset, _seed("choice", n))
+        play_hand(hand, [Checking(make_bot(b, s, rules="gb")) for s, b in enumerate(("ev", "fan", "eff", "ev"))])
+    assert asked > 200
+    with pytest.raises(ValueError, match="bot kind"):
+        hand.bot_choice(0, compiled.BOT_RAND)
+    with pytest.raises(IllegalAction):
+        hand.bot_choice(0, compiled.BOT_EV)  # the hand is over
 
 
 # ---- hands driven step by step: every question answered alike --------------------------------------------

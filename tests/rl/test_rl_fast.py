@@ -141,12 +141,15 @@ def test_the_core_vector_env_equals_the_reference(monkeypatch):
 
 
 @pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
-@pytest.mark.parametrize("opponents", ["rand", "eff", "fan", ["eff", "rand", "eff"], ["fan", None, "rand"]])
+@pytest.mark.parametrize(
+    "opponents", ["rand", "eff", "fan", ["eff", "rand", "eff"], ["fan", None, "rand"], ["ev", "fan", None]]
+)
 def test_the_vector_env_against_the_core_s_bots(opponents):
     """Seat 0 (and a seat given None) plays; the other opponents decide inside the core, as a Python
     play of the same hand with the same bots (rand: random.Random(rng_seed + seat)) does."""
     from majiang.bots.base import RandomBot
     from majiang.bots.efficiency import EfficiencyBot
+    from majiang.bots.ev import EVBot
     from majiang.bots.fan import FanBot
     from majiang.engine.hand import Hand
     from majiang.rl.table import deal_args
@@ -163,7 +166,12 @@ def test_the_vector_env_against_the_core_s_bots(opponents):
     def deal(i):
         args = deal_args(gens[i], None)
         rng_seed = int(gens[i].integers(2**62)) if "rand" in specs else 0  # drawn where a rand bot plays
-        made = {"rand": lambda s: RandomBot(rng_seed + s), "eff": lambda s: EfficiencyBot(), "fan": lambda s: FanBot()}
+        made = {
+            "rand": lambda s: RandomBot(rng_seed + s),
+            "eff": lambda s: EfficiencyBot(),
+            "fan": lambda s: FanBot(),
+            "ev": lambda s: EVBot(budget_s=float("inf")),  # the core's ev: bounded by its node count alone
+        }
         bots = [None] + [made[spec](s) if spec else None for s, spec in enumerate(specs, 1)]
         hand = Hand(ruleset, args.pop("seed"), **args)
         return {"hand": hand, "bots": bots, "loop": [], "last": [0, 0, 0, 0]}

@@ -188,3 +188,34 @@ def test_an_interrupted_run_leaves_the_shards_it_finished(tmp_path):
         assert sum(len(b["action"]) for b in shards.ShardLoader([tmp_path], batch_size=16)) == n
     assert not list(tmp_path.glob(".*"))  # no temporary file left behind
     assert w.close()["complete"] is True
+
+
+def test_self_play_of_the_core_s_bots_records_what_the_python_bots_choose(monkeypatch):
+    """On the compiled core the seats (and a teacher) the core has a twin of — here ``ev`` — decide in
+    C (``CompiledHand.bot_choice``); the records equal those of the Python engine, where the Python
+    bots decide."""
+    from majiang.bots.ev import EVBot
+
+    def players():
+        bots = [make_bot(b, i) for i, b in enumerate(("ev", "fan", "ev", "eff"))]
+        teacher = EVBot(9, budget_s=float("inf"))
+        for b in bots:
+            if isinstance(b, EVBot):
+                b.budget_s = float("inf")  # the core's ev is bounded by its node count alone
+        return bots, teacher
+
+    runs = {}
+    for engine in ("python", "core"):
+        monkeypatch.setenv("MAJIANG_ENGINE", engine)
+        records = []
+        for h in range(4):
+            hand = _hand(h)
+            assert (type(hand).__name__ == "CompiledHand") == (engine == "core")
+            bots, teacher = players()
+            records += [
+                (c.seat, c.action, c.played, c.taken, c.obs.tobytes())
+                for c in selfplay.play_recorded(hand, bots, teacher)
+            ]
+        runs[engine] = records
+    assert len(runs["core"]) > 100
+    assert runs["core"] == runs["python"]

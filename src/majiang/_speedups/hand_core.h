@@ -1292,17 +1292,6 @@ static int mj_fan_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, in
     return h->phase == PH_TURN ? mj_fan_turn(h, seat, legal, n) : mj_fan_claim(h, seat, legal, n);
 }
 
-/* the bots the core plays itself */
-enum { BOT_PYTHON = 0, BOT_RAND = 1, BOT_EFF = 2, BOT_FAN = 3 };
-
-/* One seat's decision by a core bot: the index of its choice in `legal` (rand: RandomBot.choose,
- * random.Random.choice on the seat's generator) */
-static int mj_bot_choose(const mj_hand_t *h, int seat, int kind, mt_t *rng, const mj_act_t *legal, int n) {
-    if (kind == BOT_RAND) return (int)mt_randbelow(rng, (uint32_t)n);
-    if (kind == BOT_FAN) return mj_fan_choose(h, seat, legal, n);
-    return mj_eff_choose(h, seat, legal, n);
-}
-
 static void mj_free(mj_hand_t *h) {
     free(h->ev);
     free(h->pay);

@@ -8,7 +8,7 @@
 #ifndef MAJIANG_SEARCH_CORE_H
 #define MAJIANG_SEARCH_CORE_H
 
-#include "hand_core.h"
+#include "ev_core.h"
 
 /* Deal what `seat` cannot see again: the other seats' concealed tiles and the wall's untaken tiles
  * are shuffled together and put back in the same places in the same numbers (each other seat keeps
@@ -110,7 +110,7 @@ static int mj_playout(mj_hand_t *h, int policy) {
             int s = p[i], n;
             const mj_act_t *legal = mj_legal(h, s, &n);
             if (!n) continue;
-            mj_act_t a = legal[policy == BOT_FAN ? mj_fan_choose(h, s, legal, n) : mj_eff_choose(h, s, legal, n)];
+            mj_act_t a = legal[mj_bot_choose(h, s, policy, NULL, legal, n)];
             if (mj_act(h, s, a, MJ_ACT_TYPE(a), MJ_ACT_TILE(a)) != MJ_OK) return -1;
             acted = 1;
             if (h->phase == PH_OVER) break;

@@ -23,6 +23,11 @@ nearly safe), the cost being the lost hand plus ``DEAL_IN_COST``.
 Decisions use no randomness.  ``max_nodes`` (shanten evaluations, about 1.3 µs each) bounds the
 search deterministically, far above what a decision needs (≤ 20,000 seen); ``budget_s`` (CPU
 seconds) is a safety net.  Past either the remaining candidates go unsearched.
+
+Where the compiled hand core plays, this bot (as configured by default) decides in C instead
+(``_speedups/ev_core.h``, :mod:`majiang.bots.incore`): the same values in the same floating-point
+order, the same node count and memo, so the same choices, about seven times faster; change the two
+together (``tests/engine/test_core_equal.py`` holds them equal).
 """
 
 from __future__ import annotations
@@ -278,12 +283,20 @@ class EVBot(FanBot):
                 stages.append(((unseen[t]) / self.pool, best[0], WIN_BASE + WIN_FAN * best[1]))
         total = 0.0
         if stages:
-            accept = min(0.95, sum(p for p, _, _ in stages))
+            # plain left-to-right sums (not sum(), which compensates from Python 3.12): the compiled
+            # core's twin (_speedups/ev_core.h) adds the same doubles in the same order
+            accept = 0.0
+            for p, _, _ in stages:
+                accept += p
+            accept = min(0.95, accept)
             stay = 1.0
             for j in range(1, draws):  # the ready hand is reached at draw j, then r − j draws to win
                 stay *= 1.0 - END_RATE
                 left = draws - j
-                total += stay * sum(p * _win_chance(h, left) * v for p, h, v in stages)
+                now = 0.0
+                for p, h, v in stages:
+                    now += p * _win_chance(h, left) * v
+                total += stay * now
                 stay *= 1.0 - accept
         self._memo[key] = total
         return total

@@ -3,8 +3,10 @@
 :meth:`CompiledHand.play <majiang.engine.compiled.CompiledHand.play>` decides for a seat in C when its
 bot is a plain :class:`~majiang.bots.base.RandomBot` (``rand``: the same draws from the same
 ``random.Random`` stream), :class:`~majiang.bots.efficiency.EfficiencyBot` (``eff``: the same
-shanten tables and tie-breaks) or :class:`~majiang.bots.fan.FanBot` (``fan``: the same distances,
-scored by the same fan calculator); any other bot or policy is asked in Python at its own seat's
+shanten tables and tie-breaks), :class:`~majiang.bots.fan.FanBot` (``fan``: the same distances,
+scored by the same fan calculator) or :class:`~majiang.bots.ev.EVBot` as configured by default
+(``ev`` = ``best``: the same values in the same floating-point order, bounded by the same node count
+but not by CPU time); any other bot or policy is asked in Python at its own seat's
 decisions only, through a :class:`~majiang.engine.view.SeatView`.  The choices are the same either
 way, which the equality tests check hand log by hand log.
 """
@@ -16,20 +18,37 @@ from typing import Any
 
 from majiang.bots.base import Bot, RandomBot, seat_decides
 from majiang.bots.efficiency import EfficiencyBot
+from majiang.bots.ev import EVBot
 from majiang.bots.fan import FanBot
-from majiang.engine.compiled import BOT_EFF, BOT_FAN, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
+from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
+from majiang.engine.protocol import Action
+from majiang.engine.view import SeatView
 
 
 def core_kind(bot: object) -> int:
-    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF``, ``BOT_FAN`` or ``BOT_PYTHON`` (asked in Python).  Only
-    the classes themselves, not subclasses, which may decide otherwise."""
+    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF``, ``BOT_FAN``, ``BOT_EV`` or ``BOT_PYTHON`` (asked in
+    Python).  Only the classes themselves, not subclasses, which may decide otherwise, and ``ev`` only
+    with the settings the core has (depth 2, defence, 200,000 nodes)."""
     if type(bot) is RandomBot:
         return BOT_RAND
     if type(bot) is EfficiencyBot:
         return BOT_EFF
     if type(bot) is FanBot:
         return BOT_FAN
+    if type(bot) is EVBot and (bot.depth, bot.defence, bot.max_nodes) == (2, True, 200_000):
+        return BOT_EV
     return BOT_PYTHON
+
+
+def core_choice(bot: Any, view: SeatView, legal: list[Action]) -> Action:
+    """``bot.choose(view, legal)``, decided by the core's twin of the bot where the view is of a
+    :class:`CompiledHand` and the core has one (``eff``, ``fan``, ``ev``): the same choice at C speed."""
+    kind = core_kind(bot)
+    hand = view._hand
+    if kind in (BOT_EFF, BOT_FAN, BOT_EV) and isinstance(hand, CompiledHand):
+        return hand.bot_choice(view.seat, kind)
+    choice: Action = bot.choose(view, legal)
+    return choice
 
 
 class CoreSeats:

@@ -37,6 +37,7 @@ import time
 from collections.abc import Sequence
 
 from majiang.bots.ev import EVBot
+from majiang.bots.incore import core_choice
 from majiang.engine.compiled import PLAYOUT_POLICIES, CompiledHand
 from majiang.engine.protocol import ADDED_KONG, CONCEALED_KONG, DISCARD, WIN, Action
 from majiang.engine.view import SeatView
@@ -88,7 +89,7 @@ class SearchBot:
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         start = time.perf_counter()
-        base = self.ev.choose(view, legal)
+        base = core_choice(self.ev, view, legal)
         hand = view._hand
         if view.phase not in ("turn", "claim") or base.type == WIN or not isinstance(hand, CompiledHand):
             return base

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from majiang.bots.base import Bot, make_bot
+from majiang.bots.incore import core_choice
 from majiang.engine.compiled import BOT_PYTHON, CompiledHand, new_hand
 from majiang.engine.hand import Hand, IllegalAction, Phase
 from majiang.engine.view import SeatView
@@ -78,8 +79,8 @@ def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot], teacher: Bot |
             action_mask(legal, out=mask)
         claim = hand.phase is not Phase.TURN
         events = len(hand.events)
-        label = None if teacher is None else encode_action(teacher.choose(view, legal))
-        action = bots[seat].choose(view, legal)
+        label = None if teacher is None else encode_action(core_choice(teacher, view, legal))
+        action = core_choice(bots[seat], view, legal)
         try:
             hand.act(seat, action)
         except IllegalAction:  # recorded as the 托管 default the hand played instead

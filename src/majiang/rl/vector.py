@@ -38,14 +38,14 @@ from typing import Any
 
 import numpy as np
 
-from majiang.engine.compiled import BOT_EFF, BOT_FAN, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
+from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
 from majiang.rl.actions import ACTION_SIZE, action_mask
 from majiang.rl.features import MOQIE_ROWS, OBS_SHAPE, ROWS, moqie_rows, obs_shape
 from majiang.rl.table import ILLEGAL_MODES, Table, deal_args
 from majiang.rulesets import make_ruleset
 
 #: the opponents the core plays itself
-CORE_BOTS = {"rand": BOT_RAND, "eff": BOT_EFF, "fan": BOT_FAN}
+CORE_BOTS = {"rand": BOT_RAND, "eff": BOT_EFF, "fan": BOT_FAN, "ev": BOT_EV}
 EPISODES = ("hand", "session")
 REWARDS = ("score", "rank")
 #: a session's places: 4 / 2 / 1 / 0 (the table points of club and EMA practice)
