@@ -1012,6 +1012,13 @@ static int mj_best_after_claim(const mj_seat_t *st, mj_act_t a) {
     return lowest_after_discard(c, st->nmelds + 1); /* shanten_after_best_discard */
 }
 
+/* the index of a bot's chosen action in `legal` */
+static int mj_index_of(const mj_act_t *legal, int n, mj_act_t a) {
+    for (int i = 0; i < n; i++)
+        if (legal[i] == a) return i;
+    return n - 1; /* not reached: the bot chooses among the legal actions */
+}
+
 /* majiang.bots.efficiency.EfficiencyBot.choose (TurnOrClaim): the index of its choice in `legal` */
 static int mj_eff_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
     for (int i = 0; i < n; i++)
@@ -1037,10 +1044,7 @@ static int mj_eff_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, in
         int nr = best_discard_rows(c, melds, unseen, rows), best = 0;
         for (int i = 1; i < nr; i++) /* most unseen useful copies, then the lowest tile (rows are in tile order) */
             if (rows[i][1] > rows[best][1]) best = i;
-        mj_act_t want = MJ_ACT(A_DISCARD, (int)rows[best][2], 0);
-        for (int i = 0; i < n; i++)
-            if (legal[i] == want) return i;
-        return n - 1; /* not reached: every held tile is a legal discard */
+        return mj_index_of(legal, n, MJ_ACT(A_DISCARD, (int)rows[best][2], 0));
     }
     int best = -1, best_after = 0;
     for (int i = 0; i < n; i++) {
@@ -1186,12 +1190,6 @@ static double mj_fan_danger(const mj_hand_t *h, int seat, int tile) {
     if (tile >= 27) return 0.3 * u;
     int r = tile % 9;
     return u * (r == 0 || r == 8 ? 0.6 : r == 1 || r == 7 ? 0.8 : 1.0);
-}
-
-static int mj_index_of(const mj_act_t *legal, int n, mj_act_t a) {
-    for (int i = 0; i < n; i++)
-        if (legal[i] == a) return i;
-    return n - 1; /* not reached: the bot chooses among the legal actions */
 }
 
 /* FanBot.turn */
