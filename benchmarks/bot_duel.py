@@ -8,8 +8,12 @@ wall are not independent (with deterministic bots several seatings even repeat o
 per-hand CI that ``simulate`` prints is too narrow for a margin.  The bots shipped are deterministic
 and keep nothing from one hand to the next, so seatings that put the same kinds in the same chairs
 replay one game: it is played once and counted for each of them (``--no-dedupe`` plays all 24).
-Decision times are CPU seconds (``time.process_time``) of every ``choose`` of the first bot.  Without
-``--seed`` one is drawn with ``secrets.randbelow`` and printed.
+Decision times are CPU seconds (``time.process_time``) of every decision of the first bot.  Without
+``--seed`` one is drawn with ``secrets.randbelow`` and printed.  The hands run on the engine the ruleset
+picks (``new_hand``: the compiled core for MCR, where ``rand``, ``eff``, ``fan`` and ``ev``/``best``
+decide in C with the same choices as in Python; ``MAJIANG_ENGINE=python`` forces the reference), so the
+first bot's decision times are its C twin's where it has one.  Each bot's score is given with its
+95 % CI over walls too (for two-against-two duels such as ``best,fan,best,fan``).
 
     .venv/bin/python benchmarks/bot_duel.py --hands 960 --bots best,fan,fan,fan
     .venv/bin/python benchmarks/bot_duel.py --hands 12000 --bots net:new.npz,eff,eff,eff --against net
@@ -33,7 +37,8 @@ from itertools import permutations
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
-from majiang.engine.hand import Hand
+from majiang.bots.incore import core_choice
+from majiang.engine.compiled import new_hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rulesets import make_ruleset
@@ -50,7 +55,7 @@ class Timed:
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         t = time.process_time()
-        a = self.bot.choose(view, legal)
+        a = core_choice(self.bot, view, legal)
         self.times.append(time.process_time() - t)
         return a
 
@@ -92,7 +97,7 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
                 break
             kinds = tuple(specs[seating[s]] for s in range(4))
             if kinds not in played or not dedupe:
-                hand = Hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=done)
+                hand = new_hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=done)
 
                 def bad(_s: int) -> None:
                     nonlocal illegal
@@ -128,6 +133,7 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
         "illegal_actions": illegal,
         "seconds": time.perf_counter() - t0,
         "score": [sum(w[i] for w in per_wall) / k for i in range(4)],
+        "score_ci95": [mean_ci([w[i] for w in per_wall])[1] for i in range(4)],
         "win_rate": [w / done for w in wins],
         "deal_in_rate": [d / done for d in deal_ins],
         "margin": mean,
@@ -162,9 +168,13 @@ def main() -> None:
         f"duplicate, {r['hands']} hands ({r['walls']} walls × 24 seatings), seed {seed}, {r['seconds']:.0f} s; "
         f"illegal actions {r['illegal_actions']}"
     )
-    print("| bot | win rate | deal-in rate | score/hand |\n|---|---:|---:|---:|")
+    print("| bot | win rate | deal-in rate | score/hand | 95 % CI (over walls) |\n|---|---:|---:|---:|---|")
     for i, spec in enumerate(specs):
-        print(f"| {spec} | {r['win_rate'][i]:.3f} | {r['deal_in_rate'][i]:.3f} | {r['score'][i]:+.2f} |")
+        sc, half = r["score"][i], r["score_ci95"][i]
+        print(
+            f"| {spec} | {r['win_rate'][i]:.3f} | {r['deal_in_rate'][i]:.3f} | {sc:+.2f} | "
+            f"[{sc - half:+.2f}, {sc + half:+.2f}] |"
+        )
     lo, hi = r["margin_ci95"]
     d = r["decision_s"]
     print(

@@ -24,3 +24,28 @@ def test_a_bot_against_itself_differs_by_nothing_and_another_bot_by_its_walls():
     assert half > 0 and diff - half > 0  # eff beats rand's play of the same two walls
     with pytest.raises(ValueError, match="same walls"):
         bot_duel.paired(same, bot_duel.duel(48, 4, ["eff", "rand", "rand", "rand"]))
+
+
+def test_a_duel_on_the_compiled_core_is_the_python_engine_s(monkeypatch):
+    """The duel runs on the engine the ruleset picks (the core, where ev decides in C); the walls, the
+    scores and their intervals are the reference's."""
+    from majiang.bots.ev import EVBot
+
+    monkeypatch.setattr(EVBot, "__init__", _unbounded(EVBot.__init__))
+    runs = {}
+    for engine in ("python", "core"):
+        monkeypatch.setenv("MAJIANG_ENGINE", engine)
+        r = bot_duel.duel(48, 5, ["best", "eff", "best", "eff"])
+        assert r["decision_s"]["n"] > 0
+        runs[engine] = {k: v for k, v in r.items() if k not in ("seconds", "decision_s")}
+    assert runs["core"] == runs["python"]
+    assert runs["core"]["score"][0] == runs["core"]["score"][2]  # the same bot in both chairs: one game
+    assert all(half > 0 for half in runs["core"]["score_ci95"])
+
+
+def _unbounded(init):
+    def wrapped(self, *args, **kw):
+        init(self, *args, **kw)
+        self.budget_s = float("inf")  # as the core's ev: bounded by its node count alone
+
+    return wrapped
