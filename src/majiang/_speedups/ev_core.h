@@ -397,23 +397,13 @@ static int ev_best_discard(mj_evbot_t *b, unsigned char *c, double *value) {
 
 /* EVBot.turn */
 static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+    int kong = mj_fan_kong(h, seat, legal, n);
+    if (kong >= 0) return kong;
     const mj_seat_t *st = &h->seats[seat];
     unsigned char c[MJ_KINDS];
     memcpy(c, st->counts, MJ_KINDS);
-    mj_fmelds_t m, mk;
+    mj_fmelds_t m;
     mj_fmelds_of(st, &m);
-    int now = -1;
-    for (int i = 0; i < n; i++) {
-        int type = MJ_ACT_TYPE(legal[i]), t = MJ_ACT_TILE(legal[i]);
-        if (type == A_ADDED_KONG) return i;
-        if (type != A_CONCEALED_KONG) continue;
-        mj_fmelds_plus(&m, MELD_KONG, t, 1, &mk);
-        c[t] -= 4;
-        int after = mj_fan_distance(h, seat, c, &mk);
-        c[t] += 4;
-        if (now < 0) now = mj_fan_distance_drawn(h, seat, c, &m);
-        if (after <= now) return i;
-    }
     mj_evbot_t b;
     ev_prepare(&b, h, seat);
     ev_set_melds(&b, &m, 0);
@@ -437,18 +427,9 @@ static int mj_ev_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int 
     double pass_value = ev_hand_value(&b, c), best_value = 0.0;
     int best = -1;
     for (int i = 0; i < n; i++) {
-        int type = MJ_ACT_TYPE(legal[i]), t = MJ_ACT_TILE(legal[i]);
+        int type = MJ_ACT_TYPE(legal[i]);
         if (type != A_PUNG && type != A_CHOW && type != A_KONG) continue;
-        memcpy(c, st->counts, MJ_KINDS);
-        if (type == A_CHOW) {
-            int lo = t - MJ_ACT_POS(legal[i]);
-            for (int u = lo; u < lo + 3; u++)
-                if (u != t) c[u]--;
-            mj_fmelds_plus(&m, MELD_CHOW, lo, 0, &after_m);
-        } else {
-            c[t] -= type == A_PUNG ? 2 : 3;
-            mj_fmelds_plus(&m, type == A_PUNG ? MELD_PUNG : MELD_KONG, t, 0, &after_m);
-        }
+        mj_claimed(st, &m, legal[i], c, &after_m);
         ev_set_melds(&b, &after_m, i + 1);
         double value = 0.0;
         if (type == A_KONG)

@@ -1192,8 +1192,9 @@ static double mj_fan_danger(const mj_hand_t *h, int seat, int tile) {
     return u * (r == 0 || r == 8 ? 0.6 : r == 1 || r == 7 ? 0.8 : 1.0);
 }
 
-/* FanBot.turn */
-static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+/* FanBot.turn's kongs (EVBot.turn's too): the first added kong, or the first concealed kong that
+ * keeps the hand as near as the best discard would; -1 for none */
+static int mj_fan_kong(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
     const mj_seat_t *st = &h->seats[seat];
     unsigned char c[MJ_KINDS];
     memcpy(c, st->counts, MJ_KINDS);
@@ -1211,6 +1212,33 @@ static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int 
         c[t] += 4;
         if (after <= now) return i;
     }
+    return -1;
+}
+
+/* a claim `a` applied to a seat's hand: its concealed counts in c, its melds (m and the claim's) in out */
+static void mj_claimed(const mj_seat_t *st, const mj_fmelds_t *m, mj_act_t a, unsigned char *c, mj_fmelds_t *out) {
+    int type = MJ_ACT_TYPE(a), t = MJ_ACT_TILE(a);
+    memcpy(c, st->counts, MJ_KINDS);
+    if (type == A_CHOW) {
+        int lo = t - MJ_ACT_POS(a);
+        for (int u = lo; u < lo + 3; u++)
+            if (u != t) c[u]--;
+        mj_fmelds_plus(m, MELD_CHOW, lo, 0, out);
+    } else {
+        c[t] -= type == A_PUNG ? 2 : 3;
+        mj_fmelds_plus(m, type == A_PUNG ? MELD_PUNG : MELD_KONG, t, 0, out);
+    }
+}
+
+/* FanBot.turn */
+static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+    int kong = mj_fan_kong(h, seat, legal, n);
+    if (kong >= 0) return kong;
+    const mj_seat_t *st = &h->seats[seat];
+    unsigned char c[MJ_KINDS];
+    memcpy(c, st->counts, MJ_KINDS);
+    mj_fmelds_t m;
+    mj_fmelds_of(st, &m);
     long unseen[MJ_KINDS];
     for (int t = 0; t < MJ_KINDS; t++) unseen[t] = 4 - c[t] - h->visible[t];
     for (int i = 0; i < st->nmelds; i++) /* seen_counts: own concealed kongs */
@@ -1261,19 +1289,10 @@ static int mj_fan_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int
     mj_fmelds_of(st, &m);
     int now = -1, best = -1, best_after = 0;
     for (int i = 0; i < n; i++) {
-        int type = MJ_ACT_TYPE(legal[i]), t = MJ_ACT_TILE(legal[i]), after;
+        int type = MJ_ACT_TYPE(legal[i]), after;
         if (type != A_PUNG && type != A_CHOW && type != A_KONG) continue;
-        memcpy(c, st->counts, MJ_KINDS);
-        if (now < 0) now = mj_fan_distance(h, seat, c, &m);
-        if (type == A_CHOW) {
-            int lo = t - MJ_ACT_POS(legal[i]);
-            for (int u = lo; u < lo + 3; u++)
-                if (u != t) c[u]--;
-            mj_fmelds_plus(&m, MELD_CHOW, lo, 0, &after_m);
-        } else {
-            c[t] -= type == A_PUNG ? 2 : 3;
-            mj_fmelds_plus(&m, type == A_PUNG ? MELD_PUNG : MELD_KONG, t, 0, &after_m);
-        }
+        if (now < 0) memcpy(c, st->counts, MJ_KINDS), now = mj_fan_distance(h, seat, c, &m);
+        mj_claimed(st, &m, legal[i], c, &after_m);
         after = type == A_KONG ? mj_fan_distance(h, seat, c, &after_m) : mj_fan_distance_drawn(h, seat, c, &after_m);
         if (after <= now - FAN_Q && (best < 0 || after < best_after)) best = i, best_after = after;
     }
