@@ -410,7 +410,7 @@ static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n
     double value;
     int t = ev_best_discard(&b, c, &value);
     if (t >= 0) return mj_index_of(legal, n, MJ_ACT(A_DISCARD, t, 0));
-    return mj_fan_turn(h, seat, legal, n); /* far from ready: the fan bot's patterns and defence */
+    return mj_fan_discard(h, seat, legal, n); /* far from ready: the fan bot's patterns and defence */
 }
 
 /* EVBot.claim */

@@ -1230,10 +1230,8 @@ static void mj_claimed(const mj_seat_t *st, const mj_fmelds_t *m, mj_act_t a, un
     }
 }
 
-/* FanBot.turn */
-static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
-    int kong = mj_fan_kong(h, seat, legal, n);
-    if (kong >= 0) return kong;
+/* FanBot.turn's discard (no kong taken): the nearest pattern, late and far the safest tile */
+static int mj_fan_discard(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
     const mj_seat_t *st = &h->seats[seat];
     unsigned char c[MJ_KINDS];
     memcpy(c, st->counts, MJ_KINDS);
@@ -1279,6 +1277,12 @@ static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int 
         }
     }
     return mj_index_of(legal, n, MJ_ACT(A_DISCARD, tiles[pick], 0));
+}
+
+/* FanBot.turn */
+static int mj_fan_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+    int kong = mj_fan_kong(h, seat, legal, n);
+    return kong >= 0 ? kong : mj_fan_discard(h, seat, legal, n);
 }
 
 /* FanBot.claim: the claim that brings the hand nearest, if at least a step nearer; else pass */
