@@ -5,6 +5,7 @@ torch on CPU, report held-out accuracy per decision kind, export the weights for
     majiang dataset --selfplay best,best,best,best --hands 2000 --seed 11 -o data/ev-11
     pip install -e '.[train]'                      # torch (CPU), docs/rl.md
     python examples/bc_train.py data/ev-11 --epochs 3 -o net.npz
+    # datasets built with --look also give the net the ev bot's look-ahead rows (docs/rl.md)
     majiang simulate --bots net:net.npz,eff,eff,eff --hands 480 --duplicate
 
 The target is the action the seat *chose* (``action``: a claim outranked by a higher one stays the
@@ -26,11 +27,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from majiang.bots.ev import LOOK_ROWS
 from majiang.rl import extras
 from majiang.rl.actions import ACTION_SIZE
 from majiang.rl.features import ROWS
 from majiang.rl.net import TILE_CODES, PolicyNet
-from majiang.rl.shards import ShardLoader, split
+from majiang.rl.shards import ShardLoader, read_meta, split
 
 KINDS = ("discard", "claim", "kong", "win")
 
@@ -38,9 +40,11 @@ KINDS = ("discard", "claim", "kong", "win")
 class Policy(nn.Module):
     """The torch twin of :class:`majiang.rl.net.PolicyNet` (same layers, same parameter names)."""
 
-    def __init__(self, channels: int = 64, hidden: int = 128, use_extras: bool = True, blocks: int = 2) -> None:
+    def __init__(
+        self, channels: int = 64, hidden: int = 128, use_extras: bool = True, blocks: int = 2, look: bool = False
+    ) -> None:
         super().__init__()
-        cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0)
+        cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0) + (LOOK_ROWS if look else 0)
         self.blocks = blocks
         self.conv1 = nn.Conv1d(cin, channels, 3, padding=1)
         for i in range(2, blocks + 2):  # conv2, conv3, …: the names PolicyNet reads
@@ -67,10 +71,17 @@ def kinds_of(mask: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def batch_inputs(b: dict[str, np.ndarray], use_extras: bool) -> torch.Tensor:
-    x = b["obs"]
-    if use_extras:
-        x = np.concatenate([x, extras.planes(x)], axis=1)
-    return torch.from_numpy(x)
+    """The channels PolicyNet.inputs makes: the planes, their extras, the look-ahead rows if stored."""
+    parts = [b["obs"], *([extras.planes(b["obs"])] if use_extras else []), *([b["look"]] if "look" in b else [])]
+    return torch.from_numpy(np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0])
+
+
+def has_look(dirs: list[str]) -> bool:
+    """Whether the datasets keep the ev bot's look-ahead rows (``--look``): all of them or none."""
+    looks = {bool(read_meta(d).get("look")) for d in dirs}
+    if len(looks) > 1:
+        raise SystemExit("error: some of these datasets have look-ahead rows and some not: give one kind")
+    return looks.pop()
 
 
 def masked(logits: torch.Tensor, mask: np.ndarray) -> torch.Tensor:
@@ -120,7 +131,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     use_extras = not args.no_extras
     train, held = split(args.data, args.held_out, seed=args.seed)
-    model = Policy(args.channels, args.hidden, use_extras, args.blocks)
+    look = has_look(args.data)
+    model = Policy(args.channels, args.hidden, use_extras, args.blocks, look)
     if args.init:
         with np.load(args.init) as z:
             model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if k != "config"})
@@ -136,6 +148,7 @@ def main() -> None:
         "hidden": args.hidden,
         "extras": use_extras,
         "blocks": args.blocks,
+        "look": look,
         "data": args.data,
         "records": total,
         "epochs": args.epochs,
@@ -168,7 +181,7 @@ def main() -> None:
     net = PolicyNet.load(args.out)
     with torch.no_grad():
         want = masked(model.eval()(batch_inputs(b, use_extras)), b["mask"]).argmax(1).numpy()
-    agree = float((net.act(b["obs"], b["mask"]) == want).mean())
+    agree = float((net.act(b["obs"], b["mask"], b.get("look")) == want).mean())
     print(f"numpy forward agrees with torch on {agree:.1%} of 256 held-out decisions → {args.out}")
 
 

@@ -36,6 +36,7 @@ import torch
 from bc_train import Policy, export, masked  # type: ignore[import-not-found]
 
 from majiang.rl import extras, vector_env
+from majiang.rl.features import ROWS
 from majiang.rl.net import PolicyNet
 from majiang.rl.vector import CORE_BOTS
 
@@ -51,6 +52,7 @@ def load(path: str) -> tuple[Policy, dict[str, object]]:
             int(config.get("hidden", 128)),
             bool(config.get("extras", True)),
             int(config.get("blocks", 2)),
+            bool(config.get("look", False)),
         )
         model.load_state_dict({k: torch.from_numpy(z[k]) for k in z.files if k != "config"})
     return model, config
@@ -75,7 +77,10 @@ class Critic(torch.nn.Module):
 
 
 def inputs(obs: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(np.concatenate([obs, extras.planes(obs)], axis=1))
+    """The policy's channels: the planes, their extras, and the look-ahead rows the environment
+    appends after the planes for weights that read them (``vector_env(look=True)``)."""
+    x = obs[:, :ROWS]
+    return torch.from_numpy(np.concatenate([x, extras.planes(x), obs[:, ROWS:]], axis=1))
 
 
 def evaluate_greedy(path: Path, hands: int, seed: int) -> dict[str, object]:
@@ -86,13 +91,13 @@ def evaluate_greedy(path: Path, hands: int, seed: int) -> dict[str, object]:
     return res.seats[0].to_dict()
 
 
-def evaluate_places(model: Policy, sessions: int, seed: int) -> dict[str, float]:
+def evaluate_places(model: Policy, sessions: int, seed: int, look: bool) -> dict[str, float]:
     """The greedy policy's mean place points (4/2/1/0; 1.75 is an equal) in ``sessions`` 16-hand
     sessions against three efficiency bots, with a 95 % CI over sessions: each of the environment's
     hands plays the same number of whole sessions, so no session is kept for ending early."""
     envs = min(32, sessions)
     per = -(-sessions // envs)
-    env = vector_env(envs, opponents="eff", episode="session", reward="rank")
+    env = vector_env(envs, opponents="eff", episode="session", reward="rank", look=look)
     obs, masks, _ = env.reset(seed=seed)
     done = np.zeros(envs, dtype=int)
     got: list[float] = []
@@ -285,14 +290,17 @@ def main() -> None:
         me = evaluate_greedy(out, args.eval_hands, args.eval_seed)
         place = ""
         if args.eval_sessions:
-            me.update(evaluate_places(model, args.eval_sessions, args.eval_seed))
+            me.update(evaluate_places(model, args.eval_sessions, args.eval_seed, look))
             place = f"  place {me['places']:.3f} [{me['places_ci95'][0]:.3f}, {me['places_ci95'][1]:.3f}]"
         me.update(hands=hands, seconds=time.process_time() - t0)
         points.append(me)
         score = f"{me['avg_score']:+.2f} {me['avg_score_ci95']}"
         print(f"hands {hands:5d}  {score}  win {me['win_rate']:.1%}{place}", flush=True)
 
+    look = bool(config.get("look", False))  # the weights read the ev bot's look-ahead rows
     league = [load(f)[0].eval() for f in (args.league or [args.init])] if league_seats else []
+    if any(bool(p.conv1.in_channels != model.conv1.in_channels) for p in league):
+        raise SystemExit("error: --league weights must read the same inputs as --init (look-ahead rows or not)")
     pick = np.random.default_rng(args.seed)
     member = np.full((args.envs, 4), -1)  # which league policy plays each league seat of each hand
     for s in league_seats:
@@ -303,6 +311,7 @@ def main() -> None:
         opponents=[None if spec == "league" else spec for spec in args.seats],
         episode=args.episode,
         reward=args.reward,
+        look=look,
     )
     obs, masks, seats = env.reset(seed=args.seed)
     ret_so_far, hands_in = np.zeros(args.envs), np.zeros(args.envs, dtype=int)  # per episode in play

@@ -202,6 +202,47 @@ def test_the_core_s_bots_choose_as_python_does_at_every_decision():
         hand.bot_choice(0, compiled.BOT_EV)  # the hand is over
 
 
+def test_the_core_s_look_ahead_rows_are_python_s():
+    """CompiledHand.ev_look (the look-ahead rows a network reads, docs/rl.md) equals EVBot.look at
+    every decision — the rows to the bit and the choice — with valued turns and valued claims among
+    them."""
+    import numpy as np
+
+    from majiang.bots.ev import LOOK_ROWS
+    from majiang.sim import play_hand
+
+    reference = make_bot("ev", 1, rules="gb")
+    reference.budget_s = math.inf
+    seen = {"turn": 0, "claim": 0, "danger": 0}
+
+    class Checking:
+        name = "checking"
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, view: SeatView, legal: list[Action]) -> Action:
+            rows = np.full((LOOK_ROWS, 34), 7.0, dtype=np.float32)  # all of it written
+            choice = view._hand.ev_look(view.seat, rows)
+            want, want_choice = reference.look(view, legal)
+            assert want.dtype == np.float32 and want.shape == (LOOK_ROWS, 34)
+            assert rows.tobytes() == want.tobytes(), (view.phase, rows - want)
+            assert choice == want_choice == view._hand.bot_choice(view.seat, compiled.BOT_EV)
+            seen["danger"] += bool(rows[0].any())
+            seen["turn"] += bool(rows[1].any())
+            seen["claim"] += bool(rows[2].any())
+            return self.bot.choose(view, legal)
+
+    for n in range(4):
+        hand = CompiledHand(make_ruleset("gb"), _seed("look", n))
+        play_hand(hand, [Checking(make_bot(b, s, rules="gb")) for s, b in enumerate(("eff", "fan", "eff", "fan"))])
+    assert min(seen.values()) > 10, seen
+    with pytest.raises(IllegalAction):
+        hand.ev_look(0, np.zeros((LOOK_ROWS, 34), dtype=np.float32))  # the hand is over
+    with pytest.raises(ValueError, match="rows"):
+        CompiledHand(make_ruleset("gb"), _seed("look", 9)).ev_look(0, np.zeros((2, 34), dtype=np.float32))
+
+
 # ---- hands driven step by step: every question answered alike --------------------------------------------
 def _seat_state(hand: Any, s: int) -> tuple[Any, ...]:
     st = hand.seats[s]

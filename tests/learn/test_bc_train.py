@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from majiang.bots import make_bot
 from majiang.rl import selfplay
 from majiang.rl.net import PolicyNet
@@ -46,6 +48,36 @@ def test_bc_train_exports_weights_numpy_plays(tmp_path):
     assert PolicyNet.load(out).blocks == 3
     res = simulate(4, 1, [make_bot(f"net:{out}", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
     assert res.illegal_actions == 0
+
+
+def test_bc_train_on_look_ahead_rows_exports_weights_that_read_them(tmp_path):
+    """A dataset built with the ev bot's look-ahead rows trains a net that takes them as input
+    (``look`` in its config), and the numpy forward pass, given the stored rows, picks what torch picks."""
+    selfplay.build(["ev", "eff", "fan", "eff"], 24, tmp_path / "data", seed=6, shard_size=200, look=True)
+    out = tmp_path / "look.npz"
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path / "data"), "--epochs", "1", "--channels", "8", "--hidden", "16"]
+        + ["--held-out", "0.25", "-o", str(out), "--threads", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "numpy forward agrees with torch on 100.0%" in run.stdout
+    assert PolicyNet.load(out).look
+    res = simulate(4, 2, [make_bot(f"net:{out}", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
+    assert res.illegal_actions == 0
+    # self-play fine-tuning reads the rows from vector_env(look=True) and keeps them in the weights
+    tuned = tmp_path / "look-pg.npz"
+    subprocess.run(
+        [sys.executable, "pg_finetune.py", "--init", str(out), "--hands", "8", "--envs", "4", "--update", "4"]
+        + ["--eval-hands", "24", "--checkpoints", "1", "--threads", "1", "-o", str(tuned)],
+        cwd=SCRIPT.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    after = PolicyNet.load(tuned)
+    assert after.look and not np.array_equal(after.w["conv1.weight"], PolicyNet.load(out).w["conv1.weight"])
 
 
 def test_torch_dataset_streams_every_record_once_across_workers(tmp_path):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from majiang.bots.ev import LOOK_ROWS
 from majiang.rl import OBS_SHAPE, mcr_v0, nanchang_v0, vector_env
 from majiang.rl.features import MOQIE_ROWS, ROWS
 
@@ -76,3 +77,18 @@ def test_the_vector_env_appends_the_same_rows_on_the_core_and_in_python(monkeypa
     assert np.array_equal(core[:, :, :ROWS], _run(400, 11))  # the option adds rows, changes none
     monkeypatch.setenv("MAJIANG_ENGINE", "python")
     assert np.array_equal(core, _run(400, 11, moqie=True))
+
+
+@pytest.mark.skipif(not vector_env(1)._batch, reason="the compiled core is not built")
+def test_the_vector_env_appends_the_ev_look_ahead_rows_alike_on_the_core_and_in_python(monkeypatch):
+    """``look=True`` appends the ev bot's look-ahead rows after the planes (and after the 摸切 rows):
+    the core's Batch.look and EVBot.look on the Python engine give the same observations."""
+    core = _run(150, 12, moqie=True, look=True)
+    assert core.shape == (151, 4, SHAPE[0] + LOOK_ROWS, SHAPE[1])
+    assert np.array_equal(core[:, :, : SHAPE[0]], _run(150, 12, moqie=True))  # the option adds rows, changes none
+    look = core[:, :, SHAPE[0] :]
+    assert (look[:, :, 0] > 0).any() and (look[:, :, 1] != 0).sum() > 100  # dangers, valued discards
+    monkeypatch.setenv("MAJIANG_ENGINE", "python")
+    assert np.array_equal(core, _run(150, 12, moqie=True, look=True))
+    with pytest.raises(ValueError, match="MCR"):
+        vector_env(1, rules="nanchang", look=True)

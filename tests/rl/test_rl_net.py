@@ -9,16 +9,17 @@ import numpy as np
 import pytest
 
 from majiang.bots import make_bot
+from majiang.bots.ev import LOOK_ROWS
 from majiang.engine.compiled import new_hand
 from majiang.rl import extras, selfplay
 from majiang.rl.features import ROWS
-from majiang.rl.net import SHIPPED, TILE_CODES, PolicyNet, _conv3
+from majiang.rl.net import PLANES, SHIPPED, TILE_CODES, PolicyNet, _conv3
 from majiang.rulesets import make_ruleset
 from majiang.sim import simulate
 
 
-def _weights(rng, channels=5, hidden=7, use_extras=True, blocks=2):
-    cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0)
+def _weights(rng, channels=5, hidden=7, use_extras=True, blocks=2, look=False):
+    cin = ROWS + (extras.EXTRA_ROWS if use_extras else 0) + (LOOK_ROWS if look else 0)
     shapes = {"conv1.weight": (channels, cin, 3), "conv1.bias": (channels,)}
     for i in range(2, blocks + 2):
         shapes |= {f"conv{i}.weight": (channels, channels, 3), f"conv{i}.bias": (channels,)}
@@ -120,12 +121,60 @@ def test_weights_rewritten_in_place_are_read_again(tmp_path):
 
 
 def test_shipped_weights_are_small_and_play(monkeypatch):
-    assert SHIPPED.exists() and SHIPPED.stat().st_size < 4_000_000
+    """``net`` reads the look-ahead rows, ``net-planes`` the planes alone; both ship, small, and play
+    on both engines; under Nanchang rules (no MCR ev bot to look ahead with) ``net`` plays the planes
+    weights."""
+    assert SHIPPED.stat().st_size + PLANES.stat().st_size < 4_000_000
+    assert PolicyNet.load(SHIPPED).look and not PolicyNet.load(PLANES).look
+    bots = [make_bot("net", 0), make_bot("net-planes", 1), make_bot("eff", 2), make_bot("eff", 3)]
+    nanchang = simulate(2, 4, bots, rules="nanchang")
+    assert nanchang.illegal_actions == 0
+    seen = 0
+
+    class Both:
+        name = "both"
+
+        def choose(self, view, legal):
+            nonlocal seen
+            seen += 1
+            choice = bots[0].choose(view, legal)
+            assert choice == bots[1].choose(view, legal)
+            return choice
+
+    simulate(2, 4, [Both(), *bots[1:]], rules="nanchang")
+    assert seen > 20
     res = simulate(4, 5, [make_bot("net", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
     assert res.illegal_actions == 0
     monkeypatch.setenv("MAJIANG_ENGINE", "python")  # the Python engine: the planes from encode(view)
     res = simulate(2, 5, [make_bot("net", 0), make_bot("eff", 1), make_bot("eff", 2), make_bot("eff", 3)])
     assert res.illegal_actions == 0
+
+
+def test_look_ahead_weights_read_the_ev_rows_and_play_alike_on_both_engines(tmp_path, monkeypatch):
+    """Weights with ``look`` take the ev bot's look-ahead rows as three more channels: the choices
+    follow them, weights without them are refused, and a run is the same on the compiled core (the
+    core's rows) as on the Python engine (EVBot.look's)."""
+    rng = np.random.default_rng(7)
+    w = _weights(rng, look=True)
+    w["conv1.weight"][:, -LOOK_ROWS:, :] *= 40  # the look rows dominate
+    net = PolicyNet(w, {"extras": True, "look": True})
+    recs = _records(1)[:30]
+    obs, mask = np.stack([r.obs for r in recs]), np.stack([r.mask for r in recs])
+    look = rng.uniform(-1, 1, (len(recs), LOOK_ROWS, 34)).astype(np.float32)
+    assert (net.act(obs, mask, look) != net.act(obs, mask, -look)).any()
+    with pytest.raises(ValueError, match="look-ahead rows"):
+        net.act(obs, mask)
+    path = tmp_path / "look.npz"
+    np.savez(path, config=np.array(json.dumps({"extras": True, "look": True})), **w)
+    bots = [f"net:{path}", "eff", "fan", "eff"]
+    core = simulate(4, 9, [make_bot(b, i) for i, b in enumerate(bots)])
+    monkeypatch.setenv("MAJIANG_ENGINE", "python")
+    python = simulate(4, 9, [make_bot(b, i) for i, b in enumerate(bots)])
+    assert core.illegal_actions == python.illegal_actions == 0
+    timing = ("hands_per_s",)
+    assert {k: v for k, v in core.to_dict().items() if k not in timing} == {
+        k: v for k, v in python.to_dict().items() if k not in timing
+    }
 
 
 def test_missing_weights_say_how_to_train(tmp_path):

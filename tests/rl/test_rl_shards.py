@@ -219,3 +219,35 @@ def test_self_play_of_the_core_s_bots_records_what_the_python_bots_choose(monkey
         runs[engine] = records
     assert len(runs["core"]) > 100
     assert runs["core"] == runs["python"]
+
+
+def test_look_ahead_rows_are_kept_with_each_record_and_show_the_ev_bot_s_choice(tmp_path, capsys):
+    """``dataset --selfplay … --look`` keeps the ev bot's look-ahead rows with every record: the ev
+    seat's discard is the highest valued column of row 1 and its claim the highest of row 2 where it
+    valued them; a loader over shards with and without rows refuses to mix them."""
+    out = tmp_path / "look"
+    assert (
+        main(["dataset", "--selfplay", "ev,eff,fan,eff", "--hands", "12", "--seed", "4", "--look", "-o", str(out)]) == 0
+    )
+    assert json.loads((out / "meta.json").read_text())["look"] is True
+    turns = claims = 0
+    for b in shards.ShardLoader(out, 4096):
+        assert b["look"].shape == (len(b["action"]), 3, 34) and b["look"].dtype == np.float32
+        assert (b["look"][:, 0] >= 0).all() and (b["look"][:, 0] < 1).all()  # deal-in chances
+        for seat, action, rows in zip(b["seat"], b["action"], b["look"], strict=True):
+            valued = np.flatnonzero(rows[1])
+            if seat == 0 and action < 34 and len(valued):
+                assert rows[1, action] == rows[1, valued].max()
+                turns += 1
+            if seat == 0 and 102 <= action <= 106 and rows[2].any():
+                assert rows[2, action - 102] == rows[2, :5].max() and rows[2, action - 102] > rows[2, 6]
+                claims += 1
+    assert turns > 100 and claims > 0
+    plain = tmp_path / "plain"
+    selfplay.build(["eff"] * 4, 2, plain, seed=1)
+    with pytest.raises(ValueError, match="look-ahead"):
+        list(shards.ShardLoader([out, plain], 64, window=4))
+    with pytest.raises(ValueError, match="MCR"):
+        selfplay.build(["ev"] * 4, 1, tmp_path / "nc", rules="nanchang", look=True)
+    assert main(["dataset", "logs", "--look", "-o", str(tmp_path / "x")]) == 2
+    assert "--look is for self-play" in capsys.readouterr().err

@@ -682,6 +682,25 @@ static int writable(PyObject *o, Py_buffer *b, Py_ssize_t n, const char *format,
     return 0;
 }
 
+/* ev_look(seat, rows): the ev bot's look-ahead rows for `seat` into rows (float32, 3 x 34, ev_core.h's
+ * mj_ev_look) and its choice now, or None (nothing to decide; rows untouched) */
+static PyObject *Hand_ev_look(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int seat, n;
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "ev_look(seat, rows)");
+    if (seat_arg(args[0], &seat) < 0) return NULL;
+    if (seat < 0) return PyErr_Format(PyExc_ValueError, "seats are 0-3");
+    Py_buffer rows;
+    if (writable(args[1], &rows, EV_LOOK_ROWS * MJ_KINDS, "f", "rows") < 0) return NULL;
+    const mj_act_t *legal = mj_legal(&self->h, seat, &n);
+    PyObject *out = Py_None;
+    if (n) {
+        memset(rows.buf, 0, EV_LOOK_ROWS * MJ_KINDS * sizeof(float));
+        out = PyTuple_GET_ITEM(ACTIONS, legal[mj_ev_look(&self->h, seat, legal, n, (float *)rows.buf)]);
+    }
+    PyBuffer_Release(&rows);
+    return Py_NewRef(out);
+}
+
 /* observe(seat, obs, mask): the seat's planes into obs (float32, 204 x 34) and its mask into mask (int8, 109) */
 static PyObject *Hand_observe(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) return PyErr_Format(PyExc_TypeError, "observe(seat, obs, mask)");
@@ -735,6 +754,8 @@ static PyMethodDef Hand_methods[] = {
     {"play", (PyCFunction)(void (*)(void))Hand_play, METH_FASTCALL, "play(kinds, rngs, callback)"},
     {"bot_choice", (PyCFunction)(void (*)(void))Hand_bot_choice, METH_FASTCALL,
      "bot_choice(seat, kind): the core's bot's choice now, or None"},
+    {"ev_look", (PyCFunction)(void (*)(void))Hand_ev_look, METH_FASTCALL,
+     "ev_look(seat, rows): the ev bot's look-ahead rows (3 x 34 float32) and its choice now, or None"},
     {"rollouts", (PyCFunction)(void (*)(void))Hand_rollouts, METH_FASTCALL,
      "rollouts(seat, codes, samples, seed, seconds) -> (done, values): determinised play-outs (search_core.h)"},
     {"seat", (PyCFunction)Hand_seat, METH_O,
@@ -997,6 +1018,22 @@ static PyObject *Batch_moqie(BatchObject *self, PyObject *out) {
     Py_RETURN_NONE;
 }
 
+/* look(out): the ev bot's look-ahead rows (float32, n x 3 x 34; mj_ev_look) of each hand's deciding seat
+ * (zeros where it is over) */
+static PyObject *Batch_look(BatchObject *self, PyObject *out) {
+    Py_buffer b;
+    if (writable(out, &b, (Py_ssize_t)self->n * EV_LOOK_ROWS * MJ_KINDS, "f", "out") < 0) return NULL;
+    float *rows = b.buf;
+    for (int i = 0; i < self->n; i++, rows += EV_LOOK_ROWS * MJ_KINDS) {
+        int n = 0;
+        const mj_act_t *legal = self->seat[i] >= 0 ? mj_legal(&self->h[i], self->seat[i], &n) : NULL;
+        memset(rows, 0, EV_LOOK_ROWS * MJ_KINDS * sizeof *rows);
+        if (n) mj_ev_look(&self->h[i], self->seat[i], legal, n, rows);
+    }
+    PyBuffer_Release(&b);
+    Py_RETURN_NONE;
+}
+
 /* step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward) -> the indices of the
  * hands that ended (their obs, masks and seats are left for the caller to deal and fill).  An action that
  * is not legal is replaced by the 托管 default and flagged (penalty), or raises ValueError (at that hand;
@@ -1085,6 +1122,7 @@ static PyMethodDef Batch_methods[] = {
      "step(actions, obs, masks, seats, rewards, dones, illegal, penalty, illegal_reward) -> ended hands"},
     {"deltas", (PyCFunction)Batch_deltas, METH_O, "deltas(i): hand i's score changes so far"},
     {"moqie", (PyCFunction)Batch_moqie, METH_O, "moqie(out): the 摸切 rows (n x 4 x 34) of each hand's deciding seat"},
+    {"look", (PyCFunction)Batch_look, METH_O, "look(out): the ev bot's look-ahead rows (n x 3 x 34) of each hand's deciding seat"},
     {NULL, NULL, 0, NULL},
 };
 

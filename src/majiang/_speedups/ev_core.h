@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "hand_core.h"
+#include "rl_core.h"
 
 #define EV_RON 1.2
 #define EV_WIN_BASE 24.0
@@ -23,6 +24,9 @@
 #define EV_CLAIM_MARGIN 1.05
 #define EV_DEPTH 2
 #define EV_MAX_NODES 200000L
+#define EV_LOOK_ROWS 3      /* the look-ahead rows (mj_ev_look, majiang.bots.ev.look_rows) */
+#define EV_LOOK_SCALE 50.0  /* their values are points / EV_LOOK_SCALE */
+#define EV_LOOK_CLAIM 102   /* the first claim code of the RL actions (pung), row 2's column 0 */
 
 /* One decision's table (EVBot._prepare) and the fan context of the melds being valued (FanContext) */
 typedef struct {
@@ -37,7 +41,10 @@ typedef struct {
     mj_fmelds_t m;
     uint8_t in_melds[MJ_KINDS];
     int ctx;
+    float *look; /* NULL, or the row the discards' values are written to (mj_ev_look) */
 } mj_evbot_t;
+
+static float *ev_look_rows; /* while mj_ev_look asks: its rows (the GIL serialises the core's callers) */
 
 /* ---- one decision's memos, as ev.py keeps them: _one_away's values (key: counts, context, draws;
  * unseen is not in the key, as in ev.py) and wait_fans's waits (key: counts, context) ------------- */
@@ -151,7 +158,7 @@ static double ev_tile_danger(const mj_evbot_t *b, const mj_seat_t *o, int t) {
 /* EVBot._prepare (with _dangers) */
 static void ev_prepare(mj_evbot_t *b, const mj_hand_t *h, int seat) {
     const mj_seat_t *st = &h->seats[seat];
-    b->h = h, b->seat = seat, b->nodes = 0, b->over = 0;
+    b->h = h, b->seat = seat, b->nodes = 0, b->over = 0, b->look = NULL;
     int pool = 0;
     for (int t = 0; t < MJ_KINDS; t++) pool += b->unseen[t] = mj_unseen_one(h, seat, t);
     b->pool = pool > 1 ? pool : 1;
@@ -390,6 +397,7 @@ static int ev_best_discard(mj_evbot_t *b, unsigned char *c, double *value) {
             if (v <= 0) continue;
             double d = b->danger[t];
             v = v * (1.0 - d) - d * EV_DEAL_IN_COST;
+            if (b->look) b->look[t] = (float)(v / EV_LOOK_SCALE);
             if (best < 0 || v > *value) *value = v, best = t;
         }
     return best;
@@ -407,6 +415,7 @@ static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n
     mj_evbot_t b;
     ev_prepare(&b, h, seat);
     ev_set_melds(&b, &m, 0);
+    if (ev_look_rows) b.look = ev_look_rows + MJ_KINDS;
     double value;
     int t = ev_best_discard(&b, c, &value);
     if (t >= 0) return mj_index_of(legal, n, MJ_ACT(A_DISCARD, t, 0));
@@ -425,6 +434,8 @@ static int mj_ev_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int 
     ev_prepare(&b, h, seat);
     ev_set_melds(&b, &m, 0);
     double pass_value = ev_hand_value(&b, c), best_value = 0.0;
+    float *look = ev_look_rows ? ev_look_rows + 2 * MJ_KINDS : NULL;
+    if (look) look[RL_PASS - EV_LOOK_CLAIM] = (float)(pass_value / EV_LOOK_SCALE);
     int best = -1;
     for (int i = 0; i < n; i++) {
         int type = MJ_ACT_TYPE(legal[i]);
@@ -436,6 +447,7 @@ static int mj_ev_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int 
             value = ev_hand_value(&b, c);
         else if (ev_best_discard(&b, c, &value) < 0)
             value = 0.0;
+        if (look) look[mj_rl_code(legal[i]) - EV_LOOK_CLAIM] = (float)(value / EV_LOOK_SCALE);
         if (value > pass_value * EV_CLAIM_MARGIN && value > 0 && (best < 0 || value > best_value)) best_value = value, best = i;
     }
     if (best >= 0) return best;
@@ -450,6 +462,21 @@ static int mj_ev_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, int
     for (int i = 0; i < n; i++)
         if (MJ_ACT_TYPE(legal[i]) == A_WIN) return i;
     return h->phase == PH_TURN ? mj_ev_turn(h, seat, legal, n) : mj_ev_claim(h, seat, legal, n);
+}
+
+/* The ev bot's choice for `seat` (its index in `legal`) and its look-ahead rows, EV_LOOK_ROWS x 34
+ * float32 zeroed by the caller (majiang.bots.ev.EVBot.look): row 0 the danger of each tile as ev
+ * weighs it; on a turn valued by ev, row 1 the value of each discard it valued (after the deal-in
+ * risk); on a claim valued by ev, row 2's columns 0-6 the values of the claim codes 102-108 it
+ * valued (pass: the hand kept).  Values in points / EV_LOOK_SCALE; 0 where ev valued nothing. */
+static int mj_ev_look(const mj_hand_t *h, int seat, const mj_act_t *legal, int n, float *rows) {
+    mj_evbot_t b;
+    ev_prepare(&b, h, seat);
+    for (int t = 0; t < MJ_KINDS; t++) rows[t] = (float)b.danger[t];
+    ev_look_rows = rows;
+    int i = mj_ev_choose(h, seat, legal, n);
+    ev_look_rows = NULL;
+    return i;
 }
 
 /* ---- the bots the core plays itself ------------------------------------------------------------- */

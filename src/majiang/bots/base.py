@@ -109,7 +109,7 @@ class TurnOrClaim:
         raise NotImplementedError
 
 
-BOT_KINDS = ("rand", "eff", "fan", "ev", "search", "best", "net")
+BOT_KINDS = ("rand", "eff", "fan", "ev", "search", "best", "net", "net-planes")
 #: what each kind is, for ``--help``
 BOT_HELP = {
     "rand": "random legal",
@@ -119,7 +119,9 @@ BOT_HELP = {
     "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES[/Z[/PLAYOUT]]] "
     "sets its budget a decision, default 0.5 s, 256 worlds, z 2, played out by eff (or fan)",
     "best": "the strongest",
-    "net": "the learned policy, numpy only (net:WEIGHTS.npz for other weights), docs/rl.md",
+    "net": "the learned policy over the planes and the ev bot's look-ahead rows, numpy only "
+    "(net:WEIGHTS.npz for other weights), docs/rl.md",
+    "net-planes": "the learned policy over the observation planes alone, docs/rl.md",
 }
 
 
@@ -142,9 +144,9 @@ BEST = "ev"
 def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
     """``rand``, ``eff``, ``fan``, ``ev``, ``search`` (``search@SECONDS``: its budget a decision),
     ``best`` (the strongest: :data:`BEST`), ``net`` (the learned policy; ``net:WEIGHTS.npz`` for other
-    weights) or ``ext:COMMAND`` (an external program).  ``eff``, ``fan``, ``ev`` and ``search`` are the
-    ruleset's own bots (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all four are the
-    jing-aware Nanchang bot)."""
+    weights), ``net-planes`` (the learned policy without look-ahead rows) or ``ext:COMMAND`` (an
+    external program).  ``eff``, ``fan``, ``ev`` and ``search`` are the ruleset's own bots
+    (:attr:`majiang.rulesets.RulesetInfo.bots`: for Nanchang all four are the jing-aware Nanchang bot)."""
     if spec == "best":
         spec = BEST
     if spec == "rand":
@@ -158,6 +160,9 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
         make_net = importlib.import_module(NET_BOT).make
         net: Bot = make_net(seed, *([spec[4:]] if spec.startswith("net:") else []))
         return net
+    if spec == "net-planes":
+        planes: Bot = importlib.import_module(NET_BOT).make_planes(seed)
+        return planes
     if spec.startswith("search@"):
         search = importlib.import_module(SEARCH_BOT)  # by name: the search bot builds on the ev bot
         seconds, _, rest = spec[7:].partition("/")

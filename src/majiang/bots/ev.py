@@ -35,6 +35,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from majiang.bots.fan import FanBot
 from majiang.engine.protocol import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG, WIN, Action
 from majiang.engine.view import SeatView
@@ -55,6 +57,9 @@ DEAL_IN_COST = 14.0
 WAIT_RATE = 0.09
 #: per turn, the chance that the hand ends by another player's win first
 END_RATE = 0.04
+#: :meth:`EVBot.look`'s rows, and the points its values are divided by
+LOOK_ROWS = 3
+LOOK_SCALE = 50.0
 #: a claim must be worth this much more than passing (it also shows the hand)
 CLAIM_MARGIN = 1.05
 
@@ -84,6 +89,7 @@ class EVBot(FanBot):
         self._nodes = 0
         self._ctx: dict[tuple[Meld, ...], FanContext] = {}
         self._memo: dict[tuple[bytes, int, int], float] = {}
+        self._look: np.ndarray | None = None
 
     # ---- decisions ---------------------------------------------------------------------------
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
@@ -101,6 +107,21 @@ class EVBot(FanBot):
             return self.turn(view, legal)
         return self.claim(view, legal)
 
+    def look(self, view: SeatView, legal: list[Action]) -> tuple[np.ndarray, Action]:
+        """The bot's choice and its look-ahead rows, ``(LOOK_ROWS, 34)`` float32 — what it weighed, as
+        inputs for a network (docs/rl.md, "Look-ahead rows"): row 0 each tile's deal-in danger; on a
+        turn it values, row 1 each valued discard's value after the risk; on a claim it values, row 2's
+        columns 0–6 the values of the claim codes 102–108 (pass: the hand kept).  Values are points /
+        ``LOOK_SCALE``, 0 where it valued nothing.  The core's ``CompiledHand.ev_look`` is its twin."""
+        rows = np.zeros((LOOK_ROWS, 34), dtype=np.float32)
+        self.unseen = [view.unseen(t) for t in range(34)]
+        rows[0] = self._dangers(view)
+        self._look = rows
+        try:
+            return rows, self.choose(view, legal)
+        finally:
+            self._look = None
+
     def turn(self, view: SeatView, legal: list[Action]) -> Action:
         melds = view.melds[view.seat]
         counts = view.counts
@@ -113,7 +134,7 @@ class EVBot(FanBot):
                 kong = Meld(MeldKind.KONG, (a.tile,) * 4, concealed=True)
                 if self._distance(view, c, [*melds, kong]) <= self._distance(view, counts, melds, drawn=True):
                     return a
-        found = self._best_discard(view, counts, melds)
+        found = self._best_discard(view, counts, melds, None if self._look is None else self._look[1])
         if found is not None:
             return Action(DISCARD, found[1])
         return super().turn(view, legal)  # far from ready: the fan bot's patterns and defence
@@ -124,6 +145,9 @@ class EVBot(FanBot):
         if shanten_of_counts(counts, len(melds)) > 2:
             return super().claim(view, legal)
         pass_value = self._hand_value(view, counts, melds)
+        look = None if self._look is None else self._look[2]
+        if look is not None:
+            look[6] = pass_value / LOOK_SCALE
         best: tuple[float, Action] | None = None
         for a in legal:
             if a.type not in (PUNG, CHOW, KONG):
@@ -143,6 +167,8 @@ class EVBot(FanBot):
             else:
                 found = self._best_discard(view, c, after_melds)
                 value = found[0] if found is not None else 0.0
+            if look is not None:  # the claim codes' order: pung, kong, chow with a.tile lowest / middle / highest
+                look[0 if a.type == PUNG else 1 if a.type == KONG else 2 + a.tiles.index(a.tile)] = value / LOOK_SCALE
             if value > pass_value * CLAIM_MARGIN and value > 0 and (best is None or value > best[0]):
                 best = (value, a)
         if best is not None:
@@ -182,10 +208,13 @@ class EVBot(FanBot):
         return ctx
 
     # ---- values ------------------------------------------------------------------------------
-    def _best_discard(self, view: SeatView, counts: Sequence[int], melds: Sequence[Meld]) -> tuple[float, int] | None:
+    def _best_discard(
+        self, view: SeatView, counts: Sequence[int], melds: Sequence[Meld], record: np.ndarray | None = None
+    ) -> tuple[float, int] | None:
         """The best discard of a hand with one tile more, by expected value after the deal-in risk,
         among the discards that leave a hand at most one from ready; None when none has a value
-        (no legal ready hand within reach)."""
+        (no legal ready hand within reach).  ``record``: each valued discard's value / LOOK_SCALE
+        is written to its column."""
         n = len(melds)
         c = list(counts)
         best: tuple[float, int] | None = None
@@ -199,6 +228,8 @@ class EVBot(FanBot):
                 continue
             d = self.danger[t]
             v = v * (1.0 - d) - d * DEAL_IN_COST
+            if record is not None:
+                record[t] = v / LOOK_SCALE
             if best is None or v > best[0]:
                 best = (v, t)
         return best

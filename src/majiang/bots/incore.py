@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from majiang.bots.base import Bot, RandomBot, seat_decides
 from majiang.bots.efficiency import EfficiencyBot
-from majiang.bots.ev import EVBot
+from majiang.bots.ev import LOOK_ROWS, EVBot
 from majiang.bots.fan import FanBot
 from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
 from majiang.engine.protocol import Action
@@ -49,6 +51,19 @@ def core_choice(bot: Any, view: SeatView, legal: list[Action]) -> Action:
         return hand.bot_choice(view.seat, kind)
     choice: Action = bot.choose(view, legal)
     return choice
+
+
+_LOOKER = EVBot(budget_s=float("inf"))  # the ev bot the core twins (its settings: core_kind's)
+
+
+def look_rows(view: SeatView, legal: list[Action]) -> tuple[np.ndarray, Action]:
+    """The ``ev`` bot's look-ahead rows for this decision and its choice (:meth:`EVBot.look`), from
+    the core where the view is of a :class:`CompiledHand`, else from the Python bot: the same rows."""
+    hand = view._hand
+    if isinstance(hand, CompiledHand):
+        rows = np.zeros((LOOK_ROWS, 34), dtype=np.float32)
+        return rows, hand.ev_look(view.seat, rows)
+    return _LOOKER.look(view, legal)
 
 
 class CoreSeats:

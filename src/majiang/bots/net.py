@@ -4,7 +4,9 @@ bot"), run by numpy alone — no torch at play time.
 
 It reads the seat's observation planes (on the compiled core, the core's own; on the Python engine,
 :func:`majiang.rl.encode` of the view), masks the illegal codes and plays the most likely legal
-one.  ``net:PATH`` plays other weights (an ``.npz`` written by ``examples/bc_train.py``).
+one.  Weights that read the ``ev`` bot's look-ahead rows (``look`` in their config) are given them
+(:func:`majiang.bots.incore.look_rows`).  ``net:PATH`` plays other weights (an ``.npz`` written by
+``examples/bc_train.py``).
 """
 
 from __future__ import annotations
@@ -14,12 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
+from majiang.bots.incore import look_rows
 from majiang.engine.compiled import CompiledHand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
 from majiang.rl.features import OBS_SHAPE, encode
-from majiang.rl.net import SHIPPED, PolicyNet
+from majiang.rl.net import PLANES, SHIPPED, PolicyNet
+from majiang.rulesets import info
+
+EV_MODULE = "majiang.bots.ev"  # the ruleset's ev bot whose look-ahead rows the weights may read
 
 
 def _net(path: str) -> PolicyNet:
@@ -52,9 +58,18 @@ class NetBot:
             obs, mask = self._obs, self._mask
         else:
             obs, mask = encode(view), action_mask(legal)
-        code = int(self.net.act(obs[None], mask[None])[0])
+        net = self.net
+        if net.look and info(view.rules).bots.get("ev") != EV_MODULE:  # no MCR ev bot to look ahead with
+            net = _net(str(PLANES))
+        look = look_rows(view, legal)[0][None] if net.look else None
+        code = int(net.act(obs[None], mask[None], look)[0])
         return decode_action(code, legal)
 
 
 def make(seed: int | None, path: str | Path = SHIPPED) -> NetBot:
     return NetBot(seed, path)
+
+
+def make_planes(seed: int | None) -> NetBot:
+    """``net-planes``: the shipped policy over the observation planes alone (no look-ahead rows)."""
+    return NetBot(seed, PLANES)

@@ -52,6 +52,12 @@ def register(sub: Any) -> None:
         help="with --selfplay: record what this bot would choose in each recorded view as the action, while the "
         "--selfplay bots play (DAgger: e.g. --selfplay net,eff,eff,eff --seats 0 --teacher ev)",
     )
+    p.add_argument(
+        "--look",
+        action="store_true",
+        help="with --selfplay (MCR rules): keep the ev bot's look-ahead rows with each record, the input of a "
+        "look-ahead net (docs/rl.md)",
+    )
     p.add_argument("--compact", action="store_true", help="write logs in the compact format (majiang.rl.shards)")
     p.set_defaults(func=run)
 
@@ -60,9 +66,10 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.selfplay) == bool(args.logs):
         print("error: give hand logs, or --selfplay BOTS --hands N (not both)", file=sys.stderr)
         return 2
-    if args.teacher and not args.selfplay:
-        print("error: --teacher labels self-play: give --selfplay BOTS with it", file=sys.stderr)
-        return 2
+    for flag, given in (("--teacher", args.teacher), ("--look", args.look)):
+        if given and not args.selfplay:
+            print(f"error: {flag} is for self-play: give --selfplay BOTS with it", file=sys.stderr)
+            return 2
     try:
         if args.selfplay:
             meta = _selfplay(args)
@@ -96,5 +103,6 @@ def _selfplay(args: argparse.Namespace) -> dict[str, Any]:
             seats=[int(s) for s in args.seats.split(",")],
             shard_size=args.shard_size or 4096,
             teacher=args.teacher,
+            look=args.look,
             progress=update,
         )

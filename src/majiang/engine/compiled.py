@@ -445,6 +445,14 @@ class CompiledHand:
             raise IllegalAction(f"seat {seat} has nothing to decide")
         return action
 
+    def ev_look(self, seat: int, rows: Any) -> Action:
+        """The core's ``ev`` bot's choice for ``seat`` now, its look-ahead rows written into ``rows`` (a
+        C-contiguous float32 buffer of 3 × 34): ``majiang.bots.ev.EVBot.look``'s twin."""
+        action: Action | None = self._c.ev_look(seat, rows)
+        if action is None:
+            raise IllegalAction(f"seat {seat} has nothing to decide")
+        return action
+
     # ---- RL: the observation planes and the 109 action codes, in C ---------------------------------
     def observe(self, seat: int, obs: Any, mask: Any) -> None:
         """``majiang.rl.features.encode(SeatView(self, seat))`` into ``obs`` (a C-contiguous float32

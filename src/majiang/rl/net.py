@@ -1,15 +1,16 @@
 """A small convolutional policy over the observation planes, run by numpy alone (the ``net`` bot's
 forward pass; trained with torch by ``examples/bc_train.py``, which exports the weights here).
 
-The input is the 204 observation rows plus the :mod:`majiang.rl.extras` rows (when the weights say
-so) as channels over the 34 tile columns.  Convolutions of width 3 (``1 + blocks``, every one after
+The input is the 204 observation rows plus the :mod:`majiang.rl.extras` rows and the ``ev`` bot's
+look-ahead rows (:meth:`majiang.bots.ev.EVBot.look`; each when the weights say so) as channels over
+the 34 tile columns.  Convolutions of width 3 (``1 + blocks``, every one after
 the first residual) give each tile column a feature vector; a 1 × 1 convolution turns it into three
 logits per tile — discard, concealed kong, added kong: codes 0–101 in order — and a small MLP over all
 columns gives the seven others (pung, exposed kong, the three chows, win, pass).  Illegal codes are
 masked out; the policy plays the most likely legal code.
 
 A weight file is an ``.npz`` with the arrays named as the torch module names them and ``config``, a
-JSON string (``channels``, ``hidden``, ``extras``, ``blocks``).
+JSON string (``channels``, ``hidden``, ``extras``, ``blocks``, ``look``).
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from majiang.bots.ev import LOOK_ROWS
 from majiang.rl import extras as X
 from majiang.rl.actions import ACTION_SIZE
 from majiang.rl.features import OBS_SHAPE
 
-#: the weights shipped with the package (the ``net`` bot's)
+#: the weights shipped with the package: the ``net`` bot's (they read the look-ahead rows), and the
+#: ``net-planes`` bot's (the observation planes alone; ``net`` plays these where no MCR ev bot looks ahead)
 SHIPPED = Path(__file__).resolve().parent.parent / "bots" / "data" / "net.npz"
+PLANES = SHIPPED.with_name("net-planes.npz")
 TILE_CODES = 102  # discard, concealed kong, added kong: three logits per tile column
 NEG = np.float32(-1e9)
 
@@ -48,6 +52,7 @@ class PolicyNet:
         self.config = config
         self.extras = bool(config.get("extras", True))
         self.blocks = int(config.get("blocks", 2))
+        self.look = bool(config.get("look", False))
 
     @classmethod
     def load(cls, path: str | Path = SHIPPED) -> PolicyNet:
@@ -61,14 +66,23 @@ class PolicyNet:
             config = json.loads(str(z["config"]))
             return cls({k: z[k] for k in z.files if k != "config"}, config)
 
-    def inputs(self, obs: np.ndarray) -> np.ndarray:
+    def inputs(self, obs: np.ndarray, look: np.ndarray | None = None) -> np.ndarray:
+        """The channels: the observations, their extras, and ``look`` (``(N, 3, 34)``) where the
+        weights read look-ahead rows (ValueError when they are missing)."""
         x = np.asarray(obs, dtype=np.float32).reshape(-1, *OBS_SHAPE)
-        return np.concatenate([x, X.planes(x)], axis=1) if self.extras else x
+        parts = [x, X.planes(x)] if self.extras else [x]
+        if self.look:
+            if look is None:
+                raise ValueError(
+                    "these weights read the ev bot's look-ahead rows: give look (majiang.bots.incore.look_rows)"
+                )
+            parts.append(np.asarray(look, dtype=np.float32).reshape(len(x), LOOK_ROWS, OBS_SHAPE[1]))
+        return np.concatenate(parts, axis=1) if len(parts) > 1 else x
 
-    def logits(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    def logits(self, obs: np.ndarray, mask: np.ndarray | None = None, look: np.ndarray | None = None) -> np.ndarray:
         """``(N, 109)`` logits of the observations (``-1e9`` where ``mask`` is 0)."""
         w = self.w
-        x = self.inputs(obs)
+        x = self.inputs(obs, look)
         h = np.maximum(_conv3(x, w["conv1.weight"], w["conv1.bias"]), 0)
         for i in range(2, self.blocks + 2):
             h = np.maximum(_conv3(h, w[f"conv{i}.weight"], w[f"conv{i}.bias"]), 0) + h
@@ -81,6 +95,6 @@ class PolicyNet:
             out = np.where(np.asarray(mask).reshape(-1, ACTION_SIZE) > 0, out, NEG)
         return out.astype(np.float32)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def act(self, obs: np.ndarray, mask: np.ndarray, look: np.ndarray | None = None) -> np.ndarray:
         """The most likely legal code of each observation: ``(N,)``."""
-        return self.logits(obs, mask).argmax(axis=1)  # type: ignore[no-any-return]
+        return self.logits(obs, mask, look).argmax(axis=1)  # type: ignore[no-any-return]

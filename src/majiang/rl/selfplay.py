@@ -21,7 +21,7 @@ the core's own copies of them.  Elsewhere (Nanchang) the Python engine and its
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from majiang.bots.base import Bot, make_bot
-from majiang.bots.incore import core_choice
-from majiang.engine.compiled import BOT_PYTHON, CompiledHand, new_hand
+from majiang.bots.incore import core_choice, core_kind, look_rows
+from majiang.engine.compiled import BOT_EV, BOT_PYTHON, CompiledHand, new_hand
 from majiang.engine.hand import Hand, IllegalAction, Phase
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, encode_action
@@ -58,11 +58,16 @@ class Choice:
     events: int
     claim: bool
     played: int
+    look: np.ndarray | None = None
 
 
-def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot], teacher: Bot | None = None) -> list[Choice]:
+def play_recorded(
+    hand: Hand | CompiledHand, bots: Sequence[Bot], teacher: Bot | None = None, look: Collection[int] = ()
+) -> list[Choice]:
     """Play ``hand`` to its end with ``bots[seat]`` at each seat and return every decision; with a
-    ``teacher`` each decision's ``action`` is the teacher's choice in that view (the bot's is played)."""
+    ``teacher`` each decision's ``action`` is the teacher's choice in that view (the bot's is played).
+    The decisions of the seats in ``look`` carry the ``ev`` bot's look-ahead rows
+    (:func:`majiang.bots.incore.look_rows`)."""
     out: list[Choice] = []
     enc = None if isinstance(hand, CompiledHand) else HandEncoder(hand)
 
@@ -80,7 +85,11 @@ def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot], teacher: Bot |
         claim = hand.phase is not Phase.TURN
         events = len(hand.events)
         label = None if teacher is None else encode_action(core_choice(teacher, view, legal))
-        action = core_choice(bots[seat], view, legal)
+        rows, ev_choice = look_rows(view, legal) if seat in look else (None, None)
+        if ev_choice is not None and core_kind(bots[seat]) == BOT_EV:
+            action = ev_choice  # the same choice, already made
+        else:
+            action = core_choice(bots[seat], view, legal)
         try:
             hand.act(seat, action)
         except IllegalAction:  # recorded as the 托管 default the hand played instead
@@ -88,7 +97,7 @@ def play_recorded(hand: Hand | CompiledHand, bots: Sequence[Bot], teacher: Bot |
             hand.act(seat, action)
         code = encode_action(action)
         score = hand.scores_before[seat] + hand.deltas[seat]
-        out.append(Choice(seat, obs, mask, code if label is None else label, code, score, events, claim, code))
+        out.append(Choice(seat, obs, mask, code if label is None else label, code, score, events, claim, code, rows))
 
     if isinstance(hand, CompiledHand):
         hand.play([BOT_PYTHON] * 4, [None] * 4, decide)
@@ -137,15 +146,18 @@ def build(
     shard_size: int = 4096,
     progress: Callable[[int], None] | None = None,
     teacher: str | None = None,
+    look: bool = False,
 ) -> dict[str, Any]:
     """Play ``hands`` hands of ``bots`` (four specs of :func:`majiang.bots.make_bot`) and write the
     decisions of ``seats`` as compact shards in ``out_dir``; returns ``meta.json``'s content.  Hand
     *h*'s wall is seeded from (``seed``, *h*), its dealer and prevalent wind follow *h* as in
     ``majiang simulate``.  ``teacher``: a bot spec whose choice each record's ``action`` holds instead
-    (the bots still play)."""
+    (the bots still play).  ``look``: each record also keeps the ``ev`` bot's look-ahead rows."""
     if len(bots) != 4:
         raise ValueError(f"give four bots (one per seat), got {len(bots)}: e.g. best,best,best,best")
     ruleset = make_ruleset(rules)
+    if look and ruleset.name == "nanchang":
+        raise ValueError("look-ahead rows are the MCR ev bot's: use them with --rules gb or botzone")
     players = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(bots)]
     tutor = None if teacher is None else make_bot(teacher, seed * 10 + 4, rules=rules)
     info: dict[str, Any] = {
@@ -157,17 +169,17 @@ def build(
     }
     if teacher is not None:
         info["teacher"] = teacher
-    writer = ShardWriter(out_dir, shard_size, info)
+    writer = ShardWriter(out_dir, shard_size, info, look=look)
     master = seed.to_bytes(8, "big", signed=True)
     keep = set(seats)
     for h in range(hands):
         wall_seed = hashlib.sha256(master + h.to_bytes(8, "big")).digest()
         hand = new_hand(ruleset, wall_seed, dealer=h % 4, prevalent=(h // 4) % 4, hand_no=h)
-        choices = play_recorded(hand, players, tutor)
+        choices = play_recorded(hand, players, tutor, keep if look else ())
         final = [b + d for b, d in zip(hand.scores_before, hand.deltas, strict=True)]
         for c, (reward, ret) in zip(choices, rewards(choices, final), strict=True):
             if c.seat in keep:
-                writer.add(c.obs, c.mask, c.action, c.taken, reward, ret, c.seat, h)
+                writer.add(c.obs, c.mask, c.action, c.taken, reward, ret, c.seat, h, c.look)
         writer.end_hand()
         if progress:
             progress(h + 1)

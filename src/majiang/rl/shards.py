@@ -51,7 +51,10 @@ STORED: dict[str, tuple[Any, tuple[int, ...]]] = {
     "seat": (np.int8, ()),
     "hand": (np.int32, ()),
 }
-#: what a minibatch holds: the stored arrays with ``obs`` and ``mask`` unpacked
+#: an optional per-record array: the ``ev`` bot's look-ahead rows (``majiang dataset --look``; docs/rl.md)
+LOOK = "look"
+LOOK_STORED: tuple[Any, tuple[int, ...]] = (np.float16, (3, NUM_KINDS))
+#: what a minibatch holds: the stored arrays with ``obs`` and ``mask`` unpacked (and ``look`` when stored)
 BATCH_FIELDS = ("obs", "mask", "action", "taken", "reward", "ret", "seat", "hand")
 PASS_CODE = ACTION_SIZE - 1
 
@@ -92,7 +95,10 @@ class ShardWriter:
     into it too).  ``meta.json`` is rewritten after every shard (``"complete": false`` until
     :meth:`close`), so an interrupted run leaves a dataset of the shards it finished."""
 
-    def __init__(self, out_dir: str | Path, shard_size: int = 4096, extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, out_dir: str | Path, shard_size: int = 4096, extra: dict[str, Any] | None = None, look: bool = False
+    ) -> None:
+        """``look``: every record carries the look-ahead rows (:data:`LOOK`)."""
         if shard_size < 1:
             raise ValueError(f"shard_size must be at least 1, got {shard_size}")
         self.dir = Path(out_dir)
@@ -102,7 +108,8 @@ class ShardWriter:
         self.shards: list[str] = []
         self.records = 0
         self.hands = 0
-        self._pending: dict[str, list[Any]] = {k: [] for k in STORED}  # packed as they come: memory stays small
+        self.stored = {**STORED, LOOK: LOOK_STORED} if look else dict(STORED)
+        self._pending: dict[str, list[Any]] = {k: [] for k in self.stored}  # packed as they come: memory stays small
 
     def add(
         self,
@@ -114,8 +121,13 @@ class ShardWriter:
         ret: float,
         seat: int,
         hand: int,
+        look: np.ndarray | None = None,
     ) -> None:
         p = self._pending
+        if (look is None) != (LOOK not in p):
+            raise ValueError("give look-ahead rows with every record of a ShardWriter(look=True), and only then")
+        if look is not None:
+            p[LOOK].append(look)
         bits, dense = pack_obs(obs)
         p["bits"].append(bits[0])
         p["dense"].append(dense[0])
@@ -134,7 +146,7 @@ class ShardWriter:
         p = self._pending
         if not p["action"]:
             return
-        arrays = {k: np.array(p[k], dtype=dt).reshape(-1, *shape) for k, (dt, shape) in STORED.items()}
+        arrays = {k: np.array(p[k], dtype=dt).reshape(-1, *shape) for k, (dt, shape) in self.stored.items()}
         name = f"part-{len(self.shards):05d}.npz"
         tmp = self.dir / f".{name}"
         np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
@@ -157,6 +169,7 @@ class ShardWriter:
             "obs_shape": list(F.OBS_SHAPE),
             "action_size": ACTION_SIZE,
             "dense_rows": DENSE_ROWS.tolist(),
+            "look": LOOK in self.stored,
             "complete": complete,
             **self.extra,
         }
@@ -195,9 +208,9 @@ def read_meta(directory: str | Path) -> dict[str, Any]:
 
 
 def read_shard(path: str | Path) -> dict[str, np.ndarray]:
-    """One shard's stored (compact) arrays."""
+    """One shard's stored (compact) arrays (with ``look`` where the shard has it)."""
     with np.load(path) as z:
-        return {k: z[k] for k in STORED}
+        return {k: z[k] for k in (*STORED, LOOK) if k in z.files}
 
 
 def unpack(part: dict[str, np.ndarray], rows: np.ndarray | slice = slice(None)) -> dict[str, np.ndarray]:
@@ -205,6 +218,8 @@ def unpack(part: dict[str, np.ndarray], rows: np.ndarray | slice = slice(None)) 
     out = {"obs": unpack_obs(part["bits"][rows], part["dense"][rows]), "mask": unpack_mask(part["mask"][rows])}
     for k in BATCH_FIELDS[2:]:
         out[k] = part[k][rows]
+    if LOOK in part:
+        out[LOOK] = part[LOOK][rows].astype(np.float32)
     return out
 
 
@@ -242,7 +257,11 @@ class ShardLoader:
             parts = [read_shard(self.shards[i]) for i in order[start : start + self.window]]
             if carry is not None:
                 parts.append(carry)
-            pool = {k: np.concatenate([p[k] for p in parts]) for k in STORED}
+            if len({LOOK in p for p in parts}) > 1:
+                raise ValueError(
+                    "a dataset mixes shards with and without look-ahead rows: build them all with --look or none"
+                )
+            pool = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
             del parts
             n = len(pool["action"])
             self.peak_records = max(self.peak_records, n)

@@ -28,7 +28,9 @@ three efficiency bots, which decide inside the core, so every decision returned 
 ``opponents=("eff", None, None)`` returns seats 0, 2 and 3's decisions (``seats`` says whose), for a
 league of policies the caller runs beside the core's bots.
 Elsewhere (Nanchang) each hand is a :class:`~majiang.rl.table.Table` stepped in Python.
-``moqie=True`` appends the 摸切 rows to every observation (``(n, 208, 34)``; docs/rl.md).
+``moqie=True`` appends the 摸切 rows to every observation (``(n, 208, 34)``; docs/rl.md), and
+``look=True`` (MCR) the ``ev`` bot's look-ahead rows of the deciding seat after them
+(:meth:`majiang.bots.ev.EVBot.look`: ``(n, 207, 34)`` alone; they cost an ``ev`` decision a step).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from typing import Any
 
 import numpy as np
 
+from majiang.bots.ev import LOOK_ROWS
+from majiang.bots.incore import look_rows
 from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
 from majiang.rl.actions import ACTION_SIZE, action_mask
 from majiang.rl.features import MOQIE_ROWS, OBS_SHAPE, ROWS, moqie_rows, obs_shape
@@ -71,6 +75,7 @@ class MahjongVectorEnv:
         reward: str = "score",
         session_hands: int = 16,
         moqie: bool = False,
+        look: bool = False,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -86,10 +91,12 @@ class MahjongVectorEnv:
         self.rules = rules
         self.illegal_mode = illegal
         self.illegal_reward = float(illegal_reward)
-        self.moqie = moqie
-        self.observations = np.zeros((num_envs, *obs_shape(moqie)), dtype=np.float32)
-        # what the core writes: the observations themselves, or the 204 rows the 摸切 rows are added to
-        self._planes = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32) if moqie else self.observations
+        self.moqie, self.look = moqie, look
+        rows, columns = obs_shape(moqie)
+        self.observations = np.zeros((num_envs, rows + (LOOK_ROWS if look else 0), columns), dtype=np.float32)
+        # what the core writes: the observations themselves, or the 204 rows the other rows are added to
+        self._planes = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32) if moqie or look else self.observations
+        self._look = np.zeros((num_envs, LOOK_ROWS, columns), dtype=np.float32)
         self._moqie = np.zeros((num_envs, MOQIE_ROWS, OBS_SHAPE[1]), dtype=np.float32)
         self.action_masks = np.zeros((num_envs, ACTION_SIZE), dtype=np.int8)
         self.seats = np.zeros(num_envs, dtype=np.int64)
@@ -109,6 +116,8 @@ class MahjongVectorEnv:
         self._rand = BOT_RAND in kinds  # the core's rand opponents draw from a generator seeded per hand
         if self._batch is None and kinds != (BOT_PYTHON,) * 4:
             raise ValueError(f"opponents inside the environment need the compiled core, which does not play {rules}")
+        if look and ruleset.name == "nanchang":
+            raise ValueError("look-ahead rows are the MCR ev bot's: use look=True with rules gb or botzone")
         if self._batch is None and episode == "session":
             raise ValueError(f"session episodes need the compiled core (MCR, Botzone), which does not play {rules}")
         self._rngs = [np.random.default_rng() for _ in range(num_envs)]
@@ -131,7 +140,7 @@ class MahjongVectorEnv:
                 if seed is not None:
                     self._rngs[i] = np.random.default_rng(seed + i)
             self._deal_and_fill(range(self.num_envs))
-            self._add_moqie()
+            self._add_rows()
         else:
             for i, t in enumerate(self.tables):
                 t.deal(None if seed is None else seed + i, self._deal_options(i))
@@ -169,7 +178,7 @@ class MahjongVectorEnv:
                 self._deal_and_fill(ended)
             if acting is not None:
                 self._rank_rewards(acting)
-            self._add_moqie()
+            self._add_rows()
             return self.observations, self.action_masks, self.seats, rewards, dones
         for i, t in enumerate(self.tables):
             seat = int(self.seats[i])
@@ -237,13 +246,20 @@ class MahjongVectorEnv:
         rng_seed = int(self._rngs[i].integers(2**62)) if self._rand else 0
         self._batch.deal(i, args["seed"], args["dealer"], args["prevalent"], args["hand_no"], tuple(scores), rng_seed)
 
-    def _add_moqie(self) -> None:
-        """With ``moqie``: the core's planes and the deciding seats' 摸切 rows into the observations."""
-        if self.moqie:
+    def _add_rows(self) -> None:
+        """With ``moqie`` or ``look``: the core's planes, then the deciding seats' 摸切 rows and
+        look-ahead rows, into the observations."""
+        if self.moqie or self.look:
             assert self._batch is not None
-            self._batch.moqie(self._moqie)
             self.observations[:, :ROWS] = self._planes
-            self.observations[:, ROWS:] = self._moqie
+            end = ROWS
+            if self.moqie:
+                self._batch.moqie(self._moqie)
+                self.observations[:, ROWS : ROWS + MOQIE_ROWS] = self._moqie
+                end += MOQIE_ROWS
+            if self.look:
+                self._batch.look(self._look)
+                self.observations[:, end:] = self._look
 
     def _settle(self, i: int) -> None:
         """Hand *i*'s next deciding seat, its observation and mask into the buffers."""
@@ -252,9 +268,14 @@ class MahjongVectorEnv:
         seat = t.prompted()[0]
         self.seats[i] = seat
         t.encoder.encode(seat, out=self.observations[i, :ROWS])
+        end = ROWS
         if self.moqie:
-            moqie_rows(t.view(seat), out=self.observations[i, ROWS:])
-        action_mask(t.hand.legal(seat), out=self.action_masks[i])
+            moqie_rows(t.view(seat), out=self.observations[i, ROWS : ROWS + MOQIE_ROWS])
+            end += MOQIE_ROWS
+        legal = t.hand.legal(seat)
+        if self.look:
+            self.observations[i, end:] = look_rows(t.view(seat), legal)[0]
+        action_mask(legal, out=self.action_masks[i])
 
     def close(self) -> None:
         pass
