@@ -1,6 +1,6 @@
 """Hands per CPU second on one core, the compiled hand core against the Python engine (its reference)
 in the same run: four random bots, four efficiency bots, four fan bots, four ``ev`` bots (all four
-kinds played inside the core), and one Python bot (``net``, asked through a seat view) with three
+kinds played inside the core), and one Python bot (``net-planes``, asked through a seat view) with three
 random ones; the scaling of ``simulate`` from 1 to 2 workers; and, optionally, the duplicate strength
 tables (fan vs eff vs rand, and best — the ``ev`` bot — vs fan vs eff vs rand).
 
@@ -72,7 +72,7 @@ def main() -> None:
     ap.add_argument("--eff-hands", type=int, default=3000, help="hands with four efficiency bots on the core")
     ap.add_argument("--fan-hands", type=int, default=2000, help="hands with four fan bots on the core")
     ap.add_argument("--ev-hands", type=int, default=400, help="hands with four ev (best) bots on the core")
-    ap.add_argument("--python-bot-hands", type=int, default=2000, help="hands of net,rand,rand,rand on the core")
+    ap.add_argument("--python-bot-hands", type=int, default=2000, help="hands of net-planes,rand,rand,rand on the core")
     ap.add_argument("--python-share", type=int, default=10, help="the Python engine plays 1/N of each line's hands")
     ap.add_argument("--workers-hands", type=int, default=40000, help="hands for the 1 → 2 workers line (0 = skip)")
     ap.add_argument("--strength", type=int, default=0, help="duplicate hands fan,eff,rand,rand (0 = skip)")
@@ -92,7 +92,7 @@ def main() -> None:
         (["eff"] * 4, args.eff_hands),
         (["fan"] * 4, args.fan_hands),
         (["ev"] * 4, args.ev_hands),
-        (["net", "rand", "rand", "rand"], args.python_bot_hands),
+        (["net-planes", "rand", "rand", "rand"], args.python_bot_hands),
     )
     for bots, n in lines:
         if not n:
