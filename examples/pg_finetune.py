@@ -275,6 +275,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     learner = Learner(args)
     model, config = learner.model, learner.config
+    look = bool(config.get("look", False))  # the weights read the ev bot's look-ahead rows
     before = int(config.get("finetuned_hands", 0))
     out = Path(args.out)
     t0 = time.process_time()
@@ -297,9 +298,8 @@ def main() -> None:
         score = f"{me['avg_score']:+.2f} {me['avg_score_ci95']}"
         print(f"hands {hands:5d}  {score}  win {me['win_rate']:.1%}{place}", flush=True)
 
-    look = bool(config.get("look", False))  # the weights read the ev bot's look-ahead rows
     league = [load(f)[0].eval() for f in (args.league or [args.init])] if league_seats else []
-    if any(bool(p.conv1.in_channels != model.conv1.in_channels) for p in league):
+    if any(p.conv1.in_channels != model.conv1.in_channels for p in league):
         raise SystemExit("error: --league weights must read the same inputs as --init (look-ahead rows or not)")
     pick = np.random.default_rng(args.seed)
     member = np.full((args.envs, 4), -1)  # which league policy plays each league seat of each hand

@@ -24,7 +24,7 @@
 #define EV_CLAIM_MARGIN 1.05
 #define EV_DEPTH 2
 #define EV_MAX_NODES 200000L
-#define EV_LOOK_ROWS 3      /* the look-ahead rows (mj_ev_look, majiang.bots.ev.look_rows) */
+#define EV_LOOK_ROWS 3      /* the look-ahead rows (mj_ev_look, EVBot.look) */
 #define EV_LOOK_SCALE 50.0  /* their values are points / EV_LOOK_SCALE */
 #define EV_LOOK_CLAIM 102   /* the first claim code of the RL actions (pung), row 2's column 0 */
 

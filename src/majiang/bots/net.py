@@ -1,6 +1,7 @@
-"""The learned bot (``net``): a small convolutional policy cloned from the ``fan`` bot's self-play and
-fine-tuned by self-play against the efficiency bots (docs/rl.md, "Behaviour cloning and the net
-bot"), run by numpy alone — no torch at play time.
+"""The learned bots: ``net``, a small convolutional policy over the observation planes and the ``ev``
+bot's look-ahead rows, cloned from ``ev``'s self-play (docs/rl.md, "Look-ahead rows"), and
+``net-planes``, one over the planes alone, cloned from the ``fan`` bot and fine-tuned by self-play
+(docs/rl.md, "Behaviour cloning over the planes"); run by numpy alone — no torch at play time.
 
 It reads the seat's observation planes (on the compiled core, the core's own; on the Python engine,
 :func:`majiang.rl.encode` of the view), masks the illegal codes and plays the most likely legal
