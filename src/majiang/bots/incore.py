@@ -25,6 +25,7 @@ from majiang.bots.fan import FanBot
 from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
+from majiang.rulesets import lookup
 
 
 def core_kind(bot: object) -> int:
@@ -54,6 +55,12 @@ def core_choice(bot: Any, view: SeatView, legal: list[Action]) -> Action:
 
 
 _LOOKER = EVBot(budget_s=float("inf"))  # the ev bot the core twins (its settings: core_kind's)
+
+
+def has_look_rows(rules: str) -> bool:
+    """Whether ``rules``' own ``ev`` bot is the MCR :class:`EVBot`, whose look-ahead rows exist."""
+    entry = lookup(rules)
+    return entry is not None and entry.bots.get("ev") == EVBot.__module__
 
 
 def look_rows(view: SeatView, legal: list[Action]) -> tuple[np.ndarray, Action]:

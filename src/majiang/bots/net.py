@@ -17,16 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from majiang.bots.incore import look_rows
+from majiang.bots.incore import has_look_rows, look_rows
 from majiang.engine.compiled import CompiledHand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rl.actions import ACTION_SIZE, action_mask, decode_action
 from majiang.rl.features import OBS_SHAPE, encode
 from majiang.rl.net import PLANES, SHIPPED, PolicyNet
-from majiang.rulesets import info
-
-EV_MODULE = "majiang.bots.ev"  # the ruleset's ev bot whose look-ahead rows the weights may read
 
 
 def _net(path: str) -> PolicyNet:
@@ -60,7 +57,7 @@ class NetBot:
         else:
             obs, mask = encode(view), action_mask(legal)
         net = self.net
-        if net.look and info(view.rules).bots.get("ev") != EV_MODULE:  # no MCR ev bot to look ahead with
+        if net.look and not has_look_rows(view.rules):  # no MCR ev bot to look ahead with
             net = _net(str(PLANES))
         look = look_rows(view, legal)[0][None] if net.look else None
         code = int(net.act(obs[None], mask[None], look)[0])

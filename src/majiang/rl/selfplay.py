@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from majiang.bots.base import Bot, make_bot
-from majiang.bots.incore import core_choice, core_kind, look_rows
+from majiang.bots.incore import core_choice, core_kind, has_look_rows, look_rows
 from majiang.engine.compiled import BOT_EV, BOT_PYTHON, CompiledHand, new_hand
 from majiang.engine.hand import Hand, IllegalAction, Phase
 from majiang.engine.view import SeatView
@@ -156,7 +156,7 @@ def build(
     if len(bots) != 4:
         raise ValueError(f"give four bots (one per seat), got {len(bots)}: e.g. best,best,best,best")
     ruleset = make_ruleset(rules)
-    if look and ruleset.name == "nanchang":
+    if look and not has_look_rows(rules):
         raise ValueError("look-ahead rows are the MCR ev bot's: use them with --rules gb or botzone")
     players = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(bots)]
     tutor = None if teacher is None else make_bot(teacher, seed * 10 + 4, rules=rules)

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from majiang.bots.ev import LOOK_ROWS
-from majiang.bots.incore import look_rows
+from majiang.bots.incore import has_look_rows, look_rows
 from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
 from majiang.rl.actions import ACTION_SIZE, action_mask
 from majiang.rl.features import MOQIE_ROWS, OBS_SHAPE, ROWS, moqie_rows, obs_shape
@@ -116,7 +116,7 @@ class MahjongVectorEnv:
         self._rand = BOT_RAND in kinds  # the core's rand opponents draw from a generator seeded per hand
         if self._batch is None and kinds != (BOT_PYTHON,) * 4:
             raise ValueError(f"opponents inside the environment need the compiled core, which does not play {rules}")
-        if look and ruleset.name == "nanchang":
+        if look and not has_look_rows(rules):
             raise ValueError("look-ahead rows are the MCR ev bot's: use look=True with rules gb or botzone")
         if self._batch is None and episode == "session":
             raise ValueError(f"session episodes need the compiled core (MCR, Botzone), which does not play {rules}")
