@@ -46,6 +46,7 @@ class NetBot:
 
     def __init__(self, seed: int | None = None, path: str | Path = SHIPPED) -> None:
         self.net = _net(str(path))
+        self._planes: PolicyNet | None = None  # where the rules have no look-ahead rows (read once)
         self._obs = np.empty(OBS_SHAPE, dtype=np.float32)
         self._mask = np.empty(ACTION_SIZE, dtype=np.int8)
 
@@ -58,7 +59,9 @@ class NetBot:
             obs, mask = encode(view), action_mask(legal)
         net = self.net
         if net.look and not has_look_rows(view.rules):  # no MCR ev bot to look ahead with
-            net = _net(str(PLANES))
+            if self._planes is None:
+                self._planes = _net(str(PLANES))
+            net = self._planes
         look = look_rows(view, legal)[0][None] if net.look else None
         code = int(net.act(obs[None], mask[None], look)[0])
         return decode_action(code, legal)

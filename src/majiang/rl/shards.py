@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from majiang.bots.ev import LOOK_ROWS
 from majiang.rl import features as F
 from majiang.rl.actions import ACTION_SIZE
 from majiang.tiles import NUM_KINDS
@@ -53,7 +54,7 @@ STORED: dict[str, tuple[Any, tuple[int, ...]]] = {
 }
 #: an optional per-record array: the ``ev`` bot's look-ahead rows (``majiang dataset --look``; docs/rl.md)
 LOOK = "look"
-LOOK_STORED: tuple[Any, tuple[int, ...]] = (np.float16, (3, NUM_KINDS))
+LOOK_STORED: tuple[Any, tuple[int, ...]] = (np.float16, (LOOK_ROWS, NUM_KINDS))
 #: what a minibatch holds: the stored arrays with ``obs`` and ``mask`` unpacked (and ``look`` when stored)
 BATCH_FIELDS = ("obs", "mask", "action", "taken", "reward", "ret", "seat", "hand")
 PASS_CODE = ACTION_SIZE - 1

@@ -252,14 +252,12 @@ class MahjongVectorEnv:
         if self.moqie or self.look:
             assert self._batch is not None
             self.observations[:, :ROWS] = self._planes
-            end = ROWS
             if self.moqie:
                 self._batch.moqie(self._moqie)
                 self.observations[:, ROWS : ROWS + MOQIE_ROWS] = self._moqie
-                end += MOQIE_ROWS
             if self.look:
                 self._batch.look(self._look)
-                self.observations[:, end:] = self._look
+                self.observations[:, -LOOK_ROWS:] = self._look
 
     def _settle(self, i: int) -> None:
         """Hand *i*'s next deciding seat, its observation and mask into the buffers."""
@@ -268,13 +266,11 @@ class MahjongVectorEnv:
         seat = t.prompted()[0]
         self.seats[i] = seat
         t.encoder.encode(seat, out=self.observations[i, :ROWS])
-        end = ROWS
         if self.moqie:
             moqie_rows(t.view(seat), out=self.observations[i, ROWS : ROWS + MOQIE_ROWS])
-            end += MOQIE_ROWS
         legal = t.hand.legal(seat)
         if self.look:
-            self.observations[i, end:] = look_rows(t.view(seat), legal)[0]
+            self.observations[i, -LOOK_ROWS:] = look_rows(t.view(seat), legal)[0]
         action_mask(legal, out=self.action_masks[i])
 
     def close(self) -> None:
