@@ -33,6 +33,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SHOTS = Path(__file__).parent / "screenshots"
+#: how long a page action or an ``expect`` waits for the state it needs before the test fails: a bound
+#: for a page that never gets there, not a pace (a loaded machine once took over 15 s to show a table)
+WAIT_MS = 60_000
 PASSWORD = "correct horse battery"
 
 # ready_s = 0: these rooms have no ready step between hands (the next hand after next_hand_s); the ready
@@ -255,6 +258,7 @@ def browser() -> Iterator[Any]:  # running in the main thread, and tests elsewhe
     playwright = pytest.importorskip(
         "playwright.sync_api", reason="the browser tests need the Python package playwright (pip install playwright)"
     )
+    playwright.expect.set_options(timeout=WAIT_MS)
     with playwright.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -286,7 +290,7 @@ def pages(browser: Any, hall: Hall) -> Iterator[Any]:
 
     def make(width: int = 1440, height: int = 900) -> Any:
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=hall.base)
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(WAIT_MS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
@@ -320,7 +324,7 @@ def phone(browser: Any, hall: Hall) -> Iterator[Any]:
     ctx = browser.new_context(
         viewport=PORTRAIT, is_mobile=True, has_touch=True, device_scale_factor=3, base_url=hall.base
     )
-    ctx.set_default_timeout(15_000)
+    ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
