@@ -18,6 +18,10 @@ first bot's decision times are its C twin's where it has one.  Each bot's score 
     .venv/bin/python benchmarks/bot_duel.py --hands 960 --bots best,fan,fan,fan
     .venv/bin/python benchmarks/bot_duel.py --hands 12000 --bots net:new.npz,eff,eff,eff --against net
 
+``--workers N`` shares the walls between N processes, each with its own bots: the figures are one
+process's for bots that keep nothing from hand to hand (all but ``rand`` and ``search``, whose random
+streams then differ); the decision times are gathered from all of them.
+
 ``--against BOT`` plays the same walls again with BOT in the first bot's chairs and gives the
 difference of the two margins with a CI over the per-wall differences: the luck of a wall, which
 both share, cancels, so two versions of a bot are told apart in far fewer hands.
@@ -33,6 +37,8 @@ import os
 import platform
 import secrets
 import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from itertools import permutations
 from typing import Any
 
@@ -77,29 +83,30 @@ def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float]:
     return mean_ci([x - y for x, y in zip(a["wall_margins"], b["wall_margins"], strict=True)])
 
 
-def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: bool = True) -> dict[str, Any]:
+def play_walls(
+    seed: int, specs: list[str], rules: str, dedupe: bool, walls: list[tuple[int, int, int]]
+) -> dict[str, Any]:
+    """Play ``walls`` (wall number, the first hand's number, its seatings) with bots of its own: each
+    wall's mean score a seat, the wins and deal-ins by bot, the illegal actions and the first bot's
+    decision times."""
     ruleset = make_ruleset(rules)
     players: list[Any] = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(specs)]
     players[0] = Timed(players[0])
     master = seed.to_bytes(8, "big", signed=True)
-    per_wall: list[list[float]] = []
+    per_wall: list[tuple[int, list[float]]] = []
     wins = [0] * 4
     deal_ins = [0] * 4
-    done = wall_no = illegal = 0
-    t0 = time.perf_counter()
-    while done < hands:
+    illegal = 0
+    for wall_no, first, seatings in walls:
         wall_seed = hashlib.sha256(master + wall_no.to_bytes(8, "big")).digest()
         sums = [0.0] * 4
-        n = 0
         played: dict[tuple[str, ...], tuple[list[int], int | None, int | None]] = {}
-        for seating in permutations(range(4)):
-            if done >= hands:
-                break
+        for k, seating in enumerate(list(permutations(range(4)))[:seatings]):
             kinds = tuple(specs[seating[s]] for s in range(4))
             if kinds not in played or not dedupe:
-                hand = new_hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=done)
+                hand = new_hand(ruleset, wall_seed, dealer=wall_no % 4, prevalent=(wall_no // 4) % 4, hand_no=first + k)
 
-                def bad(_s: int) -> None:
+                def bad(_seat: int, _kind: str) -> None:
                     nonlocal illegal
                     illegal += 1
 
@@ -113,14 +120,30 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
                 wins[seating[winner]] += 1
                 if discarder is not None:
                     deal_ins[seating[discarder]] += 1
-            n += 1
-            done += 1
-        per_wall.append([x / n for x in sums])
-        wall_no += 1
+        per_wall.append((wall_no, [x / seatings for x in sums]))
+    return {"per_wall": per_wall, "wins": wins, "deal_ins": deal_ins, "illegal": illegal, "times": players[0].times}
+
+
+def duel(
+    hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: bool = True, workers: int = 1
+) -> dict[str, Any]:
+    walls = [(w, 24 * w, min(24, hands - 24 * w)) for w in range((hands + 23) // 24)]
+    t0 = time.perf_counter()
+    if workers > 1:  # each worker its own bots and a share of the walls
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(
+                pool.map(partial(play_walls, seed, specs, rules, dedupe), [walls[i::workers] for i in range(workers)])
+            )
+    else:
+        parts = [play_walls(seed, specs, rules, dedupe, walls)]
+    per_wall = [row for _, row in sorted(x for p in parts for x in p["per_wall"])]
+    wins = [sum(p["wins"][i] for p in parts) for i in range(4)]
+    deal_ins = [sum(p["deal_ins"][i] for p in parts) for i in range(4)]
+    done = sum(n for _, _, n in walls)
     margins = [w[0] - sum(w[1:]) / 3 for w in per_wall]
     k = len(margins)
     mean, half = mean_ci(margins)
-    times = sorted(players[0].times)
+    times: list[float] = sorted(t for p in parts for t in p["times"])
 
     def q(f: float) -> float:
         return times[min(len(times) - 1, int(f * len(times)))]
@@ -130,7 +153,7 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
         "walls": k,
         "seed": seed,
         "bots": specs,
-        "illegal_actions": illegal,
+        "illegal_actions": sum(p["illegal"] for p in parts),
         "seconds": time.perf_counter() - t0,
         "score": [sum(w[i] for w in per_wall) / k for i in range(4)],
         "score_ci95": [mean_ci([w[i] for w in per_wall])[1] for i in range(4)],
@@ -139,6 +162,7 @@ def duel(hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: boo
         "margin": mean,
         "margin_ci95": [mean - half, mean + half],
         "wall_margins": margins,
+        "per_wall": per_wall,
         "decision_s": {"n": len(times), "median": q(0.5), "p99": q(0.99), "max": times[-1]},
     }
 
@@ -151,6 +175,13 @@ def main() -> None:
     ap.add_argument("--rules", default="gb")
     ap.add_argument("--no-dedupe", action="store_true", help="play all 24 seatings even where they repeat a game")
     ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes sharing the walls (default 1); each has its own bots, so a bot that keeps state from"
+        " hand to hand (rand's random stream, search's worlds) plays other draws than in one process",
+    )
+    ap.add_argument(
         "--against",
         metavar="BOT",
         help="also play the same walls with BOT in the first bot's chairs and give the difference of the two"
@@ -159,7 +190,7 @@ def main() -> None:
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     specs = args.bots.split(",")
-    r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe)
+    r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe, workers=args.workers)
     print(
         f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
         f"{os.cpu_count()} cores · Python {platform.python_version()}"
@@ -175,6 +206,12 @@ def main() -> None:
             f"| {spec} | {r['win_rate'][i]:.3f} | {r['deal_in_rate'][i]:.3f} | {sc:+.2f} | "
             f"[{sc - half:+.2f}, {sc + half:+.2f}] |"
         )
+    for spec in dict.fromkeys(specs):  # a bot in two chairs (two against two): its chairs' mean a hand
+        chairs = [i for i, x in enumerate(specs) if x == spec]
+        if len(chairs) > 1:
+            sc, half = mean_ci([sum(w[i] for i in chairs) / len(chairs) for w in r["per_wall"]])
+            where = ", ".join(map(str, chairs))
+            print(f"{spec} in chairs {where}: {sc:+.2f} a hand, 95 % CI [{sc - half:+.2f}, {sc + half:+.2f}]")
     lo, hi = r["margin_ci95"]
     d = r["decision_s"]
     print(
@@ -186,7 +223,9 @@ def main() -> None:
         f"max {d['max'] * 1e3:.1f} ms over {d['n']} decisions"
     )
     if args.against:
-        other = duel(args.hands, seed, [args.against, *specs[1:]], args.rules, dedupe=not args.no_dedupe)
+        other = duel(
+            args.hands, seed, [args.against, *specs[1:]], args.rules, dedupe=not args.no_dedupe, workers=args.workers
+        )
         diff, half = paired(r, other)
         print(
             f"margin of {args.against} on the same walls: {other['margin']:+.2f}; {specs[0]} − {args.against}: "

@@ -132,7 +132,7 @@ def play_hand(hand: Hand | CompiledHand, bots: list[Bot], on_fault: Callable[[in
     replaced itself: :func:`~majiang.bots.base.seat_decides`) is reported to ``on_fault(seat, kind)``
     and scored by the ruleset's fault rule (Botzone's ends the hand), or where it has none replaced
     by the bot's own replacement or the default (托管) action.  On the compiled core the ``rand``,
-    ``eff``, ``fan`` and ``ev`` bots decide in C (:mod:`majiang.bots.incore`), with the same choices."""
+    ``eff``, ``fan`` and ``ev`` (and ``ev@3``) bots decide in C (:mod:`majiang.bots.incore`), with the same choices."""
     if isinstance(hand, CompiledHand):
         seats = CoreSeats(bots)
         seats.play(hand, on_fault=on_fault)

@@ -49,3 +49,17 @@ def _unbounded(init):
         self.budget_s = float("inf")  # as the core's ev: bounded by its node count alone
 
     return wrapped
+
+
+def test_workers_share_the_walls_and_change_nothing():
+    """``--workers 2``: two processes play the walls between them; the bots here keep nothing from
+    one hand to the next, so every figure but the times is the one process's."""
+    figures = [
+        {
+            k: v
+            for k, v in bot_duel.duel(72, 6, ["fan", "eff", "fan", "eff"], workers=w).items()
+            if k not in ("seconds", "decision_s")
+        }
+        for w in (1, 2)
+    ]
+    assert figures[0] == figures[1] and figures[0]["walls"] == 3 and len(figures[0]["per_wall"]) == 3

@@ -124,15 +124,16 @@ def test_rand_bots_go_on_with_the_same_stream():
     assert states["core"] == states["python"]
 
 
-CORE_PLAYED = [("fan", "BOT_FAN", 40), ("ev", "BOT_EV", 16)]
+CORE_PLAYED = [("fan", "BOT_FAN", 40), ("ev", "BOT_EV", 16), ("ev@3", "BOT_EV3", 1)]  # ev@3: ≈ 6 s a hand in Python
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 @pytest.mark.parametrize(("bot", "kind", "hands"), CORE_PLAYED, ids=[b for b, _, _ in CORE_PLAYED])
 def test_the_core_plays_its_bots_itself_as_python_does(rules, bot, kind, hands):
-    """BOT_FAN, BOT_EV: the fan bot (majiang.bots.fan.FanBot) and the ev bot (majiang.bots.ev.EVBot,
-    ``best``) decide inside the core (no seat is asked in Python) and every hand's log equals the Python
-    engine's with that bot at the four seats."""
+    """BOT_FAN, BOT_EV, BOT_EV3: the fan bot (majiang.bots.fan.FanBot) and the ev bot
+    (majiang.bots.ev.EVBot, ``best``; ``ev@3`` searching three steps from ready) decide inside the
+    core (no seat is asked in Python) and every hand's log equals the Python engine's with that bot
+    at the four seats."""
     from majiang.bots.incore import core_kind
     from majiang.sim import play_hand
 
@@ -162,8 +163,11 @@ def test_the_core_plays_only_the_ev_bot_it_has():
 
     assert core_kind(EVBot(1)) == compiled.BOT_EV
     assert core_kind(make_bot("best", 1, rules="gb")) == compiled.BOT_EV
-    for other in (EVBot(1, depth=1), EVBot(1, defence=False), EVBot(1, max_nodes=5000)):
+    assert core_kind(EVBot(1, depth=3)) == core_kind(make_bot("ev@3", 1, rules="gb")) == compiled.BOT_EV3
+    for other in (EVBot(1, depth=1), EVBot(1, defence=False), EVBot(1, max_nodes=5000), EVBot(1, depth=3, max_nodes=9)):
         assert core_kind(other) == compiled.BOT_PYTHON
+    with pytest.raises(ValueError, match="1, 2 or 3"):
+        make_bot("ev@4", 1, rules="gb")
 
 
 def test_the_core_s_bots_choose_as_python_does_at_every_decision():
@@ -173,10 +177,11 @@ def test_the_core_s_bots_choose_as_python_does_at_every_decision():
     from majiang.sim import play_hand
 
     ruleset = make_ruleset("gb")
-    twins = {compiled.BOT_EFF: "eff", compiled.BOT_FAN: "fan", compiled.BOT_EV: "ev"}
+    twins = {compiled.BOT_EFF: "eff", compiled.BOT_FAN: "fan", compiled.BOT_EV: "ev", compiled.BOT_EV3: "ev@3"}
     reference = {kind: make_bot(name, 1, rules="gb") for kind, name in twins.items()}
-    reference[compiled.BOT_EV].budget_s = math.inf
+    reference[compiled.BOT_EV].budget_s = reference[compiled.BOT_EV3].budget_s = math.inf
     asked = 0
+    deep = True  # ev@3 (≈ 90 ms a decision in Python) at every decision of the first two hands
 
     class Checking:
         name = "checking"
@@ -188,13 +193,15 @@ def test_the_core_s_bots_choose_as_python_does_at_every_decision():
             nonlocal asked
             hand = view._hand
             for kind, bot in reference.items():
-                assert hand.bot_choice(view.seat, kind) == bot.choose(view, legal), (twins[kind], view.phase)
+                if deep or kind != compiled.BOT_EV3:
+                    assert hand.bot_choice(view.seat, kind) == bot.choose(view, legal), (twins[kind], view.phase)
             asked += 1
             return core_choice(self.bot, view, legal)
 
     for n in range(6):
+        deep = n < 2
         hand = CompiledHand(ruleset, _seed("choice", n))
-        play_hand(hand, [Checking(make_bot(b, s, rules="gb")) for s, b in enumerate(("ev", "fan", "eff", "ev"))])
+        play_hand(hand, [Checking(make_bot(b, s, rules="gb")) for s, b in enumerate(("ev", "fan", "eff", "ev@3"))])
     assert asked > 200
     with pytest.raises(ValueError, match="bot kind"):
         hand.bot_choice(0, compiled.BOT_RAND)

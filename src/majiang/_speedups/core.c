@@ -319,7 +319,7 @@ static PyObject *Hand_default_action(HandObject *self, PyObject *arg) {
     return Py_NewRef(PyTuple_GET_ITEM(ACTIONS, mj_default_action(&self->h, seat)));
 }
 
-/* bot_choice(seat, kind): what the core's bot `kind` (BOT_EFF, BOT_FAN or BOT_EV) chooses for `seat`'s
+/* bot_choice(seat, kind): what the core's bot `kind` (BOT_EFF, BOT_FAN, BOT_EV or BOT_EV3) chooses for `seat`'s
  * decision now, or None when the seat has nothing to decide; the hand is not changed */
 static PyObject *Hand_bot_choice(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int seat, n;
@@ -327,15 +327,15 @@ static PyObject *Hand_bot_choice(HandObject *self, PyObject *const *args, Py_ssi
     if (seat_arg(args[0], &seat) < 0) return NULL;
     long kind = PyLong_AsLong(args[1]);
     if (kind == -1 && PyErr_Occurred()) return NULL;
-    if (kind != BOT_EFF && kind != BOT_FAN && kind != BOT_EV)
-        return PyErr_Format(PyExc_ValueError, "bot kind: BOT_EFF, BOT_FAN or BOT_EV, not %ld", kind);
+    if (kind != BOT_EFF && kind != BOT_FAN && kind != BOT_EV && kind != BOT_EV3)
+        return PyErr_Format(PyExc_ValueError, "bot kind: BOT_EFF, BOT_FAN, BOT_EV or BOT_EV3, not %ld", kind);
     const mj_act_t *legal = mj_legal(&self->h, seat, &n);
     if (!n) Py_RETURN_NONE;
     return Py_NewRef(PyTuple_GET_ITEM(ACTIONS, legal[mj_bot_choose(&self->h, seat, (int)kind, NULL, legal, n)]));
 }
 
 /* play(kinds, rngs, callback): play the hand to its end as majiang.sim.play_hand does — the seats asked
- * in turn, each deciding by its kind (BOT_RAND with rngs[s], BOT_EFF, BOT_FAN, BOT_EV, or BOT_PYTHON: callback(seat),
+ * in turn, each deciding by its kind (BOT_RAND with rngs[s], BOT_EFF, BOT_FAN, BOT_EV, BOT_EV3, or BOT_PYTHON: callback(seat),
  * which must decide and act for the seat itself) */
 static PyObject *Hand_play(HandObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) return PyErr_Format(PyExc_TypeError, "play(kinds, rngs, callback)");
@@ -347,7 +347,7 @@ static PyObject *Hand_play(HandObject *self, PyObject *const *args, Py_ssize_t n
     for (int s = 0; s < 4; s++) {
         long k = PyLong_AsLong(PyTuple_GET_ITEM(kseq, s));
         if (k == -1 && PyErr_Occurred()) return NULL;
-        if (k < BOT_PYTHON || k > BOT_EV) return PyErr_Format(PyExc_ValueError, "unknown bot kind %ld", k);
+        if (k < BOT_PYTHON || k > BOT_EV3) return PyErr_Format(PyExc_ValueError, "unknown bot kind %ld", k);
         kinds[s] = (int)k;
         PyObject *r = PyTuple_GET_ITEM(rseq, s);
         if (k == BOT_RAND) {
@@ -793,7 +793,7 @@ static PyTypeObject HandType = {
 
 /* ---- Batch: many hands stepped in one call (the vector environment's core) ------------------------ */
 /* Each hand waits at the decision of a seat its caller plays (kind BOT_PYTHON); the seats of kind
- * BOT_RAND / BOT_EFF / BOT_FAN / BOT_EV play inside the core until such a decision comes (as Hand.play does, in the
+ * BOT_RAND / BOT_EFF / BOT_FAN / BOT_EV / BOT_EV3 play inside the core until such a decision comes (as Hand.play does, in the
  * order the engine asks).  step() applies one RL action code per hand, plays on, and writes each
  * hand's next decision (seat, planes, mask), its score changes and whether it ended. */
 typedef struct {
@@ -840,7 +840,7 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwds) {
     }
     int python = 0;
     for (int s = 0; s < 4; s++) {
-        if (k[s] < BOT_PYTHON || k[s] > BOT_EV) {
+        if (k[s] < BOT_PYTHON || k[s] > BOT_EV3) {
             PyErr_Format(PyExc_ValueError, "unknown bot kind %d", k[s]);
             return -1;
         }
@@ -1233,6 +1233,7 @@ PyMODINIT_FUNC PyInit_core(void) {
         PyModule_AddIntConstant(m, "CODES", MJ_ACT_CODES) < 0 || PyModule_AddIntConstant(m, "BOT_PYTHON", BOT_PYTHON) < 0 ||
         PyModule_AddIntConstant(m, "BOT_RAND", BOT_RAND) < 0 || PyModule_AddIntConstant(m, "BOT_EFF", BOT_EFF) < 0 ||
         PyModule_AddIntConstant(m, "BOT_FAN", BOT_FAN) < 0 || PyModule_AddIntConstant(m, "BOT_EV", BOT_EV) < 0 ||
+        PyModule_AddIntConstant(m, "BOT_EV3", BOT_EV3) < 0 ||
         PyModule_AddObject(m, "RL_LAYOUT", Py_BuildValue("(iiiiiiiiiiiiiiiiiiiiiiiii)", RL_OWN, RL_DRAWN, RL_OFFER,
                                                          RL_UNSEEN, RL_PREVALENT, RL_SEAT_WIND, RL_SCALARS, RL_JING,
                                                          RL_GLOBAL_ROWS, RL_B_MELDS, RL_B_POND, RL_B_INFO, RL_B_ORDER,

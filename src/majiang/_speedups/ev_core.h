@@ -22,7 +22,7 @@
 #define EV_WAIT_RATE 0.09
 #define EV_END_RATE 0.04
 #define EV_CLAIM_MARGIN 1.05
-#define EV_DEPTH 2
+#define EV_DEPTH 2    /* ev: the steps from ready it searches; ev@3 (BOT_EV3) searches 3 */
 #define EV_MAX_NODES 200000L
 #define EV_LOOK_ROWS 3      /* the look-ahead rows (mj_ev_look, EVBot.look) */
 #define EV_LOOK_SCALE 50.0  /* their values are points / EV_LOOK_SCALE */
@@ -31,7 +31,7 @@
 /* One decision's table (EVBot._prepare) and the fan context of the melds being valued (FanContext) */
 typedef struct {
     const mj_hand_t *h;
-    int seat, pool, draws, min_fan;
+    int seat, pool, draws, min_fan, depth;
     int unseen[MJ_KINDS];
     uint8_t others_visible[MJ_KINDS]; /* visible less the seat's own exposed melds */
     double danger[MJ_KINDS];
@@ -156,9 +156,9 @@ static double ev_tile_danger(const mj_evbot_t *b, const mj_seat_t *o, int t) {
 }
 
 /* EVBot._prepare (with _dangers) */
-static void ev_prepare(mj_evbot_t *b, const mj_hand_t *h, int seat) {
+static void ev_prepare(mj_evbot_t *b, const mj_hand_t *h, int seat, int depth) {
     const mj_seat_t *st = &h->seats[seat];
-    b->h = h, b->seat = seat, b->nodes = 0, b->over = 0, b->look = NULL;
+    b->h = h, b->seat = seat, b->depth = depth, b->nodes = 0, b->over = 0, b->look = NULL;
     int pool = 0;
     for (int t = 0; t < MJ_KINDS; t++) pool += b->unseen[t] = mj_unseen_one(h, seat, t);
     b->pool = pool > 1 ? pool : 1;
@@ -314,10 +314,11 @@ static double ev_one_away(mj_evbot_t *b, unsigned char *c, int *unseen, int draw
     return total;
 }
 
-/* _two_away: 二向听, over the next useful draw and the best discard after it */
-static double ev_two_away(mj_evbot_t *b, unsigned char *c, int *unseen) {
-    int n = b->m.n, draws = b->draws;
-    if (draws < 3) return 0.0;
+/* _far: k (≥ 2) from ready (二向听, 三向听), over the next useful draw and the best discard after it of the
+ * value k − 1 from ready, that hand reached after the expected wait for such a draw */
+static double ev_far(mj_evbot_t *b, unsigned char *c, int *unseen, int draws, int k) {
+    int n = b->m.n;
+    if (draws < k + 1) return 0.0;
     unsigned long long useful = useful_mask(c, n, -1), keep[MJ_KINDS];
     double p[MJ_KINDS], accept = 0.0;
     int tiles[MJ_KINDS], nf = 0;
@@ -325,11 +326,11 @@ static double ev_two_away(mj_evbot_t *b, unsigned char *c, int *unseen) {
         if (!(useful >> t & 1) || !unseen[t]) continue;
         accept += (double)unseen[t] / b->pool;
         c[t]++;
-        discards_t d; /* a useful draw: no discard is below 1 from ready, so `low` 1 is exact */
+        discards_t d; /* a useful draw: no discard is below k − 1 from ready, so `low` k − 1 is exact */
         discard_shanten(c, n, &d);
         keep[nf] = 0;
         for (int e = 0; e < MJ_KINDS; e++)
-            if (c[e] && e != t && d.low == 1 && d.after[e] == 1) keep[nf] |= 1ULL << e;
+            if (c[e] && e != t && d.low == k - 1 && d.after[e] == k - 1) keep[nf] |= 1ULL << e;
         p[nf] = (double)unseen[t] / b->pool, tiles[nf++] = t;
         c[t]--;
     }
@@ -337,7 +338,7 @@ static double ev_two_away(mj_evbot_t *b, unsigned char *c, int *unseen) {
     if (accept > 0.95) accept = 0.95;
     int delay = (int)nearbyint(1.0 / accept); /* Python's round: halves to even */
     if (delay < 1) delay = 1;
-    if (delay > draws - 2) delay = draws - 2;
+    if (delay > draws - k) delay = draws - k;
     double total = 0.0;
     for (int i = 0; i < nf; i++) {
         int t = tiles[i];
@@ -347,7 +348,7 @@ static double ev_two_away(mj_evbot_t *b, unsigned char *c, int *unseen) {
             if (!(keep[i] >> e & 1)) continue;
             if (ev_spent(b)) break;
             c[e]--;
-            double v = ev_one_away(b, c, unseen, draws - delay);
+            double v = k == 2 ? ev_one_away(b, c, unseen, draws - delay) : ev_far(b, c, unseen, draws - delay, k - 1);
             if (v > best) best = v;
             c[e]++;
         }
@@ -355,7 +356,7 @@ static double ev_two_away(mj_evbot_t *b, unsigned char *c, int *unseen) {
         total += p[i] * best;
     }
     double reach = 0.0, stay = 1.0;
-    for (int j = 1; j < draws - 1; j++) {
+    for (int j = 1; j < draws - k + 1; j++) {
         stay *= 1.0 - EV_END_RATE;
         reach += stay;
         stay *= 1.0 - accept;
@@ -368,18 +369,18 @@ static double ev_two_away(mj_evbot_t *b, unsigned char *c, int *unseen) {
 static double ev_hand_value(mj_evbot_t *b, unsigned char *c) {
     int s = overall(c, b->m.n);
     b->nodes++;
-    if (s > EV_DEPTH || ev_spent(b)) return 0.0;
+    if (s > b->depth || ev_spent(b)) return 0.0;
     if (s == 0) {
         double hz, fan;
         ev_ready(b, c, b->unseen, &hz, &fan);
         return ev_win_chance(hz, b->draws) * (EV_WIN_BASE + EV_WIN_FAN * fan);
     }
     if (s == 1) return ev_one_away(b, c, b->unseen, b->draws);
-    return ev_two_away(b, c, b->unseen);
+    return ev_far(b, c, b->unseen, b->draws, s);
 }
 
 /* _best_discard: the best discard of a hand with one tile more by value after the deal-in risk, among
- * those leaving a hand within EV_DEPTH of ready; -1 when none has a value */
+ * those leaving a hand within the search's depth of ready; -1 when none has a value */
 static int ev_best_discard(mj_evbot_t *b, unsigned char *c, double *value) {
     int after[MJ_KINDS], best = -1;
     for (int t = 0; t < MJ_KINDS; t++) {
@@ -388,7 +389,7 @@ static int ev_best_discard(mj_evbot_t *b, unsigned char *c, double *value) {
         after[t] = overall(c, b->m.n);
         c[t]++;
     }
-    for (int level = 0; level <= EV_DEPTH; level++) /* sorted by the shanten after, stably */
+    for (int level = 0; level <= b->depth; level++) /* sorted by the shanten after, stably */
         for (int t = 0; t < MJ_KINDS; t++) {
             if (!c[t] || after[t] != level) continue;
             c[t]--;
@@ -404,7 +405,7 @@ static int ev_best_discard(mj_evbot_t *b, unsigned char *c, double *value) {
 }
 
 /* EVBot.turn */
-static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n, int depth) {
     int kong = mj_fan_kong(h, seat, legal, n);
     if (kong >= 0) return kong;
     const mj_seat_t *st = &h->seats[seat];
@@ -413,7 +414,7 @@ static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n
     mj_fmelds_t m;
     mj_fmelds_of(st, &m);
     mj_evbot_t b;
-    ev_prepare(&b, h, seat);
+    ev_prepare(&b, h, seat, depth);
     ev_set_melds(&b, &m, 0);
     if (ev_look_rows) b.look = ev_look_rows + MJ_KINDS;
     double value;
@@ -423,15 +424,15 @@ static int mj_ev_turn(const mj_hand_t *h, int seat, const mj_act_t *legal, int n
 }
 
 /* EVBot.claim */
-static int mj_ev_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+static int mj_ev_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int n, int depth) {
     const mj_seat_t *st = &h->seats[seat];
     unsigned char c[MJ_KINDS];
     memcpy(c, st->counts, MJ_KINDS);
     mj_fmelds_t m, after_m;
     mj_fmelds_of(st, &m);
-    if (overall(c, m.n) > EV_DEPTH) return mj_fan_claim(h, seat, legal, n);
+    if (overall(c, m.n) > depth) return mj_fan_claim(h, seat, legal, n);
     mj_evbot_t b;
-    ev_prepare(&b, h, seat);
+    ev_prepare(&b, h, seat, depth);
     ev_set_melds(&b, &m, 0);
     double pass_value = ev_hand_value(&b, c), best_value = 0.0;
     float *look = ev_look_rows ? ev_look_rows + 2 * MJ_KINDS : NULL;
@@ -457,11 +458,11 @@ static int mj_ev_claim(const mj_hand_t *h, int seat, const mj_act_t *legal, int 
     return mj_fan_claim(h, seat, legal, n);
 }
 
-/* EVBot.choose (TurnOrClaim): the index of its choice in `legal` */
-static int mj_ev_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, int n) {
+/* EVBot.choose (TurnOrClaim) searching `depth` steps from ready: the index of its choice in `legal` */
+static int mj_ev_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, int n, int depth) {
     for (int i = 0; i < n; i++)
         if (MJ_ACT_TYPE(legal[i]) == A_WIN) return i;
-    return h->phase == PH_TURN ? mj_ev_turn(h, seat, legal, n) : mj_ev_claim(h, seat, legal, n);
+    return h->phase == PH_TURN ? mj_ev_turn(h, seat, legal, n, depth) : mj_ev_claim(h, seat, legal, n, depth);
 }
 
 /* The ev bot's choice for `seat` (its index in `legal`) and its look-ahead rows, EV_LOOK_ROWS x 34
@@ -471,16 +472,16 @@ static int mj_ev_choose(const mj_hand_t *h, int seat, const mj_act_t *legal, int
  * valued (pass: the hand kept).  Values in points / EV_LOOK_SCALE; 0 where ev valued nothing. */
 static int mj_ev_look(const mj_hand_t *h, int seat, const mj_act_t *legal, int n, float *rows) {
     mj_evbot_t b;
-    ev_prepare(&b, h, seat);
+    ev_prepare(&b, h, seat, EV_DEPTH);
     for (int t = 0; t < MJ_KINDS; t++) rows[t] = (float)b.danger[t];
     ev_look_rows = rows;
-    int i = mj_ev_choose(h, seat, legal, n);
+    int i = mj_ev_choose(h, seat, legal, n, EV_DEPTH);
     ev_look_rows = NULL;
     return i;
 }
 
 /* ---- the bots the core plays itself ------------------------------------------------------------- */
-enum { BOT_PYTHON = 0, BOT_RAND = 1, BOT_EFF = 2, BOT_FAN = 3, BOT_EV = 4 };
+enum { BOT_PYTHON = 0, BOT_RAND = 1, BOT_EFF = 2, BOT_FAN = 3, BOT_EV = 4, BOT_EV3 = 5 }; /* BOT_EV3: ev@3 */
 
 /* One seat's decision by a core bot: the index of its choice in `legal` (rand: RandomBot.choose,
  * random.Random.choice on the seat's generator) */
@@ -491,7 +492,9 @@ static int mj_bot_choose(const mj_hand_t *h, int seat, int kind, mt_t *rng, cons
     case BOT_FAN:
         return mj_fan_choose(h, seat, legal, n);
     case BOT_EV:
-        return mj_ev_choose(h, seat, legal, n);
+        return mj_ev_choose(h, seat, legal, n, EV_DEPTH);
+    case BOT_EV3:
+        return mj_ev_choose(h, seat, legal, n, 3);
     default:
         return mj_eff_choose(h, seat, legal, n);
     }

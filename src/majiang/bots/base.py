@@ -115,7 +115,7 @@ BOT_HELP = {
     "rand": "random legal",
     "eff": "tile efficiency",
     "fan": "MCR fan-aware",
-    "ev": "expected value over the unseen tiles, docs/bots.md",
+    "ev": "expected value over the unseen tiles, docs/bots.md; ev@3 searches three steps from ready, not two",
     "search": "ev checked by determinised play-outs on the compiled core; search@SECONDS[/SAMPLES[/Z[/PLAYOUT]]] "
     "sets its budget a decision, default 0.5 s, 256 worlds, z 2, played out by eff (or fan)",
     "best": "the strongest",
@@ -163,6 +163,11 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
     if spec == "net-planes":
         planes: Bot = importlib.import_module(NET_BOT).make_planes(seed)
         return planes
+    if spec.startswith("ev@"):  # the ev bot searching 1, 2 (= ev) or 3 steps from ready
+        if spec[3:] not in ("1", "2", "3"):
+            raise ValueError(f"{spec!r}: ev@DEPTH searches 1, 2 or 3 steps from ready, e.g. ev@3")
+        deep: Bot = importlib.import_module(info(rules).bots["ev"]).make(seed, depth=int(spec[3:]))
+        return deep
     if spec.startswith("search@"):
         search = importlib.import_module(SEARCH_BOT)  # by name: the search bot builds on the ev bot
         seconds, _, rest = spec[7:].partition("/")
@@ -192,6 +197,6 @@ def make_bot(spec: str, seed: int | None = None, rules: str = "gb") -> Bot:
 
         return botzone.make(spec)
     raise ValueError(
-        f"unknown bot {spec!r}: use {', '.join(BOT_KINDS)}, net:WEIGHTS.npz, search@SECONDS, ext:COMMAND, "
+        f"unknown bot {spec!r}: use {', '.join(BOT_KINDS)}, ev@DEPTH, net:WEIGHTS.npz, search@SECONDS, ext:COMMAND, "
         "botzone:COMMAND or botzone-simple:COMMAND"
     )

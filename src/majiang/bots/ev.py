@@ -12,7 +12,8 @@ from what the seat can see (the unseen copies of each tile, the draws left):
 * **one from ready** (一向听): the exact expectation over the next useful draw and the best discard
   after it of the ready hands reached, summed over the turn the draw comes;
 * **two from ready** (二向听): the same one level up, over the 一向听 values (memoised per decision);
-* further, or when no discard reaches a legal ready hand within two steps: the fan bot decides
+  with ``depth=3`` (``ev@3``) **three from ready** (三向听) the same again, over the 二向听 values;
+* further, or when no discard reaches a legal ready hand within ``depth`` steps: the fan bot decides
   (:class:`~majiang.bots.fan.FanBot`: pattern distance, late defence).
 
 A ready shape under 8 fan is worth nothing, so the bot keeps legal waits.  Each discard's value is
@@ -65,8 +66,8 @@ CLAIM_MARGIN = 1.05
 
 
 class EVBot(FanBot):
-    """The ``ev`` bot; ``max_nodes`` and ``budget_s`` (CPU seconds) bound one decision, ``depth`` (1 or
-    2) is how many steps from ready the search starts, ``defence`` weighs the deal-in risk."""
+    """The ``ev`` bot; ``max_nodes`` and ``budget_s`` (CPU seconds) bound one decision, ``depth`` (1, 2
+    or 3) is how many steps from ready the search starts, ``defence`` weighs the deal-in risk."""
 
     name = "ev"
 
@@ -79,6 +80,8 @@ class EVBot(FanBot):
         depth: int = 2,
     ) -> None:
         super().__init__(seed)
+        if depth not in (1, 2, 3):
+            raise ValueError(f"depth {depth}: the ev bot searches 1, 2 or 3 steps from ready")
         self.depth = depth
         self.budget_s = budget_s
         self.max_nodes = max_nodes
@@ -142,7 +145,7 @@ class EVBot(FanBot):
     def claim(self, view: SeatView, legal: list[Action]) -> Action:
         melds = view.melds[view.seat]
         counts = list(view.counts)
-        if shanten_of_counts(counts, len(melds)) > 2:
+        if shanten_of_counts(counts, len(melds)) > max(2, self.depth):  # depth 1 values 二向听 claims as 0
             return super().claim(view, legal)
         pass_value = self._hand_value(view, counts, melds)
         look = None if self._look is None else self._look[2]
@@ -235,8 +238,8 @@ class EVBot(FanBot):
         return best
 
     def _hand_value(self, view: SeatView, c: list[int], melds: Sequence[Meld]) -> float:
-        """Expected gain of a 13-tile hand (13 − 3·melds concealed tiles) at most one from ready; 0
-        when it reaches no legal ready hand, or when the search budget is spent."""
+        """Expected gain of a 13-tile hand (13 − 3·melds concealed tiles) at most ``depth`` from ready;
+        0 when it reaches no legal ready hand, or when the search budget is spent."""
         n = len(melds)
         s = shanten_of_counts(c, n)
         self._nodes += 1
@@ -248,7 +251,7 @@ class EVBot(FanBot):
             return _win_chance(h, self.draws) * (WIN_BASE + WIN_FAN * fan)
         if s == 1:
             return self._one_away(c, ctx, self.unseen, self.draws)
-        return self._two_away(c, ctx, self.unseen)
+        return self._far(c, ctx, self.unseen, self.draws, s)
 
     def _spent(self) -> bool:
         """Past the node bound, or past the CPU deadline (read every 2,000 nodes: a clock read is a
@@ -332,12 +335,12 @@ class EVBot(FanBot):
         self._memo[key] = total
         return total
 
-    def _two_away(self, c: list[int], ctx: FanContext, unseen: list[int]) -> float:
-        """二向听: the expectation over the next useful draw and the best discard after it of the
-        one-from-ready hand's value, that hand reached after the expected wait for such a draw."""
+    def _far(self, c: list[int], ctx: FanContext, unseen: list[int], draws: int, k: int) -> float:
+        """``k`` (≥ 2) from ready (二向听, 三向听): the expectation over the next useful draw and the best
+        discard after it of the value ``k − 1`` from ready, that hand reached after the expected wait
+        for such a draw."""
         n = len(ctx.melds)
-        draws = self.draws
-        if draws < 3:
+        if draws < k + 1:
             return 0.0
         found: list[tuple[float, list[int]]] = []
         accept = 0.0
@@ -350,7 +353,7 @@ class EVBot(FanBot):
             for e in range(34):
                 if c[e] and e != t:
                     c[e] -= 1
-                    if _shanten(c, n) == 1:
+                    if _shanten(c, n) == k - 1:
                         keep.append(e)
                     c[e] += 1
             found.append((unseen[t] / self.pool, keep))
@@ -358,7 +361,7 @@ class EVBot(FanBot):
         if not found:
             return 0.0
         accept = min(0.95, accept)
-        delay = min(draws - 2, max(1, round(1 / accept)))
+        delay = min(draws - k, max(1, round(1 / accept)))
         total = 0.0
         for (p, discards), t in zip(found, [t for t in _tiles(useful_mask_of_counts(c, n)) if unseen[t]], strict=True):
             c[t] += 1
@@ -368,14 +371,17 @@ class EVBot(FanBot):
                 if self._spent():
                     break
                 c[e] -= 1
-                best = max(best, self._one_away(c, ctx, unseen, draws - delay))
+                if k == 2:
+                    best = max(best, self._one_away(c, ctx, unseen, draws - delay))
+                else:
+                    best = max(best, self._far(c, ctx, unseen, draws - delay, k - 1))
                 c[e] += 1
             unseen[t] += 1
             c[t] -= 1
             total += p * best
         reach = 0.0
         stay = 1.0
-        for _ in range(1, draws - 1):
+        for _ in range(1, draws - k + 1):
             stay *= 1.0 - END_RATE
             reach += stay
             stay *= 1.0 - accept
@@ -438,5 +444,5 @@ def _win_chance(h: float, draws: int) -> float:
     return h * (1.0 - END_RATE) * (1.0 - go**draws) / (1.0 - go)
 
 
-def make(seed: int | None) -> EVBot:
-    return EVBot(seed)
+def make(seed: int | None, depth: int = 2) -> EVBot:
+    return EVBot(seed, depth=depth)

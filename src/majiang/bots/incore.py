@@ -4,9 +4,9 @@
 bot is a plain :class:`~majiang.bots.base.RandomBot` (``rand``: the same draws from the same
 ``random.Random`` stream), :class:`~majiang.bots.efficiency.EfficiencyBot` (``eff``: the same
 shanten tables and tie-breaks), :class:`~majiang.bots.fan.FanBot` (``fan``: the same distances,
-scored by the same fan calculator) or :class:`~majiang.bots.ev.EVBot` as configured by default
-(``ev`` = ``best``: the same values in the same floating-point order, bounded by the same node count
-but not by CPU time); any other bot or policy is asked in Python at its own seat's
+scored by the same fan calculator) or :class:`~majiang.bots.ev.EVBot` as configured by default or
+searching three steps from ready (``ev``, ``ev@3``: the same values in the same floating-point order,
+bounded by the same node count but not by CPU time); any other bot or policy is asked in Python at its own seat's
 decisions only, through a :class:`~majiang.engine.view.SeatView`.  The choices are the same either
 way, which the equality tests check hand log by hand log.
 """
@@ -22,24 +22,33 @@ from majiang.bots.base import Bot, RandomBot, seat_decides
 from majiang.bots.efficiency import EfficiencyBot
 from majiang.bots.ev import LOOK_ROWS, EVBot
 from majiang.bots.fan import FanBot
-from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, CompiledHand, core_random
+from majiang.engine.compiled import (
+    BOT_EFF,
+    BOT_EV,
+    BOT_EV3,
+    BOT_FAN,
+    BOT_PYTHON,
+    BOT_RAND,
+    CompiledHand,
+    core_random,
+)
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
 from majiang.rulesets import lookup
 
 
 def core_kind(bot: object) -> int:
-    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF``, ``BOT_FAN``, ``BOT_EV`` or ``BOT_PYTHON`` (asked in
-    Python).  Only the classes themselves, not subclasses, which may decide otherwise, and ``ev`` only
-    with the settings the core has (depth 2, defence, 200,000 nodes)."""
+    """How the core plays ``bot``: ``BOT_RAND``, ``BOT_EFF``, ``BOT_FAN``, ``BOT_EV``, ``BOT_EV3`` or
+    ``BOT_PYTHON`` (asked in Python).  Only the classes themselves, not subclasses, which may decide
+    otherwise, and ``ev`` only with the settings the core has (depth 2 or 3, defence, 200,000 nodes)."""
     if type(bot) is RandomBot:
         return BOT_RAND
     if type(bot) is EfficiencyBot:
         return BOT_EFF
     if type(bot) is FanBot:
         return BOT_FAN
-    if type(bot) is EVBot and (bot.depth, bot.defence, bot.max_nodes) == (2, True, 200_000):
-        return BOT_EV
+    if type(bot) is EVBot and (bot.defence, bot.max_nodes) == (True, 200_000) and bot.depth in (2, 3):
+        return BOT_EV if bot.depth == 2 else BOT_EV3
     return BOT_PYTHON
 
 
@@ -48,7 +57,7 @@ def core_choice(bot: Any, view: SeatView, legal: list[Action]) -> Action:
     :class:`CompiledHand` and the core has one (``eff``, ``fan``, ``ev``): the same choice at C speed."""
     kind = core_kind(bot)
     hand = view._hand
-    if kind in (BOT_EFF, BOT_FAN, BOT_EV) and isinstance(hand, CompiledHand):
+    if kind in (BOT_EFF, BOT_FAN, BOT_EV, BOT_EV3) and isinstance(hand, CompiledHand):
         return hand.bot_choice(view.seat, kind)
     choice: Action = bot.choose(view, legal)
     return choice

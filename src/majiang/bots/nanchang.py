@@ -101,5 +101,6 @@ def _minus(c: Sequence[int], t: int) -> list[int]:
     return out
 
 
-def make(seed: int | None) -> NanchangBot:
+def make(seed: int | None, depth: int = 2) -> NanchangBot:
+    """The jing-aware bot; ``depth`` (``ev@DEPTH``: the MCR ev bot's search depth) does not apply to it."""
     return NanchangBot(seed)

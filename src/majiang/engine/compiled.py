@@ -438,8 +438,8 @@ class CompiledHand:
         return action
 
     def bot_choice(self, seat: int, kind: int) -> Action:
-        """What the core's bot ``kind`` (``BOT_EFF``, ``BOT_FAN``, ``BOT_EV``) chooses for ``seat`` now: the
-        choice of the Python bot it twins, at C speed.  The hand is not changed."""
+        """What the core's bot ``kind`` (``BOT_EFF``, ``BOT_FAN``, ``BOT_EV``, ``BOT_EV3``) chooses for
+        ``seat`` now: the choice of the Python bot it twins, at C speed.  The hand is not changed."""
         action: Action | None = self._c.bot_choice(seat, kind)
         if action is None:
             raise IllegalAction(f"seat {seat} has nothing to decide")
@@ -486,8 +486,8 @@ class CompiledHand:
     def play(self, kinds: Sequence[int], rngs: Sequence[Any], decide: Callable[[int], None]) -> None:
         """Play the hand to its end as :func:`majiang.sim.play_hand` does: the seats asked in turn,
         ``kinds[s]`` saying who decides — the core's ``rand`` bot (``BOT_RAND``, on the generator
-        ``rngs[s]``, a ``Random``), its ``eff``, ``fan`` or ``ev`` bot (``BOT_EFF``, ``BOT_FAN``,
-        ``BOT_EV``) or Python (``BOT_PYTHON``: ``decide(seat)`` decides and acts for the seat through
+        ``rngs[s]``, a ``Random``), its ``eff``, ``fan``, ``ev`` or ``ev@3`` bot (``BOT_EFF``, ``BOT_FAN``,
+        ``BOT_EV``, ``BOT_EV3``) or Python (``BOT_PYTHON``: ``decide(seat)`` decides and acts for the seat through
         :meth:`act`)."""
         self._seats = None
         try:
@@ -508,15 +508,15 @@ def _tile_text(t: Any) -> str:
     return tile_str(t) if isinstance(t, int) and 0 <= t < NUM_KINDS else ""
 
 
-#: the core's bot kinds (``majiang._speedups.core``): Python, ``rand``, ``eff``, ``fan``, ``ev``
-BOT_PYTHON, BOT_RAND, BOT_EFF, BOT_FAN, BOT_EV = 0, 1, 2, 3, 4
+#: the core's bot kinds (``majiang._speedups.core``): Python, ``rand``, ``eff``, ``fan``, ``ev``, ``ev@3``
+BOT_PYTHON, BOT_RAND, BOT_EFF, BOT_FAN, BOT_EV, BOT_EV3 = 0, 1, 2, 3, 4, 5
 #: the bots :meth:`CompiledHand.rollouts` plays out with
 PLAYOUT_POLICIES = {"eff": BOT_EFF, "fan": BOT_FAN}  # not ev: ≈ 24 play-outs a CPU second, too slow to sample
 
 
 def core_batch(rules: Ruleset, n: int, kinds: tuple[int, int, int, int] = (BOT_PYTHON,) * 4) -> Any:
     """``n`` hands of ``rules`` stepped together in C (``majiang._speedups.core.Batch``: the vector
-    environment's core), the seats of kind ``BOT_RAND`` / ``BOT_EFF`` / ``BOT_FAN`` / ``BOT_EV`` played by
+    environment's core), the seats of kind ``BOT_RAND`` / ``BOT_EFF`` / ``BOT_FAN`` / ``BOT_EV`` / ``BOT_EV3`` played by
     the core's bots, or None where the core does not play ``rules``."""
     made = core_rules(rules)
     return None if made is None else _core.Batch(made, n, kinds)
