@@ -181,7 +181,7 @@ def test_the_core_s_bots_choose_as_python_does_at_every_decision():
     reference = {kind: make_bot(name, 1, rules="gb") for kind, name in twins.items()}
     reference[compiled.BOT_EV].budget_s = reference[compiled.BOT_EV3].budget_s = math.inf
     asked = 0
-    deep = True  # ev@3 (≈ 90 ms a decision in Python) at every decision of the first two hands
+    deep = True  # ev@3 (≈ 90 ms a decision in Python) is checked at every decision of the first two hands
 
     class Checking:
         name = "checking"

@@ -145,7 +145,7 @@ class EVBot(FanBot):
     def claim(self, view: SeatView, legal: list[Action]) -> Action:
         melds = view.melds[view.seat]
         counts = list(view.counts)
-        if shanten_of_counts(counts, len(melds)) > max(2, self.depth):  # depth 1 values 二向听 claims as 0
+        if shanten_of_counts(counts, len(melds)) > max(2, self.depth):  # depth 1: the bar it always had
             return super().claim(view, legal)
         pass_value = self._hand_value(view, counts, melds)
         look = None if self._look is None else self._look[2]
