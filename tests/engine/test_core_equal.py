@@ -181,7 +181,6 @@ def test_the_core_s_bots_choose_as_python_does_at_every_decision():
     reference = {kind: make_bot(name, 1, rules="gb") for kind, name in twins.items()}
     reference[compiled.BOT_EV].budget_s = reference[compiled.BOT_EV3].budget_s = math.inf
     asked = 0
-    deep = True  # ev@3 (≈ 90 ms a decision in Python) is checked at every decision of the first two hands
 
     class Checking:
         name = "checking"
@@ -199,7 +198,7 @@ def test_the_core_s_bots_choose_as_python_does_at_every_decision():
             return core_choice(self.bot, view, legal)
 
     for n in range(6):
-        deep = n < 2
+        deep = n < 2  # ev@3 (≈ 90 ms a decision in Python) checked at every decision of two hands
         hand = CompiledHand(ruleset, _seed("choice", n))
         play_hand(hand, [Checking(make_bot(b, s, rules="gb")) for s, b in enumerate(("ev", "fan", "eff", "ev@3"))])
     assert asked > 200

@@ -42,14 +42,14 @@ import numpy as np
 
 from majiang.bots.ev import LOOK_ROWS
 from majiang.bots.incore import has_look_rows, look_rows
-from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_EV3, BOT_FAN, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
+from majiang.engine.compiled import BOT_EFF, BOT_EV, BOT_FAN, BOT_PYTHON, BOT_RAND, core_batch, engine_choice
 from majiang.rl.actions import ACTION_SIZE, action_mask
 from majiang.rl.features import MOQIE_ROWS, OBS_SHAPE, ROWS, moqie_rows, obs_shape
 from majiang.rl.table import ILLEGAL_MODES, Table, deal_args
 from majiang.rulesets import make_ruleset
 
 #: the opponents the core plays itself
-CORE_BOTS = {"rand": BOT_RAND, "eff": BOT_EFF, "fan": BOT_FAN, "ev": BOT_EV, "ev@3": BOT_EV3}
+CORE_BOTS = {"rand": BOT_RAND, "eff": BOT_EFF, "fan": BOT_FAN, "ev": BOT_EV}
 EPISODES = ("hand", "session")
 REWARDS = ("score", "rank")
 #: a session's places: 4 / 2 / 1 / 0 (the table points of club and EMA practice)
