@@ -81,3 +81,33 @@ def test_a_table_whose_human_left_between_hands_ends(tmp_path):
         hall = c.app.state.hall
         hall.auto_delay_s = 0.01  # 托管's pause per decision (0.5 s by default) is not what this tests
         eventually(lambda: not hall.tables, "the end of the table")  # the hand finished in 托管, then the table ended
+
+
+def test_a_room_sets_the_pause_of_auto_play(tmp_path):
+    """A room's ``auto_delay_s`` is 托管's pause before each move at its tables (a blitz room's 托管 need
+    not wait the hall's 0.5 s, longer than its 0.5 s action timer); unset, the hall's.  Was: the hall's
+    for every room."""
+    rooms = [Room(id="t", name="t", rules="gb", auto_delay_s=0.01, **FAST)]
+    with make_client(tmp_path, rooms) as c:
+        hall = c.app.state.hall
+        hall.auto_delay_s = 3600.0  # the hall's pause would hold the hand for an hour
+        tok = register(c)
+        with c.websocket_connect(f"/ws?token={tok}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "quick_join", "room": "t"})
+            _until(ws, "prompt")
+        eventually(lambda: not hall.tables, "the end of the table")  # 托管 played the hand out at the room's pace
+
+
+def test_a_rooms_file_checks_the_pause_of_auto_play(tmp_path):
+    import pytest
+
+    from majiang.hall.rooms import load_rooms
+
+    path = tmp_path / "rooms.toml"
+    path.write_text('[[room]]\nid = "b"\nname = "blitz"\ntimers = "blitz"\nauto_delay_s = 0.05\n', encoding="utf-8")
+    assert load_rooms(path)[0].auto_delay_s == 0.05
+    assert load_rooms(None)[0].auto_delay_s is None  # the built-in rooms: the hall's pause
+    path.write_text('[[room]]\nid = "b"\nname = "blitz"\nauto_delay_s = 20\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="auto_delay_s"):
+        load_rooms(path)

@@ -145,6 +145,7 @@ def test_a_dongfeng_match_places_the_seats_and_moves_the_rank(tmp_path: Any) -> 
             claim_window_s=0.0,
             match_hands=4,
             place_points=(30, 10, -10, -30),
+            auto_delay_s=0.02,  # 托管's pause per move (the hall's 0.5 s) is not what this tests
         )
     ]
 

@@ -91,6 +91,7 @@ bot_fill_s = 300
 next_hand_s = 5
 ready_s = 0
 match_hands = 4
+auto_delay_s = 0.15
 
 [[room]]
 id = "nanchang"

@@ -67,6 +67,7 @@ class Room:
     bot_fill_s: float = 15.0  # empty seats get bots after this wait (or at once on request)
     auto_after_timeouts: int = 2  # consecutive timeouts before 托管
     auto_after_false_wins: int = 2  # false wins (诈和) in one hand before 托管 (at most one a turn)
+    auto_delay_s: float | None = None  # 托管's pause before each move it plays (None: the hall's, 0.5 s)
     escape_penalty: int | None = None  # coins a player pays for leaving a running hand (default 20·N + A)
     escape_compensation: int | None = None  # to each remaining human, out of the penalty (default 5·N)
     next_hand_s: float = 5.0  # the pause after a hand when there is no ready step (ready_s 0)
@@ -162,6 +163,8 @@ def _room(d: dict[str, Any]) -> Room:
         raise ValueError(f"room {room.id!r}: match_hands is 0, 4 (东风战) or 16 (全庄); place_points has four numbers")
     if list(room.place_points) != sorted(room.place_points, reverse=True):
         raise ValueError(f"room {room.id!r}: place_points go from 1st down to 4th, e.g. [30, 10, -10, -30]")
+    if room.auto_delay_s is not None and not 0 <= room.auto_delay_s <= 10:
+        raise ValueError(f"room {room.id!r}: auto_delay_s (托管's pause before each move) is 0–10 seconds")
     if not (0 <= room.ready_s <= 600 and 0 <= room.private_bot_wait_s <= 86_400):
         raise ValueError(f"room {room.id!r}: ready_s 0–600 and private_bot_wait_s 0–86400 seconds")
     return room

@@ -181,9 +181,9 @@ class TurnLoop(TableCore):
                 else:
                     prompt.timer = loop.call_later(delay, partial(self.put, "bot", seat=seat, seq=prompt.seq))
             elif info.auto or not info.online or self.false_wins.get(seat, 0) >= self.room.auto_after_false_wins:
-                prompt.timer = loop.call_later(
-                    self.host.auto_delay_s, partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True)
-                )
+                pause = self.host.auto_delay_s if self.room.auto_delay_s is None else self.room.auto_delay_s
+                play = partial(self.put, "timeout", seat=seat, seq=prompt.seq, auto=True)
+                prompt.timer = loop.call_later(pause, play)
             elif preset_action(SeatView(hand, seat), legal, info.prefs) is not None:
                 prompt.preset = True  # a toggle answers at once (on_preset): no timer, nothing sent
                 self.put("preset", seat=seat, seq=prompt.seq)
