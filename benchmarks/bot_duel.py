@@ -18,9 +18,10 @@ first bot's decision times are its C twin's where it has one.  Each bot's score 
     .venv/bin/python benchmarks/bot_duel.py --hands 960 --bots best,fan,fan,fan
     .venv/bin/python benchmarks/bot_duel.py --hands 12000 --bots net:new.npz,eff,eff,eff --against net
 
-``--workers N`` shares the walls between N processes, each with its own bots: the figures are one
-process's for bots that keep nothing from hand to hand (all but ``rand`` and ``search``, whose random
-streams then differ); the decision times are gathered from all of them.
+``--workers N`` shares the walls between N processes, in small batches of walls, each with bots of its
+own: the figures are one process's for bots that keep nothing from hand to hand (all but ``rand`` and
+``search``, whose random streams then differ); the decision times are gathered from all of them.  On
+a terminal a progress bar counts the hands (``--no-progress``: none).
 
 ``--against BOT`` plays the same walls again with BOT in the first bot's chairs and gives the
 difference of the two margins with a CI over the per-wall differences: the luck of a wall, which
@@ -37,13 +38,14 @@ import os
 import platform
 import secrets
 import time
-from concurrent.futures import ProcessPoolExecutor
-from functools import partial
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from itertools import permutations
 from typing import Any
 
 from majiang.bots.base import Bot, make_bot
 from majiang.bots.incore import core_choice
+from majiang.cli.progress import hands_bar
 from majiang.engine.compiled import new_hand
 from majiang.engine.protocol import Action
 from majiang.engine.view import SeatView
@@ -84,11 +86,16 @@ def paired(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float]:
 
 
 def play_walls(
-    seed: int, specs: list[str], rules: str, dedupe: bool, walls: list[tuple[int, int, int]]
+    seed: int,
+    specs: list[str],
+    rules: str,
+    dedupe: bool,
+    walls: list[tuple[int, int, int]],
+    on_wall: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``walls`` (wall number, the first hand's number, its seatings) with bots of its own: each
     wall's mean score a seat, the wins and deal-ins by bot, the illegal actions and the first bot's
-    decision times."""
+    decision times; ``on_wall(hands)`` after each wall."""
     ruleset = make_ruleset(rules)
     players: list[Any] = [make_bot(spec, seed * 10 + i, rules=rules) for i, spec in enumerate(specs)]
     players[0] = Timed(players[0])
@@ -121,21 +128,42 @@ def play_walls(
                 if discarder is not None:
                     deal_ins[seating[discarder]] += 1
         per_wall.append((wall_no, [x / seatings for x in sums]))
+        if on_wall:
+            on_wall(seatings)
     return {"per_wall": per_wall, "wins": wins, "deal_ins": deal_ins, "illegal": illegal, "times": players[0].times}
 
 
 def duel(
-    hands: int, seed: int, specs: list[str], rules: str = "gb", dedupe: bool = True, workers: int = 1
+    hands: int,
+    seed: int,
+    specs: list[str],
+    rules: str = "gb",
+    dedupe: bool = True,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
+    """The duel's figures (see ``main``); ``progress(hands done)`` as the walls are played."""
     walls = [(w, 24 * w, min(24, hands - 24 * w)) for w in range((hands + 23) // 24)]
     t0 = time.perf_counter()
-    if workers > 1:  # each worker its own bots and a share of the walls
+    played = 0
+
+    def count(n: int) -> None:
+        nonlocal played
+        played += n
+        if progress:
+            progress(played)
+
+    if workers > 1:  # batches of walls, each with bots of its own, shared by the workers
+        size = max(1, len(walls) // (16 * workers))
+        batches = [walls[i : i + size] for i in range(0, len(walls), size)]
         with ProcessPoolExecutor(workers) as pool:
-            parts = list(
-                pool.map(partial(play_walls, seed, specs, rules, dedupe), [walls[i::workers] for i in range(workers)])
-            )
+            jobs = {pool.submit(play_walls, seed, specs, rules, dedupe, b): b for b in batches}
+            parts = []
+            for job in as_completed(jobs):
+                parts.append(job.result())
+                count(sum(n for _, _, n in jobs[job]))
     else:
-        parts = [play_walls(seed, specs, rules, dedupe, walls)]
+        parts = [play_walls(seed, specs, rules, dedupe, walls, count)]
     per_wall = [row for _, row in sorted(x for p in parts for x in p["per_wall"])]
     wins = [sum(p["wins"][i] for p in parts) for i in range(4)]
     deal_ins = [sum(p["deal_ins"][i] for p in parts) for i in range(4)]
@@ -187,10 +215,12 @@ def main() -> None:
         help="also play the same walls with BOT in the first bot's chairs and give the difference of the two"
         " margins with its CI (paired over walls: far narrower than comparing the two intervals)",
     )
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     specs = args.bots.split(",")
-    r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe, workers=args.workers)
+    with hands_bar(args.hands, show=not args.no_progress) as update:
+        r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe, workers=args.workers, progress=update)
     print(
         f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
         f"{os.cpu_count()} cores · Python {platform.python_version()}"
@@ -223,9 +253,16 @@ def main() -> None:
         f"max {d['max'] * 1e3:.1f} ms over {d['n']} decisions"
     )
     if args.against:
-        other = duel(
-            args.hands, seed, [args.against, *specs[1:]], args.rules, dedupe=not args.no_dedupe, workers=args.workers
-        )
+        with hands_bar(args.hands, show=not args.no_progress) as update:
+            other = duel(
+                args.hands,
+                seed,
+                [args.against, *specs[1:]],
+                args.rules,
+                dedupe=not args.no_dedupe,
+                workers=args.workers,
+                progress=update,
+            )
         diff, half = paired(r, other)
         print(
             f"margin of {args.against} on the same walls: {other['margin']:+.2f}; {specs[0]} − {args.against}: "

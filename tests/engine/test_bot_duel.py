@@ -63,3 +63,11 @@ def test_workers_share_the_walls_and_change_nothing():
         for w in (1, 2)
     ]
     assert figures[0] == figures[1] and figures[0]["walls"] == 3 and len(figures[0]["per_wall"]) == 3
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_progress_counts_every_hand_once(workers):
+    """``progress(hands done)`` as walls are played (the bar of a run of minutes), up to the hands asked."""
+    seen: list[int] = []
+    r = bot_duel.duel(72, 7, ["eff", "rand", "eff", "rand"], workers=workers, progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == r["hands"] == 72 and len(seen) == 3
