@@ -95,7 +95,7 @@ def test_the_ready_step_waits_for_the_player_then_starts_at_once(tmp_path: Any) 
 
 
 def test_not_ready_when_the_countdown_ends_is_auto_play_then_a_second_miss_stands_up(tmp_path: Any) -> None:
-    with make_client(tmp_path, room(ready_s=0.5)) as c:
+    with make_client(tmp_path, room(ready_s=0.5, auto_delay_s=0.02)) as c:  # 托管 plays a hand at this pace
         tok = register(c)
         with c.websocket_connect(f"/ws?token={tok}") as ws:
             ws.receive_json()
@@ -111,7 +111,7 @@ def test_not_ready_when_the_countdown_ends_is_auto_play_then_a_second_miss_stand
 
 
 def test_ready_after_a_missed_step_takes_the_seat_back_from_auto_play(tmp_path: Any) -> None:
-    with make_client(tmp_path, room(ready_s=0.5)) as c:
+    with make_client(tmp_path, room(ready_s=0.5, auto_delay_s=0.02)) as c:
         tok = register(c)
         with c.websocket_connect(f"/ws?token={tok}") as ws:
             ws.receive_json()

@@ -179,7 +179,8 @@ def test_second_login_takes_over(client):
 
 
 def test_timeouts_put_the_seat_into_auto_play(tmp_path):
-    rooms = [Room(id="t", name="t", rules="gb", **{**FAST, "timers": "blitz"})]
+    # 托管 then plays the hand out without the hall's 0.5 s pause a move
+    rooms = [Room(id="t", name="t", rules="gb", auto_delay_s=0.01, **{**FAST, "timers": "blitz"})]
     with make_client(tmp_path, rooms) as c:
         tok = register(c)
         with c.websocket_connect(f"/ws?token={tok}") as ws:

@@ -39,20 +39,22 @@ def test_tables_announce_that_they_are_playing(tmp_path):
 
 
 def test_spectator_snapshot_has_the_room_and_the_public_events(tmp_path):
-    with make_client(tmp_path) as c:
+    # no spectating delay: the snapshot has the deal at once (with the delay, only what is older than it)
+    rooms = [Room(id="t", name="test", rules="gb", coefficient=10, fee=5, spectate_delay_s=0.0, **FAST)]
+    with make_client(tmp_path, rooms) as c:
         p, s = register(c, "player"), register(c, "watcher")
         with c.websocket_connect(f"/ws?token={p}") as wp:
             wp.receive_json()
             wp.send_json({"type": "quick_join", "room": "t"})
-            prompt = _until(wp, "prompt")
-            table_id = prompt["view"] and _until(wp, "table_info")["table"]["id"]
+            table_id = _until(wp, "table")["table"]["id"]
+            _until(wp, "prompt")  # the hand is on, the player's first discard pending
             with c.websocket_connect(f"/ws?token={s}") as ws:
                 ws.receive_json()
                 ws.send_json({"type": "spectate", "table": table_id})
                 snap = _until(ws, "table")
                 assert snap["spectator"] and snap["room"]["id"] == "t" and "events" in snap
-                for e in snap["events"]:
-                    assert e["type"] != "deal" or all(not h for h in e["hands"])
+                deals = [e for e in snap["events"] if e["type"] == "deal"]
+                assert len(deals) == 1 and all(not h for h in deals[0]["hands"])  # every hand face down
 
 
 def test_turning_auto_off_gives_the_prompt_back(tmp_path):

@@ -91,6 +91,7 @@ def test_an_escaper_pays_the_penalty_and_nothing_of_what_the_bot_does_after(tmp_
             bot_fill_s=600,
             next_hand_s=0.05,
             timers="blitz",
+            auto_delay_s=0.02,  # 托管's pause per move (the hall's 0.5 s) is not what this tests
             coefficient=10,
             fee=1,
             claim_window_s=0.0,
@@ -190,6 +191,7 @@ def test_the_review_marks_what_tuoguan_decided_and_does_not_count_it(tmp_path: A
             bot_fill_s=600,
             next_hand_s=0.05,
             timers="blitz",
+            auto_delay_s=0.02,  # 托管's pause per move (the hall's 0.5 s) is not what this tests
             claim_window_s=0.0,
         )
     ]
