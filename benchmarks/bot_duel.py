@@ -219,8 +219,12 @@ def main() -> None:
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     specs = args.bots.split(",")
-    with hands_bar(args.hands, show=not args.no_progress) as update:
-        r = duel(args.hands, seed, specs, args.rules, dedupe=not args.no_dedupe, workers=args.workers, progress=update)
+
+    def run(bots: list[str]) -> dict[str, Any]:
+        with hands_bar(args.hands, show=not args.no_progress) as update:
+            return duel(args.hands, seed, bots, args.rules, not args.no_dedupe, args.workers, update)
+
+    r = run(specs)
     print(
         f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
         f"{os.cpu_count()} cores · Python {platform.python_version()}"
@@ -253,16 +257,7 @@ def main() -> None:
         f"max {d['max'] * 1e3:.1f} ms over {d['n']} decisions"
     )
     if args.against:
-        with hands_bar(args.hands, show=not args.no_progress) as update:
-            other = duel(
-                args.hands,
-                seed,
-                [args.against, *specs[1:]],
-                args.rules,
-                dedupe=not args.no_dedupe,
-                workers=args.workers,
-                progress=update,
-            )
+        other = run([args.against, *specs[1:]])
         diff, half = paired(r, other)
         print(
             f"margin of {args.against} on the same walls: {other['margin']:+.2f}; {specs[0]} − {args.against}: "

@@ -87,7 +87,7 @@ def test_a_table_whose_human_left_between_hands_ends(tmp_path):
 
 def test_a_room_sets_the_pause_of_auto_play(tmp_path):
     """A room's ``auto_delay_s`` is 托管's pause before each move at its tables (a blitz room's 托管 need
-    not wait the hall's 0.5 s, longer than its 0.5 s action timer); unset, the hall's.  Was: the hall's
+    not wait the hall's 0.5 s, as long as its whole action timer); unset, the hall's.  Was: the hall's
     for every room."""
     rooms = [Room(id="t", name="t", rules="gb", auto_delay_s=0.01, **FAST)]
     with make_client(tmp_path, rooms) as c:
