@@ -38,7 +38,9 @@ def played(page: Any) -> list[str]:
     return list(page.evaluate("import('/static/js/sound.js').then((m) => m.played.slice())"))
 
 
-def start(page: Any, login: bool = True) -> None:
+def start(page: Any, login: bool = True, pause: bool = False) -> None:
+    """The table with the hand's first events; ``pause``: the page's clock (installed by the caller)
+    stands still from just before them, until the test moves it."""
     page.goto("/")
     if login:
         page.click("#guest")
@@ -55,6 +57,8 @@ def start(page: Any, login: bool = True) -> None:
     }
     emit(page, "table", {"table": table, "seat": 0, "room": ROOM, "chat": []})
     page.wait_for_selector(".stage")
+    if pause:
+        page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     emit(
         page,
         "events",
@@ -82,15 +86,21 @@ def start(page: Any, login: bool = True) -> None:
 
 def test_dice_flowers_jing_melds_and_sounds(new_page: Any) -> None:
     page = new_page()
-    start(page)
+    # the dice show for 3.5 s of the page's clock: the test holds it still, so a loaded machine that
+    # renders or checks late cannot miss them, and moves it on to see them go
+    page.clock.install()
+    start(page, pause=True)
     expect(page.locator("#dice")).to_have_attribute("data-dice", "3,5")  # the dice of the hand start …
     expect(page.locator("#dice .die")).to_have_count(2)
     expect(page.locator(".plate.pos2 .flowers")).to_have_attribute("data-n", "2")  # 对家's two flowers
     expect(page.locator(".plate.pos2 .fl-n")).to_have_text("花 flowers 2")  # 中/EN: both
     expect(page.locator(".strip.pos0 .tile.jing-z")).to_have_count(2)  # 正精 5p ×2
     expect(page.locator(".strip.pos0 .tile.jing-f")).to_have_count(1)  # 副精 6p
-    page.wait_for_timeout(3800)
-    expect(page.locator("#dice")).to_have_count(0)  # … for a few seconds only
+    page.clock.run_for(3400)
+    expect(page.locator("#dice")).to_have_count(1)
+    page.clock.run_for(400)
+    expect(page.locator("#dice")).to_have_count(0)  # … for 3.5 s only
+    page.clock.resume()
     # a discard clicks; 下家's pung pops in with its call and a chime; our turn pings; a win chords
     emit(page, "events", {"hand": 3, "events": [{"type": "discard", "seat": 0, "tile": "C"}]})
     emit(page, "events", {"hand": 3, "events": [{"type": "pung", "seat": 1, "tile": "C", "from": 0}]})

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from majiang.bots.fan import FanBot
+from majiang.bots.fan import FanBot, after_claim
 from majiang.engine.protocol import ADDED_KONG, CHOW, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG, WIN, Action
 from majiang.engine.view import SeatView
 from majiang.mcr.rules import get_rules
@@ -155,16 +155,7 @@ class EVBot(FanBot):
         for a in legal:
             if a.type not in (PUNG, CHOW, KONG):
                 continue
-            c = list(counts)
-            if a.type == CHOW:
-                for t in a.tiles:
-                    if t != a.tile:
-                        c[t] -= 1
-                meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
-            else:
-                c[a.tile] -= 2 if a.type == PUNG else 3
-                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == PUNG else 4), source=1)
-            after_melds = [*melds, meld]
+            c, after_melds = after_claim(counts, melds, a)
             if a.type == KONG:
                 value = self._hand_value(view, c, after_melds)
             else:

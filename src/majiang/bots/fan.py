@@ -31,6 +31,21 @@ DEFENCE_WALL = 20  # late in the hand…
 DEFENCE_SHANTEN = 2.0  # …and still this far away: play safe
 
 
+def after_claim(counts: Sequence[int], melds: Sequence[Meld], a: Action) -> tuple[list[int], list[Meld]]:
+    """The concealed counts and the melds after the claim ``a`` (a chow, pung or exposed kong of the
+    discard ``a.tile``), before the discard that follows it (the core's ``mj_claimed``)."""
+    c = list(counts)
+    if a.type == CHOW:
+        for t in a.tiles:
+            if t != a.tile:
+                c[t] -= 1
+        meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
+    else:
+        c[a.tile] -= 2 if a.type == PUNG else 3
+        meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == PUNG else 4), source=1)
+    return c, [*melds, meld]
+
+
 class FanBot(TurnOrClaim):
     name = "fan"
 
@@ -78,16 +93,7 @@ class FanBot(TurnOrClaim):
         for a in legal:
             if a.type not in (PUNG, CHOW, KONG):
                 continue
-            c = list(view.counts)
-            if a.type == CHOW:
-                for t in a.tiles:
-                    if t != a.tile:
-                        c[t] -= 1
-                meld = Meld(MeldKind.CHOW, a.tiles, claimed=a.tiles.index(a.tile))
-            else:
-                c[a.tile] -= 2 if a.type == PUNG else 3
-                meld = Meld(MeldKind(a.type), (a.tile,) * (3 if a.type == PUNG else 4), source=1)
-            after_melds = [*melds, meld]
+            c, after_melds = after_claim(view.counts, melds, a)
             if a.type == KONG:
                 after = self._distance(view, c, after_melds)
             else:
