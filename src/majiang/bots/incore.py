@@ -54,7 +54,7 @@ def core_kind(bot: object) -> int:
 
 def core_choice(bot: Any, view: SeatView, legal: list[Action]) -> Action:
     """``bot.choose(view, legal)``, decided by the core's twin of the bot where the view is of a
-    :class:`CompiledHand` and the core has one (``eff``, ``fan``, ``ev``): the same choice at C speed."""
+    :class:`CompiledHand` and the core has one (``eff``, ``fan``, ``ev``, ``ev@3``): the same choice at C speed."""
     kind = core_kind(bot)
     hand = view._hand
     if kind in (BOT_EFF, BOT_FAN, BOT_EV, BOT_EV3) and isinstance(hand, CompiledHand):
