@@ -245,11 +245,13 @@ def test_a_bot_gives_its_seat_to_a_friend_who_comes_mid_hand_when_the_hand_ends(
             wa.send_json({"type": "join", "code": code})
             until(wa, "table")
             wa.send_json({"type": "add_bots"})
-            until(wa, "prompt")
-            wb.send_json({"type": "join", "code": code})  # mid-hand: a bot holds every free seat
-            assert until(wb, "table")["spectator"]
-            assert until(wb, "seat_queued")
-            play_until(wa)
+
+            def bob_comes() -> None:  # at alice's first prompt, mid-hand: a bot holds every free seat
+                wb.send_json({"type": "join", "code": code})
+                assert until(wb, "table")["spectator"]
+                assert until(wb, "seat_queued")
+
+            play_until(wa, choose=once(bob_comes))  # the prompt answered: no wait for its timer
             sat = until(wb, "table", lambda m: m.get("seat") is not None)
             assert sum(1 for s in sat["table"]["seats"] if s and not s["bot"]) == 2
             assert sat["table"]["ready"][sat["seat"]] is True  # sitting down in the step is being ready
