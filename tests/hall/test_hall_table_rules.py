@@ -98,6 +98,8 @@ def test_a_room_sets_the_pause_of_auto_play(tmp_path):
             ws.receive_json()
             ws.send_json({"type": "quick_join", "room": "t"})
             _until(ws, "prompt")
+            ws.send_json({"type": "auto", "on": True})  # 托管 now, not after the open prompt's timer
+            _until(ws, "auto")
         eventually(lambda: not hall.tables, "the end of the table")  # 托管 played the hand out at the room's pace
 
 
