@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXPERIMENTS = ROOT / "benchmarks" / "experiments"
 
 
-@pytest.mark.parametrize("name", ["ev_oracle.patch", "ev_trap_waits.patch"])
+@pytest.mark.parametrize("name", ["ev_oracle.patch", "ev_trap_waits.patch", "ev_far_claims.patch"])
 def test_the_patch_applies_to_the_core(name: str) -> None:
     patch = EXPERIMENTS / name
     done = subprocess.run(["git", "apply", "--check", "-v", str(patch)], cwd=ROOT, capture_output=True, text=True)
