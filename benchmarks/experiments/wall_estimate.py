@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from majiang.cli.progress import hands_bar
 from majiang.engine.compiled import BOT_EV, BOT_PYTHON, CompiledHand
 from majiang.rulesets import make_ruleset
 
@@ -97,8 +99,8 @@ def observe(hand: CompiledHand, seat: int, rows: Rows) -> None:
         rows.share.append(share)
 
 
-def collect(hands: int, seed: int) -> Rows:
-    """Rows from ``hands`` hands of four core `ev` bots, on walls from ``seed``."""
+def collect(hands: int, seed: int, done: Callable[[], None] | None = None) -> Rows:
+    """Rows from ``hands`` hands of four core `ev` bots, on walls from ``seed`` (``done()`` after each)."""
     rules = make_ruleset("gb")
     rng = random.Random(seed)
     rows = Rows()
@@ -111,6 +113,8 @@ def collect(hands: int, seed: int) -> Rows:
             hand.act(seat, hand.bot_choice(seat, BOT_EV))
 
         hand.play((BOT_PYTHON,) * 4, tuple(random.Random(s) for s in range(4)), decide)
+        if done is not None:
+            done()
     return rows
 
 
@@ -139,10 +143,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=1200, help="hands of four ev bots (half to fit, half to score)")
     ap.add_argument("--seed", type=int, default=2, help="the walls' seed")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar (shown only on a terminal)")
     a = ap.parse_args()
     if a.hands < 2:
         ap.error("--hands: at least 2 (one to fit, one to score)")
-    parts = [collect(a.hands // 2, a.seed), collect(a.hands - a.hands // 2, a.seed + 1)]
+    played = [0]
+    with hands_bar(a.hands, show=not a.no_progress) as update:
+
+        def done() -> None:
+            played[0] += 1
+            if update is not None:
+                update(played[0])
+
+        parts = [collect(a.hands // 2, a.seed, done), collect(a.hands - a.hands // 2, a.seed + 1, done)]
     arrays = [
         (np.array(r.x, float), np.array(r.in_wall, float), np.array(r.unseen, float), np.array(r.share, float))
         for r in parts
