@@ -26,9 +26,8 @@ from typing import Any
 
 import majiang.mcr.scorer  # noqa: F401  (configures the fan calculator before the core imports its C API)
 from majiang._speedups import load
-from majiang.engine.events import VERSION
 from majiang.engine.events import check as check_event
-from majiang.engine.hand import CLAIM, OVER, ROB, TURN, Hand, IllegalAction, Phase
+from majiang.engine.hand import CLAIM, OVER, ROB, TURN, Hand, IllegalAction, Phase, hand_start
 from majiang.engine.protocol import (
     ACTION_TYPES,
     ADDED_KONG,
@@ -47,7 +46,6 @@ from majiang.engine.protocol import (
     Win,
     WinContext,
 )
-from majiang.engine.wall import seed_hash
 from majiang.melds import Meld, MeldKind
 from majiang.tiles import NUM_KINDS, Tile, tile_str
 
@@ -261,21 +259,7 @@ class CompiledHand:
         self.scores_before = list(scores) if scores is not None else [0, 0, 0, 0]
         self.ruleset_state: dict[str, Any] = {}
         self._c = _core.Hand(made, seed, dealer, prevalent, arrange, hand_no, tuple(self.scores_before))
-        head: dict[str, Any] = {
-            "type": "hand_start",
-            "version": VERSION,
-            "rules": rules.name,
-            "ruleset": rules.summary(),
-            "seed": seed.hex(),
-            "seed_hash": seed_hash(seed),
-            "dealer": dealer,
-            "prevalent": prevalent,
-            "hand_no": hand_no,
-            "scores": list(self.scores_before),
-            **(extra or {}),
-        }
-        if arrange:
-            head["arrange"] = [list(p) for p in arrange]
+        head = hand_start(rules, seed, dealer, prevalent, hand_no, self.scores_before, extra, arrange)
         check_event(head)
         self._events: list[dict[str, Any]] = [head]
         self._fault_kinds: list[str] = []

@@ -86,6 +86,36 @@ class Seat:
         return sum(self.counts)
 
 
+def hand_start(
+    rules: Ruleset,
+    seed: bytes,
+    dealer: int,
+    prevalent: int,
+    hand_no: int,
+    scores: list[int],
+    extra: dict[str, Any] | None,
+    arrange: list[tuple[int, int]] | None,
+) -> dict[str, Any]:
+    """A hand's first event, ``hand_start``: the same from both engines (:class:`Hand`, the compiled
+    core's :class:`~majiang.engine.compiled.CompiledHand`), whose arguments these are."""
+    head: dict[str, Any] = {
+        "type": "hand_start",
+        "version": VERSION,
+        "rules": rules.name,
+        "ruleset": rules.summary(),
+        "seed": seed.hex(),
+        "seed_hash": seed_hash(seed),
+        "dealer": dealer,
+        "prevalent": prevalent,
+        "hand_no": hand_no,
+        "scores": list(scores),
+        **(extra or {}),
+    }
+    if arrange:
+        head["arrange"] = [list(p) for p in arrange]
+    return head
+
+
 class Hand:
     """One hand of four seats (absolute seats 0–3; seat wind = (seat − dealer) mod 4)."""
 
@@ -128,25 +158,11 @@ class Hand:
         self.ruleset_state: dict[str, Any] = {}
         self.visible = [0] * NUM_KINDS  # copies in ponds (unclaimed) and exposed melds
         self.wall = rules.build_wall(seed)
-        head: dict[str, Any] = {
-            "type": "hand_start",
-            "version": VERSION,
-            "rules": rules.name,
-            "ruleset": rules.summary(),
-            "seed": seed.hex(),
-            "seed_hash": seed_hash(seed),
-            "dealer": dealer,
-            "prevalent": prevalent,
-            "hand_no": hand_no,
-            "scores": list(self.scores_before),
-            **(extra or {}),
-        }
         if arrange:
             tiles = self.wall.tiles
             for i, j in arrange:
                 tiles[i], tiles[j] = tiles[j], tiles[i]
-            head["arrange"] = [list(p) for p in arrange]
-        self.emit(head)
+        self.emit(hand_start(rules, seed, dealer, prevalent, hand_no, self.scores_before, extra, arrange))
         w = self.wall
         opening = w.opening(dealer)
         if opening is not None:
