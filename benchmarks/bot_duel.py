@@ -43,6 +43,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from itertools import permutations
 from typing import Any
 
+from host import cpu_name
+
 from majiang.bots.base import Bot, make_bot
 from majiang.bots.incore import core_choice
 from majiang.cli.progress import hands_bar
@@ -226,7 +228,7 @@ def main() -> None:
 
     r = run(specs)
     print(
-        f"# bot duel · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"# bot duel · {datetime.date.today()} · {cpu_name()} · "
         f"{os.cpu_count()} cores · Python {platform.python_version()}"
     )
     print(

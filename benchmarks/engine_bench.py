@@ -24,20 +24,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from host import cpu_name
+
 from majiang.sim import simulate
 
 WARMUP = 100
-
-
-def cpu() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 @contextmanager
@@ -81,7 +72,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs of the same hands (the best is shown)")
     args = ap.parse_args()
     print(
-        f"# engine benchmark · {datetime.date.today()} · {cpu()} · {os.cpu_count()} cores · "
+        f"# engine benchmark · {datetime.date.today()} · {cpu_name()} · {os.cpu_count()} cores · "
         f"Python {platform.python_version()} · load {os.getloadavg()[0]:.1f}"
     )
     print(f"(hands per CPU second, best of {args.repeat}, after {WARMUP} warm-up hands; the same seeds on both)")

@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from host import cpu_name
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
@@ -55,16 +57,6 @@ CLEAN_ENV = {
     for k, v in os.environ.items()
     if k not in ("PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "MAJIANG_PURE", "PYTHONPYCACHEPREFIX")
 }
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def best_of(repeat: int, fn: Callable[[], object]) -> float:
@@ -242,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{n} random winning hands (pymahjonggb profile), seed {args.seed}, best of {repeat}"
     )
     machine = (
-        f"{cpu_model()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
         f"Python {platform.python_version()}; {now}"
     )
     checks = (

@@ -35,6 +35,7 @@ from typing import Any
 
 import httpx
 import websockets
+from host import cpu_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import free_port
@@ -211,9 +212,7 @@ async def main_async(args: argparse.Namespace) -> None:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(10)
-    print(
-        f"# flood_pace — {platform.node()}, {platform.processor() or platform.machine()}, {time.strftime('%Y-%m-%d')}"
-    )
+    print(f"# flood_pace — {platform.node()}, {cpu_name()}, {time.strftime('%Y-%m-%d')}")
     print(f"# {' '.join(sys.argv)}")
     print(f"{'phase':<10} {'steps/s':>12} {'of baseline':>12}  what the flood got")
     for phase, pace, ratio, got, secs in rows:

@@ -21,7 +21,6 @@ import datetime
 import gc
 import json
 import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -32,6 +31,7 @@ import urllib.request
 from pathlib import Path
 
 import websockets
+from host import cpu_name
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOMS = """
@@ -280,7 +280,7 @@ def drop_pg_database(url: str) -> None:
 async def main_async(args: argparse.Namespace) -> None:
     levels = [int(x) for x in args.tables.split(",")]
     print(
-        f"# hall load · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"# hall load · {datetime.date.today()} · {cpu_name()} · "
         f"{os.cpu_count()} cores · {args.nodes} process(es) · bots {args.bots} · "
         f"{'no delay' if args.fast else 'human pace'}"
     )

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from host import cpu_name
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from majiang.nanchang import (
@@ -67,15 +69,7 @@ def per_call(fn: Callable[[], object], repeat: int) -> float:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}; {platform.system()} {platform.release()}; Python {platform.python_version()}"
+    return f"{cpu_name()}; {platform.system()} {platform.release()}; Python {platform.python_version()}"
 
 
 def main(argv: list[str] | None = None) -> int:

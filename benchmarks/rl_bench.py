@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from host import cpu_name
 
 from majiang.rl import mcr_v0, vector_env
 
@@ -198,7 +199,7 @@ def main() -> None:
     )
     args = ap.parse_args()
     print(
-        f"# rl benchmark · {datetime.date.today()} · {platform.processor() or platform.machine()} · "
+        f"# rl benchmark · {datetime.date.today()} · {cpu_name()} · "
         f"{os.cpu_count()} cores · Python {platform.python_version()} · load {os.getloadavg()[0]:.1f}"
     )
     print(f"({args.hands} hands of random legal actions, an observation at every decision; best of {args.repeat})")

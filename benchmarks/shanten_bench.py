@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from host import cpu_name
+
 from majiang.shanten import BACKEND, _tables, shanten_of_counts
 from majiang.tiles import counts_of
 
@@ -102,17 +104,6 @@ def import_seconds() -> float:
         out = subprocess.run([sys.executable, "-c", code_], capture_output=True, text=True, check=True).stdout
         best = min(best, float(out))
     return best
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from host import cpu_name
+
 from majiang.mcr import InvalidHandError, Meld, WinningHand, score
 from majiang.mcr.generate import random_winning_hand
 from majiang.shanten import BACKEND
@@ -169,17 +171,6 @@ def timed_passes(
                 if p == 0:
                     results[name].extend(out)
     return seconds, results
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
