@@ -1,6 +1,8 @@
 """``majiang simulate`` on the command line: --json, --help, --duplicate."""
 
+import io
 import json
+import sys
 
 import pytest
 
@@ -57,3 +59,22 @@ def test_ray_gives_the_results_of_one_worker(capsys):
     for d in (one, on_ray):
         d.pop("hands_per_s")
     assert one == on_ray and one["hands"] == 200
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal (the progress bar draws only on one)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_on_stderr_and_stdout_stays_json(capsys, monkeypatch):
+    """Was: the bar was drawn on stdout (rich's default console) whenever stderr was a terminal, so
+    ``simulate --json > out.json`` showed no bar and wrote a stray line into the JSON."""
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["simulate", "--bots", "rand,rand,rand,rand", "--json", "--hands", "8"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("{"), repr(out[:40])
+    assert json.loads(out)["hands"] == 8
+    assert "hands" in terminal.getvalue()  # the bar's label, on the terminal

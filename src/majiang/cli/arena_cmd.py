@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from majiang.bots.base import kinds_help
+from majiang.cli.progress import bar
 from majiang.rulebook import DEFAULT, FAULT_RULES, JUDGE_FAULTS, fan_names
 
 PLACES = ("第一 1st", "第二 2nd", "第三 3rd", "第四 4th")
@@ -112,7 +113,6 @@ def run(args: argparse.Namespace) -> int:
         return _error("--rounds must be at least 1")
     if args.seatings not in SEATING_CHOICES:
         return _error(f"--seatings must be one of {', '.join(map(str, SEATING_CHOICES))}")
-    show = not args.no_progress and sys.stderr.isatty()
     kw: dict[str, Any] = {
         "rounds": args.rounds,
         "seed": args.seed,
@@ -125,28 +125,16 @@ def run(args: argparse.Namespace) -> int:
     }
     league: League
     try:
-        if show:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            ) as prog:
-                task = prog.add_task("hands", total=None)
+        with bar("hands", show=not args.no_progress) as update:
+            if update is None:
+                league = run_league(bots, **kw)
+            else:
+                shown = update
 
                 def tick(done: int, total: int, round_no: int) -> None:
-                    prog.update(
-                        task, completed=done, total=total, description=f"round {round_no}/{args.rounds} · hands"
-                    )
+                    shown(done, total, f"round {round_no}/{args.rounds} · hands")
 
                 league = run_league(bots, progress=tick, **kw)
-        else:
-            league = run_league(bots, **kw)
     except ValueError as e:
         return _error(str(e))
     report = league.to_dict()

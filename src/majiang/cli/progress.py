@@ -1,19 +1,27 @@
-"""A progress bar on the terminal for long runs (hands played), or nothing when stderr is not one."""
+"""A progress bar on the terminal for long runs (hands, tables), drawn on stderr so that what a command
+prints on stdout (a table, JSON) stays clean; nothing when stderr is not a terminal."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Protocol
+
+
+class Update(Protocol):
+    def __call__(self, done: int, total: int | None = None, label: str | None = None) -> None:
+        """Move the bar to ``done``; a new ``total`` or ``label`` where given."""
 
 
 @contextmanager
-def hands_bar(total: int, show: bool = True) -> Iterator[Callable[[int], None] | None]:
-    """Yields ``update(done)`` for a bar of ``total`` hands, or None (no bar: ``show`` is false or
-    stderr is not a terminal)."""
+def bar(label: str, total: int | None = None, show: bool = True) -> Iterator[Update | None]:
+    """Yields ``update(done, total=None, label=None)`` for a bar of ``total`` steps (None: not yet
+    known), or None (no bar: ``show`` is false or stderr is not a terminal)."""
     if not show or not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(
@@ -21,7 +29,19 @@ def hands_bar(total: int, show: bool = True) -> Iterator[Callable[[int], None] |
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
+        console=Console(stderr=True),
         transient=True,
     ) as prog:
-        task = prog.add_task("hands", total=total)
-        yield lambda n: prog.update(task, completed=n)
+        task = prog.add_task(label, total=total)
+
+        def update(done: int, total: int | None = None, label: str | None = None) -> None:
+            prog.update(task, completed=done, total=total, description=label)
+
+        yield update
+
+
+@contextmanager
+def hands_bar(total: int, show: bool = True) -> Iterator[Callable[[int], None] | None]:
+    """Yields ``update(done)`` for a bar of ``total`` hands, or None (as :func:`bar`)."""
+    with bar("hands", total, show) as update:
+        yield None if update is None else (lambda n: update(n))

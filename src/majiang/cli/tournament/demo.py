@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from majiang.cli.progress import bar
 from majiang.cli.tournament.common import DB_HELP, RAW, CliError, describe, fmt_score, open_repo, wrap
 
 
@@ -75,31 +76,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     ids = [f"P{i:0{width}d}" for i in range(1, args.players + 1)]
     bots: Any = kinds[0] if len(kinds) == 1 else {pid: kinds[i % len(kinds)] for i, pid in enumerate(ids)}
     total = args.players // 4 * args.sessions
-    show = not args.no_progress and sys.stderr.isatty()
-    if show:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    with bar("tables", total, show=not args.no_progress) as update:
+        played = [0]
 
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as prog:
-            task = prog.add_task("tables", total=total)
-            event, result, plan = build_demo(
-                args.players,
-                args.teams,
-                args.sessions,
-                args.seed,
-                args.scheme,
-                play_session=engine_play_session(bots, progress=lambda _s: prog.advance(task)),
-            )
-    else:
+        def table_done(_seating: Any) -> None:
+            played[0] += 1
+            if update is not None:
+                update(played[0])
+
         event, result, plan = build_demo(
-            args.players, args.teams, args.sessions, args.seed, args.scheme, play_session=engine_play_session(bots)
+            args.players,
+            args.teams,
+            args.sessions,
+            args.seed,
+            args.scheme,
+            play_session=engine_play_session(bots, progress=table_done),
         )
     data = result_json(result, plan.repeats)
     if args.save:
