@@ -126,15 +126,12 @@ def run(args: argparse.Namespace) -> int:
     league: League
     try:
         with bar("hands", show=not args.no_progress) as update:
-            if update is None:
-                league = run_league(bots, **kw)
-            else:
-                shown = update
 
-                def tick(done: int, total: int, round_no: int) -> None:
-                    shown(done, total, f"round {round_no}/{args.rounds} · hands")
+            def tick(done: int, total: int, round_no: int) -> None:
+                if update is not None:
+                    update(done, total, f"round {round_no}/{args.rounds} · hands")
 
-                league = run_league(bots, progress=tick, **kw)
+            league = run_league(bots, progress=tick, **kw)
     except ValueError as e:
         return _error(str(e))
     report = league.to_dict()
