@@ -4,8 +4,8 @@ prints on stdout (a table, JSON) stays clean; nothing when stderr is not a termi
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Protocol
 
 
@@ -40,8 +40,6 @@ def bar(label: str, total: int | None = None, show: bool = True) -> Iterator[Upd
         yield update
 
 
-@contextmanager
-def hands_bar(total: int, show: bool = True) -> Iterator[Callable[[int], None] | None]:
-    """Yields ``update(done)`` for a bar of ``total`` hands, or None (as :func:`bar`)."""
-    with bar("hands", total, show) as update:
-        yield None if update is None else (lambda n: update(n))
+def hands_bar(total: int, show: bool = True) -> AbstractContextManager[Update | None]:
+    """:func:`bar` for ``total`` hands: yields ``update(done)``, or None."""
+    return bar("hands", total, show)
